@@ -1,0 +1,107 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { SiphonError } from "./errors.ts";
+
+/**
+ * Every setting is declared once here: its environment name, type and default.
+ *
+ * Precedence, highest first: explicit overrides (CLI flags) > environment >
+ * config file ($SIPHON_HOME/config.json, keys as in this table) > defaults.
+ * The config is loaded once at the edge (CLI entry, server start), frozen and
+ * passed down; nothing in src/ reads process.env.
+ */
+const SETTINGS = {
+  home: { env: "SIPHON_HOME", kind: "string", default: "", doc: "Data folder (SQLite file); default ~/.siphon" },
+  port: { env: "PORT", kind: "int", default: 3000, doc: "Server port" },
+  host: { env: "SIPHON_HOST", kind: "string", default: "127.0.0.1", doc: "Server bind address" },
+  disableSsrfProtection: {
+    env: "DISABLE_SSRF_PROTECTION",
+    kind: "bool",
+    default: false,
+    doc: "Allow fetching loopback and private addresses (tests, trusted self-hosting)",
+  },
+  fetchTimeoutMs: { env: "SIPHON_FETCH_TIMEOUT_MS", kind: "int", default: 30_000, doc: "Simple HTTP timeout" },
+  maxBodyBytes: {
+    env: "SIPHON_MAX_BODY_BYTES",
+    kind: "int",
+    default: 10 * 1024 * 1024,
+    doc: "Largest response body fetched",
+  },
+  maxRedirects: { env: "SIPHON_MAX_REDIRECTS", kind: "int", default: 10, doc: "Redirect hops followed" },
+  userAgent: {
+    env: "SIPHON_USER_AGENT",
+    kind: "string",
+    default:
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+    doc: "User-Agent of the simple HTTP engine",
+  },
+  requestBodyLimit: {
+    env: "SIPHON_REQUEST_BODY_LIMIT",
+    kind: "int",
+    default: 1024 * 1024,
+    doc: "Largest accepted HTTP request body, bytes",
+  },
+  cacheEnabled: { env: "SIPHON_CACHE", kind: "bool", default: true, doc: "Use the response cache" },
+  logLevel: { env: "SIPHON_LOG_LEVEL", kind: "string", default: "info", doc: "silent, error, warn, info, debug" },
+} as const;
+
+type Settings = typeof SETTINGS;
+type KindType<K> = K extends "int" ? number : K extends "bool" ? boolean : string;
+export type Config = { readonly [K in keyof Settings]: KindType<Settings[K]["kind"]> };
+export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
+export const SETTING_DOCS = SETTINGS;
+
+function parseValue(key: string, kind: string, raw: unknown, source: string): string | number | boolean {
+  if (kind === "int") {
+    const n = typeof raw === "number" ? raw : Number(String(raw).trim());
+    if (!Number.isInteger(n) || n < 0) {
+      throw new SiphonError("invalid_request", `${source}: ${key} must be a non-negative integer, got "${raw}"`);
+    }
+    return n;
+  }
+  if (kind === "bool") {
+    if (typeof raw === "boolean") return raw;
+    const s = String(raw).trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(s)) return true;
+    if (["0", "false", "no", "off", ""].includes(s)) return false;
+    throw new SiphonError("invalid_request", `${source}: ${key} must be true or false, got "${raw}"`);
+  }
+  return String(raw);
+}
+
+function readConfigFile(home: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(join(home, "config.json"), "utf8");
+  } catch {
+    return {};
+  }
+  try {
+    const parsed = JSON.parse(text);
+    return parsed && typeof parsed === "object" ? parsed : {};
+  } catch {
+    throw new SiphonError("invalid_request", `${join(home, "config.json")} is not valid JSON`);
+  }
+}
+
+/** Loads the configuration once; throws invalid_request on a malformed value. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: ConfigOverrides = {},
+): Config {
+  const home = overrides.home || env.SIPHON_HOME || join(homedir(), ".siphon");
+  const file = readConfigFile(home);
+  const out: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS)) {
+    const override = (overrides as Record<string, unknown>)[key];
+    const fromEnv = env[setting.env];
+    if (override !== undefined) out[key] = override;
+    else if (fromEnv !== undefined && fromEnv !== "")
+      out[key] = parseValue(key, setting.kind, fromEnv, setting.env);
+    else if (file[key] !== undefined) out[key] = parseValue(key, setting.kind, file[key], "config.json");
+    else out[key] = setting.default;
+  }
+  out.home = home;
+  return Object.freeze(out) as Config;
+}

@@ -21,6 +21,12 @@ const SETTINGS = {
     default: false,
     doc: "Allow fetching loopback and private addresses (tests, trusted self-hosting)",
   },
+  ssrfAllow: {
+    env: "SIPHON_SSRF_ALLOW",
+    kind: "string",
+    default: "",
+    doc: "Comma-separated host:port origins exempt from SSRF checks (tests, trusted internal services)",
+  },
   fetchTimeoutMs: { env: "SIPHON_FETCH_TIMEOUT_MS", kind: "int", default: 30_000, doc: "Simple HTTP timeout" },
   maxBodyBytes: {
     env: "SIPHON_MAX_BODY_BYTES",

@@ -1,0 +1,56 @@
+#!/usr/bin/env bun
+/**
+ * The one entry of the siphon binary. Subcommands load lazily, so `siphon
+ * fetch` never pays for the server; errors are mapped to exit codes here once
+ * (citty's runMain always exits 1, so runCommand is called directly).
+ */
+import { type CommandDef, defineCommand, runCommand, showUsage } from "citty";
+import pkg from "../package.json";
+import { SiphonError } from "../src/errors.ts";
+import { log, reportError } from "./output.ts";
+
+const commands: Record<string, () => Promise<CommandDef>> = {
+  fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),
+  serve: () => import("./commands/serve.ts").then((m) => m.default as CommandDef),
+};
+
+const main = defineCommand({
+  meta: { name: "siphon", version: pkg.version, description: "Turn web pages into clean, model-ready content" },
+  subCommands: commands,
+});
+
+async function run(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const wantsHelp = argv.includes("--help") || argv.includes("-h");
+  const name = argv.find((a) => !a.startsWith("-"));
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  if (!name || (wantsHelp && !(name in commands))) {
+    await showUsage(main);
+    return name || wantsHelp ? 0 : 2;
+  }
+  const load = commands[name];
+  if (!load) {
+    log.error(`Unknown command "${name}". Commands: ${Object.keys(commands).join(", ")}`);
+    return 2;
+  }
+  if (wantsHelp) {
+    await showUsage(await load(), main);
+    return 0;
+  }
+  try {
+    const { result } = await runCommand(main, { rawArgs: argv });
+    return typeof result === "number" ? result : 0;
+  } catch (error) {
+    // citty's own argument errors (missing value, bad enum) are bad input.
+    if (error instanceof Error && error.name === "CLIError") {
+      return reportError(new SiphonError("invalid_request", error.message), json);
+    }
+    return reportError(error, json);
+  }
+}
+
+// Exit explicitly: keep-alive sockets must not hold a finished CLI run open.
+process.exit(await run(process.argv.slice(2)));

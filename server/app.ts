@@ -1,0 +1,84 @@
+import { swagger } from "@elysiajs/swagger";
+import { Elysia } from "elysia";
+import pkg from "../package.json";
+import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
+import { readJsonBody } from "./body.ts";
+import { formatB, toApiError } from "./errors.ts";
+import { fetchRoutes } from "./routes/fetch.ts";
+import { healthRoutes } from "./routes/health.ts";
+
+export interface AppOptions extends FetchDeps {
+  version?: string;
+  startedAt?: number;
+  /** Called with unexpected (500) errors so they are logged, never shown to the client. */
+  onInternalError?: (error: unknown, requestId: string) => void;
+}
+
+interface RequestInfo {
+  id: string;
+  start: number;
+}
+
+/**
+ * The HTTP server: format-B errors with X-Request-Id on every answer,
+ * X-Processing-Time, JSON bodies parsed whatever their Content-Type, and the
+ * OpenAPI document at /docs/json. Routes only translate; the core decides.
+ */
+export function createApp(options: AppOptions) {
+  const version = options.version ?? pkg.version;
+  const limit = options.config.requestBodyLimit;
+  const requests = new WeakMap<Request, RequestInfo>();
+  const infoOf = (request: Request): RequestInfo => {
+    let info = requests.get(request);
+    if (!info) {
+      info = { id: crypto.randomUUID(), start: performance.now() };
+      requests.set(request, info);
+    }
+    return info;
+  };
+  const elapsed = (request: Request) => String(Math.round(performance.now() - infoOf(request).start));
+
+  return (
+    new Elysia({ serve: { maxRequestBodySize: limit * 4 } })
+      // onError must be registered before the routes or Elysia ignores it.
+      .onError(({ code, error, request }) => {
+        const info = infoOf(request);
+        const apiError = toApiError(code, error);
+        if (apiError.type === "internal_error") options.onInternalError?.(error, info.id);
+        return new Response(JSON.stringify(formatB(apiError, info.id)), {
+          status: apiError.status,
+          headers: {
+            "content-type": "application/json",
+            "x-request-id": info.id,
+            "x-processing-time": elapsed(request),
+          },
+        });
+      })
+      .onRequest(({ request, set }) => {
+        set.headers["x-request-id"] = infoOf(request).id;
+      })
+      .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
+      .onAfterHandle(({ request, set }) => {
+        set.headers["x-processing-time"] = elapsed(request);
+      })
+      .use(
+        swagger({
+          path: "/docs",
+          exclude: ["/docs", "/docs/json"],
+          documentation: {
+            info: {
+              title: "siphon API",
+              version,
+              description:
+                "Turns web pages into clean, model-ready content. Errors use SPEC format B: " +
+                '{"success":false,"error":{"type","message","hint?"},"metadata":{"requestId"}}.',
+            },
+          },
+        }),
+      )
+      .use(healthRoutes(version, options.startedAt ?? Date.now()))
+      .use(fetchRoutes(options))
+  );
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,32 @@
+import { NotFoundError, ParseError, ValidationError } from "elysia";
+import { describeValueError } from "../src/schemas/validate.ts";
+import { SiphonError, toSiphonError } from "../src/errors.ts";
+
+/**
+ * Maps anything an Elysia app throws to a SiphonError: our own errors as they
+ * are, validation and parse failures to invalid_request, unknown routes to
+ * not_found, and everything else to internal_error (logged, never shown).
+ */
+export function toApiError(code: unknown, error: unknown): SiphonError {
+  if (error instanceof SiphonError) return error;
+  if (error instanceof ValidationError || code === "VALIDATION") {
+    const valueError = (error as ValidationError).valueError;
+    const message = valueError ? describeValueError(valueError) : "Invalid request";
+    return new SiphonError("invalid_request", message);
+  }
+  if (error instanceof ParseError || code === "PARSE") {
+    return new SiphonError("invalid_request", "Malformed JSON body: the request body could not be parsed as JSON");
+  }
+  if (error instanceof NotFoundError || code === "NOT_FOUND") {
+    return new SiphonError("not_found", "No such endpoint; see /docs/json for the API reference");
+  }
+  return toSiphonError(error);
+}
+
+/** SPEC format B body. */
+export function formatB(error: SiphonError, requestId: string) {
+  const body: Record<string, unknown> = { type: error.type, message: error.message };
+  if (error.hint) body.hint = error.hint;
+  if (error.docs) body.docs = error.docs;
+  return { success: false as const, error: body, metadata: { requestId } };
+}

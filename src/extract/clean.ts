@@ -1,0 +1,121 @@
+import { type AnyNode, type Element, isElement, removeNode, visibleTextLength } from "./nodes.ts";
+
+/** Elements that never carry readable content. */
+const DROP_TAGS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "canvas",
+  "iframe",
+  "object",
+  "embed",
+  "link",
+  "meta",
+  "head",
+  "title",
+  "base",
+  "input",
+  "select",
+  "textarea",
+  "button",
+  "dialog",
+  "nav",
+  "map",
+]);
+
+/** ARIA landmarks that are site chrome wherever they sit. */
+const CHROME_ROLES = new Set(["navigation", "search", "alert", "dialog", "alertdialog", "menu", "menubar", "toolbar"]);
+
+/**
+ * Class/id words that mark boilerplate: consent banners, ads, share widgets,
+ * site menus, popups, breadcrumbs. Matched as whole words inside class and id
+ * tokens so that "header-ad" matches but "shadow" or "download" do not.
+ */
+const JUNK_WORDS =
+  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cmp|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall)(?:$|[\s_-])/;
+
+/** Class/id words for header and footer chrome (only outside the page's article or main area). */
+const HEADER_FOOTER_WORDS = /(?:^|[\s_-])(?:header|footer|page-?header|page-?footer)(?:$|[\s_-])/;
+
+/** Inline styles that hide an element. */
+const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+/** Text above which a class-matched element is content despite its name (e.g. `<div class="share-wrap">` around a whole article). */
+const GUARD_TEXT = 1500;
+
+function hasDescendant(el: Element, names: Set<string>): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (names.has(node.name)) return true;
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
+}
+
+const CONTENT_AREA = new Set(["article", "main"]);
+const TITLE_TAGS = new Set(["h1"]);
+
+function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  if (a["aria-hidden"] === "true") return true;
+  const style = a.style;
+  return style !== undefined && HIDDEN_STYLE.test(style);
+}
+
+function isJunk(el: Element, insideContent: boolean): boolean {
+  const a = el.attribs;
+  const role = a.role;
+  if (role && CHROME_ROLES.has(role)) return true;
+  const name = el.name;
+  if (!insideContent && (name === "header" || name === "footer" || role === "banner" || role === "contentinfo")) {
+    return !hasDescendant(el, TITLE_TAGS);
+  }
+  if (name === "form" && (role === "search" || /search/i.test(a.action ?? "") || /search/i.test(a.class ?? ""))) {
+    return true;
+  }
+  if (name === "body" || name === "html" || name === "main" || name === "article") return false;
+  const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+  if (words.length < 2) return false;
+  if (JUNK_WORDS.test(words)) return visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
+  if (!insideContent && HEADER_FOOTER_WORDS.test(words)) {
+    return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
+  }
+  return false;
+}
+
+/**
+ * Removes boilerplate in place and keeps every content section: scripts,
+ * styles and embedded junk; hidden elements; site navigation; header and
+ * footer chrome outside the page's article/main area; cookie and consent
+ * banners, ads, share widgets, popups and search forms. Comments are dropped
+ * too. Used by both modes; main-content selection works on what is left.
+ */
+export function cleanTree(root: Element): void {
+  const visit = (el: Element, insideContent: boolean): void => {
+    const children = el.children;
+    for (let i = 0; i < children.length; ) {
+      const child = children[i]!;
+      if (child.type === "comment" || child.type === "directive" || child.type === "cdata") {
+        removeNode(child);
+        continue;
+      }
+      if (!isElement(child)) {
+        i++;
+        continue;
+      }
+      if (DROP_TAGS.has(child.name) || isHidden(child) || isJunk(child, insideContent)) {
+        removeNode(child);
+        continue;
+      }
+      const role = child.attribs.role;
+      visit(child, insideContent || CONTENT_AREA.has(child.name) || role === "main" || role === "article");
+      i++;
+    }
+  };
+  visit(root, false);
+}

@@ -1,0 +1,130 @@
+import { cleanTree } from "./clean.ts";
+import { type CheerioAPI, loadHtml } from "./dom.ts";
+import { excludeElements, includeElements } from "./filter.ts";
+import { collectImages } from "./images.ts";
+import { extractLinks } from "./links.ts";
+import { selectMainContent } from "./main-content.ts";
+import { toMarkdown } from "./markdown.ts";
+import { baseUrlOf, extractMetadata } from "./metadata.ts";
+import { type Element, visibleTextLength } from "./nodes.ts";
+import { qualityScore } from "./quality.ts";
+import { resolveUrls } from "./resolve-urls.ts";
+import { measure, type TextStats } from "./stats.ts";
+import { toText } from "./text.ts";
+import type { ExtractedDocument, ExtractOptions, ImageInfo, PageMetadata } from "./types.ts";
+
+/** State handed from step to step; each step reads what earlier ones left. */
+interface ExtractContext {
+  readonly $: CheerioAPI;
+  readonly options: ExtractOptions;
+  readonly baseUrl: string;
+  readonly body: Element;
+  /** The content so far: the cleaned body, then the main content, then the included elements. */
+  roots: Element[];
+  title: string;
+  metadata: PageMetadata;
+  links: string[];
+  images?: ImageInfo[];
+  /** Visible text of the whole body before cleaning (for the quality score). */
+  pageText: number;
+  content: string;
+  quality: number;
+}
+
+type Step = (ctx: ExtractContext) => void;
+
+/**
+ * The extraction steps, in order. Metadata and links read the original
+ * document, so they run before cleaning; URL resolution runs after the content
+ * is settled so it touches only what is returned.
+ */
+const STEPS: Step[] = [
+  function readMetadataAndLinks(ctx) {
+    const { title, metadata } = extractMetadata(ctx.$, ctx.baseUrl);
+    ctx.title = title;
+    ctx.metadata = metadata;
+    ctx.links = extractLinks(ctx.$, ctx.baseUrl);
+    ctx.pageText = visibleTextLength(ctx.body);
+  },
+  function clean(ctx) {
+    cleanTree(ctx.body);
+  },
+  function mainContent(ctx) {
+    if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body);
+  },
+  function includeAndExclude(ctx) {
+    const { includeTags, excludeTags } = ctx.options;
+    if (includeTags?.length) ctx.roots = includeElements(ctx.$, ctx.roots, includeTags);
+    if (excludeTags?.length) excludeElements(ctx.$, ctx.roots, excludeTags);
+  },
+  function absoluteUrls(ctx) {
+    resolveUrls(ctx.roots, ctx.baseUrl);
+  },
+  function images(ctx) {
+    if (ctx.options.images) ctx.images = collectImages(ctx.roots);
+  },
+  function format(ctx) {
+    const { format } = ctx.options;
+    if (format === "text") ctx.content = toText(ctx.roots);
+    else if (format === "html") ctx.content = ctx.roots.map((el) => ctx.$.html(el)).join("\n");
+    else ctx.content = toMarkdown(ctx.roots.map((el) => ctx.$.html(el)).join("\n"));
+  },
+  function quality(ctx) {
+    const total: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, paras: 0 };
+    for (const root of ctx.roots) {
+      const s = measure(root).get(root)!;
+      total.text += s.text;
+      total.link += s.link;
+      total.good += s.good;
+      total.weak += s.weak;
+      total.bad += s.bad;
+      total.paras += s.paras;
+    }
+    ctx.quality = qualityScore(total, ctx.pageText);
+  },
+];
+
+/** The page body, or a body built around a fragment that has none (htmlparser2 does not invent one). */
+function bodyOf($: CheerioAPI): Element {
+  const body = $("body").first()[0];
+  if (body) return body;
+  const wrapper = $("<body></body>");
+  wrapper.append($.root().contents());
+  $.root().append(wrapper);
+  return wrapper[0]!;
+}
+
+/**
+ * Turns an HTML page into the content of a fetch result: title, metadata and
+ * links from the original document; content cleaned of boilerplate (or only
+ * the main content), filtered by include/exclude tags, with absolute URLs, in
+ * the requested format; images when asked; and a quality score. Never throws
+ * on malformed HTML.
+ */
+export function extractHtml(html: string, url: string, options: ExtractOptions): ExtractedDocument {
+  const $ = loadHtml(html);
+  const body = bodyOf($);
+  const ctx: ExtractContext = {
+    $,
+    options,
+    baseUrl: baseUrlOf($, url),
+    body,
+    roots: [body],
+    title: "",
+    metadata: { description: null, author: null, published: null, image: null, canonical: null },
+    links: [],
+    pageText: 0,
+    content: "",
+    quality: 0,
+  };
+  for (const step of STEPS) step(ctx);
+  const doc: ExtractedDocument = {
+    title: ctx.title,
+    content: ctx.content,
+    metadata: ctx.metadata,
+    links: ctx.links,
+    quality: ctx.quality,
+  };
+  if (ctx.images) doc.images = ctx.images;
+  return doc;
+}

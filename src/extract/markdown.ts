@@ -1,0 +1,86 @@
+import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
+import TurndownService from "turndown";
+
+/** Language of a code block from the usual highlighter conventions on `<pre>` or its `<code>`. */
+function codeLanguage(pre: HTMLElement): string {
+  const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;
+  for (const el of code ? [code, pre] : [pre]) {
+    const data = el.getAttribute("data-lang") ?? el.getAttribute("data-language");
+    if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
+    const match = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/.exec(el.getAttribute("class") ?? "");
+    if (match?.[1]) return match[1].toLowerCase();
+  }
+  return "";
+}
+
+function fence(code: string): string {
+  let size = 3;
+  for (const m of code.matchAll(/^`{3,}/gm)) size = Math.max(size, m[0].length + 1);
+  return "`".repeat(size);
+}
+
+let service: TurndownService | null = null;
+
+/** Built on first use: turndown compiles its rules once per service, and importing stays free. */
+function turndownService(): TurndownService {
+  if (service) return service;
+  const td = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+    emDelimiter: "*",
+    strongDelimiter: "**",
+  });
+  td.use([tables, strikethrough, taskListItems]);
+  td.addRule("codeBlock", {
+    filter: (node) => node.nodeName === "PRE",
+    replacement: (_content, node) => {
+      const pre = node as HTMLElement;
+      const code = (pre.textContent ?? "").replace(/^\n+|\s+$/g, "");
+      if (!code) return "";
+      const f = fence(code);
+      return `\n\n${f}${codeLanguage(pre)}\n${code}\n${f}\n\n`;
+    },
+  });
+  // A link with no text (an icon, a wrapper emptied by cleaning) is noise to a reader and to a model.
+  td.addRule("link", {
+    filter: (node) => node.nodeName === "A",
+    replacement: (content, node) => {
+      const text = content.trim();
+      if (!text) return "";
+      const href = (node as HTMLElement).getAttribute("href")?.trim() ?? "";
+      if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return content;
+      const title = (node as HTMLElement).getAttribute("title");
+      const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
+      return `[${text}](${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;
+    },
+  });
+  td.addRule("image", {
+    filter: (node) => node.nodeName === "IMG",
+    replacement: (_content, node) => {
+      const src = (node as HTMLElement).getAttribute("src")?.trim() ?? "";
+      if (!src || src.startsWith("data:")) return "";
+      const alt = ((node as HTMLElement).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
+      return `![${alt.replace(/[[\]]/g, "")}](${src.replace(/[()\s]/g, encodeURIComponent)})`;
+    },
+  });
+  service = td;
+  return td;
+}
+
+/** Tidies turndown's output: no runs of blank lines, no trailing spaces, no blank edges. */
+export function tidyMarkdown(md: string): string {
+  return md
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/**
+ * Converts cleaned HTML to GitHub-flavoured markdown: ATX headings, fenced
+ * code blocks carrying their language, GFM tables, lists, links and images;
+ * empty links dropped and blank lines collapsed.
+ */
+export function toMarkdown(html: string): string {
+  return tidyMarkdown(turndownService().turndown(html));
+}

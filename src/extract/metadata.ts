@@ -1,0 +1,120 @@
+import type { CheerioAPI } from "cheerio";
+import type { PageMetadata } from "./types.ts";
+
+type JsonLdNode = Record<string, unknown>;
+
+/** Flattens JSON-LD blocks (arrays, @graph) into a list of nodes; malformed blocks are skipped. */
+function jsonLdNodes($: CheerioAPI): JsonLdNode[] {
+  const nodes: JsonLdNode[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === "object") {
+      const node = value as JsonLdNode;
+      nodes.push(node);
+      if (node["@graph"]) visit(node["@graph"]);
+    }
+  };
+  $('script[type="application/ld+json"]').each((_, el) => {
+    try {
+      visit(JSON.parse($(el).text()));
+    } catch {
+      // Pages often ship broken JSON-LD; it is a hint, never a reason to fail.
+    }
+  });
+  return nodes;
+}
+
+function nameOf(value: unknown): string | null {
+  if (typeof value === "string") return value.trim() || null;
+  if (Array.isArray(value)) {
+    const names = value.map(nameOf).filter((n): n is string => !!n);
+    return names.length ? names.join(", ") : null;
+  }
+  if (value && typeof value === "object") return nameOf((value as JsonLdNode).name);
+  return null;
+}
+
+function imageOf(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return imageOf(value[0]);
+  if (value && typeof value === "object") return imageOf((value as JsonLdNode).url);
+  return null;
+}
+
+function absolute(href: string | null | undefined, base: string): string | null {
+  if (!href) return null;
+  try {
+    return new URL(href.trim(), base).href;
+  } catch {
+    return null;
+  }
+}
+
+function clean(value: string | null | undefined): string | null {
+  const text = value?.replace(/\s+/g, " ").trim();
+  return text ? text : null;
+}
+
+/** The document's base URL: `<base href>` resolved against the page URL. */
+export function baseUrlOf($: CheerioAPI, pageUrl: string): string {
+  return absolute($("base[href]").first().attr("href"), pageUrl) ?? pageUrl;
+}
+
+/**
+ * Title and SPEC metadata (description, author, published, image, canonical)
+ * from meta tags, OpenGraph, Twitter cards, JSON-LD and `<time>`; each key is
+ * null when the page does not say. Reads the original document, before cleaning.
+ */
+export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string; metadata: PageMetadata } {
+  const meta = (...keys: string[]): string | null => {
+    for (const key of keys) {
+      const value = $(`meta[property="${key}" i], meta[name="${key}" i], meta[itemprop="${key}" i]`)
+        .first()
+        .attr("content");
+      const text = clean(value);
+      if (text) return text;
+    }
+    return null;
+  };
+  const ld = jsonLdNodes($);
+  const ldValue = <T>(pick: (node: JsonLdNode) => T | null): T | null => {
+    for (const node of ld) {
+      const value = pick(node);
+      if (value) return value;
+    }
+    return null;
+  };
+
+  const title =
+    clean($("head > title").first().text()) ??
+    clean($("title").first().text()) ??
+    meta("og:title", "twitter:title") ??
+    ldValue((n) => clean(typeof n.headline === "string" ? n.headline : null)) ??
+    clean($("h1").first().text()) ??
+    "";
+
+  const description =
+    meta("description", "og:description", "twitter:description") ??
+    ldValue((n) => clean(typeof n.description === "string" ? n.description : null));
+
+  const author =
+    meta("author", "article:author", "parsely-author", "dc.creator", "twitter:creator") ??
+    ldValue((n) => nameOf(n.author)) ??
+    clean($('[rel="author"]').first().text()) ??
+    clean($('[itemprop="author"]').first().text());
+
+  const published =
+    meta("article:published_time", "datePublished", "date", "dc.date", "pubdate", "publish-date") ??
+    ldValue((n) => clean(typeof n.datePublished === "string" ? n.datePublished : null)) ??
+    clean($("time[datetime]").first().attr("datetime"));
+
+  const image = absolute(
+    meta("og:image", "og:image:url", "twitter:image", "twitter:image:src") ?? ldValue((n) => imageOf(n.image)),
+    baseUrl,
+  );
+
+  const canonical =
+    absolute($('link[rel="canonical"]').first().attr("href"), baseUrl) ?? absolute(meta("og:url"), baseUrl);
+
+  return { title, metadata: { description, author, published, image, canonical } };
+}

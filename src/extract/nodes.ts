@@ -1,0 +1,129 @@
+import type { AnyNode, Element, ParentNode } from "domhandler";
+
+export type { AnyNode, Element, ParentNode };
+
+/**
+ * Small helpers over the htmlparser2 (domhandler) tree. The extraction steps
+ * walk the tree directly instead of through cheerio wrappers: wrapping every
+ * node costs more than the work done on it.
+ */
+
+/** True for elements, including `<script>` and `<style>` which htmlparser2 types apart. */
+export function isElement(node: AnyNode): node is Element {
+  return node.type === "tag" || node.type === "script" || node.type === "style";
+}
+
+/** Elements that start a new block of text: their text never runs into a neighbour's. */
+export const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "caption",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "li",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
+]);
+
+export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/** Detaches a node from its parent, keeping the sibling links consistent. */
+export function removeNode(node: AnyNode): void {
+  const parent = node.parent;
+  if (parent) {
+    const index = parent.children.indexOf(node as never);
+    if (index >= 0) parent.children.splice(index, 1);
+  }
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+}
+
+/** True when `ancestor` is `node` or contains it. */
+export function contains(ancestor: AnyNode, node: AnyNode): boolean {
+  for (let cur: AnyNode | null = node; cur; cur = cur.parent) if (cur === ancestor) return true;
+  return false;
+}
+
+/** Visits every element under `root` (root excluded) in document order. */
+export function forEachElement(root: ParentNode, visit: (el: Element) => void): void {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    visit(node);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+}
+
+/** Counts the non-whitespace characters of a string (what a reader sees as text). */
+export function visibleLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
+}
+
+/** The text of a subtree with whitespace collapsed; for short elements only (labels, titles). */
+export function textOf(node: AnyNode): string {
+  let out = "";
+  const visit = (n: AnyNode): void => {
+    if (n.type === "text") out += (n as unknown as { data: string }).data;
+    else if (isElement(n) && n.type === "tag") for (const c of n.children) visit(c);
+  };
+  visit(node);
+  return out.replace(/\s+/g, " ").trim();
+}
+
+/** Visible text length of a subtree (scripts and styles excluded), counting stops past `limit`. */
+export function visibleTextLength(root: AnyNode, limit = Number.POSITIVE_INFINITY): number {
+  let n = 0;
+  const stack: AnyNode[] = [root];
+  while (stack.length && n <= limit) {
+    const node = stack.pop()!;
+    if (node.type === "text") n += visibleLength(node.data);
+    else if (isElement(node) && node.type === "tag") for (const c of node.children) stack.push(c);
+  }
+  return n;
+}

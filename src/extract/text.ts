@@ -1,0 +1,63 @@
+import { type AnyNode, BLOCK_TAGS, isElement } from "./nodes.ts";
+
+/** Blocks separated by a single line break rather than a blank line. */
+const LINE_TAGS = new Set(["li", "tr", "dt", "dd", "td", "th", "figcaption", "caption"]);
+
+/**
+ * Plain text of content nodes, laid out for reading: paragraphs and headings
+ * separated by blank lines, list items and table rows on their own lines,
+ * table cells separated by tabs, `<pre>` kept verbatim, other whitespace
+ * collapsed.
+ */
+export function toText(nodes: AnyNode[]): string {
+  const parts: string[] = [];
+  // Pending separator before the next text: 0 none, 1 line break, 2 blank line.
+  let gap = 0;
+  let pre = 0;
+  const push = (text: string): void => {
+    if (parts.length && gap) parts.push(gap === 2 ? "\n\n" : "\n");
+    gap = 0;
+    parts.push(text);
+  };
+  const visit = (node: AnyNode): void => {
+    if (node.type === "text") {
+      if (pre) {
+        push(node.data);
+        return;
+      }
+      const text = node.data.replace(/\s+/g, " ");
+      if (text === " ") {
+        if (parts.length && !gap && !parts[parts.length - 1]!.endsWith(" ")) parts.push(" ");
+        return;
+      }
+      if (gap || !parts.length || parts[parts.length - 1]!.endsWith(" ") || parts[parts.length - 1]!.endsWith("\n")) {
+        push(text.trimStart());
+      } else parts.push(text);
+      return;
+    }
+    if (!isElement(node) || node.type !== "tag") return;
+    const name = node.name;
+    if (name === "br") {
+      gap = Math.max(gap, 1);
+      return;
+    }
+    if (name === "td" || name === "th") {
+      if (node.prev && parts.length && !gap) parts.push("\t");
+      for (const c of node.children) visit(c);
+      return;
+    }
+    const block = BLOCK_TAGS.has(name);
+    const sep = LINE_TAGS.has(name) ? 1 : 2;
+    if (block) gap = Math.max(gap, sep);
+    if (name === "pre") pre++;
+    for (const c of node.children) visit(c);
+    if (name === "pre") pre--;
+    if (block) gap = Math.max(gap, sep);
+  };
+  for (const n of nodes) visit(n);
+  return parts
+    .join("")
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

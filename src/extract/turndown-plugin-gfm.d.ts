@@ -1,0 +1,9 @@
+// The package ships no types; only the plugins siphon uses are declared.
+declare module "@joplin/turndown-plugin-gfm" {
+  import type TurndownService from "turndown";
+
+  export const gfm: TurndownService.Plugin;
+  export const tables: TurndownService.Plugin;
+  export const strikethrough: TurndownService.Plugin;
+  export const taskListItems: TurndownService.Plugin;
+}

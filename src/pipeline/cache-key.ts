@@ -1,0 +1,20 @@
+import type { FetchInput } from "../schemas/fetch.ts";
+
+/**
+ * The cache key: the URL plus every option that changes the output, so two
+ * requests share an entry only when they would produce the same result.
+ */
+export function cacheKey(url: string, input: FetchInput): string {
+  const parts = {
+    v: 1,
+    url,
+    format: input.format,
+    onlyMainContent: input.onlyMainContent,
+    includeTags: input.includeTags ?? [],
+    excludeTags: input.excludeTags ?? [],
+    images: input.images,
+    location: input.location?.toUpperCase() ?? null,
+    languages: input.languages ?? [],
+  };
+  return new Bun.CryptoHasher("sha256").update(JSON.stringify(parts)).digest("hex");
+}

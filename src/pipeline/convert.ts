@@ -1,0 +1,82 @@
+import { classifyContent } from "../convert/classify.ts";
+import { docxToHtml } from "../convert/docx.ts";
+import { jsonToContent } from "../convert/json.ts";
+import { pdfToContent } from "../convert/pdf.ts";
+import { xmlToContent } from "../convert/xml.ts";
+import { SiphonError } from "../errors.ts";
+import { decodeBody } from "../fetch/decode.ts";
+import { detectBotWall } from "../fetch/detect.ts";
+import type { FetchedPage } from "../fetch/types.ts";
+import { extractHtml } from "../extract/index.ts";
+import type { ExtractedDocument, ExtractOptions, PageMetadata } from "../extract/types.ts";
+
+export type ResultContentType = "html" | "json" | "xml" | "text" | "document";
+
+export interface Converted {
+  doc: ExtractedDocument;
+  contentType: ResultContentType;
+}
+
+const NO_METADATA: PageMetadata = { description: null, author: null, published: null, image: null, canonical: null };
+
+/**
+ * Quality of content that has no page chrome (JSON, XML, text, PDF): nothing
+ * was removed, so the score reflects only how much there is: 0 when empty,
+ * rising from 0.5 to 1 over the first 2,000 characters.
+ */
+function plainQuality(content: string): number {
+  const length = content.trim().length;
+  if (length === 0) return 0;
+  return Math.min(1, 0.5 + length / 4000);
+}
+
+function plainDoc(title: string, content: string, links: string[] = []): ExtractedDocument {
+  return { title, content, metadata: NO_METADATA, links, quality: plainQuality(content) };
+}
+
+/**
+ * Turns a fetched page into extracted content according to what it is (HTML,
+ * JSON, XML/feeds, text, PDF, DOCX). Throws blocked for a bot-detection page
+ * and unsupported_content for binary types siphon cannot read.
+ */
+export async function convertPage(page: FetchedPage, options: ExtractOptions): Promise<Converted> {
+  const header = page.headers["content-type"];
+  const kind = classifyContent(header, page.body, page.url);
+  switch (kind) {
+    case "html": {
+      const { text } = decodeBody(page.body, header);
+      const wall = detectBotWall({ status: page.status, headers: page.headers, html: text });
+      if (wall.blocked) {
+        throw new SiphonError("blocked", `The site answered with a bot-detection page${wall.vendor ? ` (${wall.vendor})` : ""}`, {
+          hint: "Retry later, or with browser rendering or stealth mode once available.",
+        });
+      }
+      return { doc: extractHtml(text, page.url, options), contentType: "html" };
+    }
+    case "json": {
+      const { title, content } = jsonToContent(decodeBody(page.body, header).text, options.format);
+      return { doc: plainDoc(title, content), contentType: "json" };
+    }
+    case "xml": {
+      const { title, content, links } = xmlToContent(decodeBody(page.body, header).text, options.format, page.url);
+      return { doc: plainDoc(title, content, links), contentType: "xml" };
+    }
+    case "text": {
+      const { text } = decodeBody(page.body, header);
+      return { doc: plainDoc("", text), contentType: "text" };
+    }
+    case "pdf": {
+      const { title, content } = await pdfToContent(page.body, options.format);
+      return { doc: plainDoc(title, content), contentType: "document" };
+    }
+    case "docx": {
+      const html = await docxToHtml(page.body);
+      const doc = extractHtml(html, page.url, { ...options, onlyMainContent: false });
+      return { doc, contentType: "document" };
+    }
+    default:
+      throw new SiphonError("unsupported_content", `siphon cannot extract text from ${header || "this content type"}`, {
+        hint: "siphon reads HTML, JSON, XML, text, PDF and DOCX.",
+      });
+  }
+}

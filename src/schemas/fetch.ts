@@ -1,0 +1,149 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { queryBool, queryNumber, StringEnum, splitList } from "./common.ts";
+
+export const DEFAULT_MAX_AGE_MS = 172_800_000;
+
+const Format = StringEnum(["markdown", "text", "html"], {
+  default: "markdown",
+  description: "Output format of `content`",
+});
+
+/**
+ * The one request model of a fetch: POST /v1/fetch's body, GET /v1/fetch's
+ * query after `fetchInputFromQuery`, and the CLI's flags all end up here.
+ */
+export const FetchBody = T.Object(
+  {
+    url: T.String({ description: "http(s) URL to fetch, at most 2048 characters, no #fragment" }),
+    format: Format,
+    render: T.Boolean({ default: false, description: "Force headless browser rendering" }),
+    wait: T.Integer({
+      minimum: 0,
+      maximum: 60_000,
+      default: 0,
+      description: "Milliseconds to wait after load (render only)",
+    }),
+    includeTags: T.Optional(
+      T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to keep (others dropped)" }),
+    ),
+    excludeTags: T.Optional(T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to remove" })),
+    onlyMainContent: T.Boolean({
+      default: false,
+      description: "Keep only the main content (article body) instead of the whole cleaned page",
+    }),
+    images: T.Boolean({ default: false, description: "Return the images of the content in `images`" }),
+    location: T.Optional(
+      T.String({
+        pattern: "^[A-Za-z]{2}$",
+        description: "ISO 3166-1 alpha-2 country code; sets Accept-Language",
+      }),
+    ),
+    languages: T.Optional(
+      T.Array(T.String({ maxLength: 35 }), { maxItems: 20, description: "Language preferences, e.g. de-CH, fr" }),
+    ),
+    actions: T.Optional(T.Array(T.Object({}, { additionalProperties: true }), { maxItems: 50 })),
+    maxAge: T.Integer({
+      minimum: 0,
+      default: DEFAULT_MAX_AGE_MS,
+      description: "Accept a cached result at most this old (ms); 0 bypasses the cache",
+    }),
+    storeInCache: T.Boolean({ default: true, description: "false: do not write this result to the cache" }),
+    extract: T.Optional(T.Object({}, { additionalProperties: true })),
+    llmProvider: T.Optional(T.String()),
+    llmApiKey: T.Optional(T.String()),
+    llmModel: T.Optional(T.String()),
+    formats: T.Optional(T.Array(T.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type FetchInput = Static<typeof FetchBody>;
+
+/** GET /v1/fetch query parameters, as strings on the wire (documented for OpenAPI). */
+export const FetchQuery = T.Object({
+  url: T.String({ description: "http(s) URL to fetch" }),
+  format: T.Optional(T.String({ description: "markdown (default), text or html" })),
+  render: T.Optional(T.String({ description: "true to force browser rendering" })),
+  wait: T.Optional(T.String({ description: "ms after load, 0-60000 (render only)" })),
+  includeTags: T.Optional(T.String({ description: "Comma-separated tags or selectors to keep" })),
+  excludeTags: T.Optional(T.String({ description: "Comma-separated tags or selectors to remove" })),
+  onlyMainContent: T.Optional(T.String({ description: "true to keep only the main content" })),
+  images: T.Optional(T.String({ description: "true to list images" })),
+  location: T.Optional(T.String({ description: "ISO 3166-1 alpha-2 country code" })),
+  languages: T.Optional(T.String({ description: "Comma-separated language preferences" })),
+  actions: T.Optional(T.String({ description: "JSON-encoded array of page actions" })),
+  maxAge: T.Optional(T.String({ description: "Cache freshness threshold, ms (0 bypasses)" })),
+  storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
+});
+
+/**
+ * Converts GET query strings to the FetchBody shape (lists split on commas,
+ * booleans and numbers parsed, actions JSON-decoded). Values that do not parse
+ * are passed through unchanged so that validation names the field.
+ */
+export function fetchInputFromQuery(query: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    switch (key) {
+      case "includeTags":
+      case "excludeTags":
+      case "languages":
+        out[key] = splitList(value);
+        break;
+      case "render":
+      case "onlyMainContent":
+      case "images":
+      case "storeInCache":
+        out[key] = queryBool(value);
+        break;
+      case "wait":
+      case "maxAge":
+        out[key] = queryNumber(value);
+        break;
+      case "actions":
+        try {
+          out[key] = JSON.parse(value);
+        } catch {
+          out[key] = value;
+        }
+        break;
+      default:
+        out[key] = value;
+    }
+  }
+  return out;
+}
+
+const Metadata = T.Object({
+  description: T.Union([T.String(), T.Null()]),
+  author: T.Union([T.String(), T.Null()]),
+  published: T.Union([T.String(), T.Null()]),
+  image: T.Union([T.String(), T.Null()]),
+  canonical: T.Union([T.String(), T.Null()]),
+});
+
+const Image = T.Object({
+  src: T.String(),
+  alt: T.Union([T.String(), T.Null()]),
+  title: T.Union([T.String(), T.Null()]),
+  width: T.Union([T.Number(), T.Null()]),
+  height: T.Union([T.Number(), T.Null()]),
+});
+
+/** The Fetch result (SPEC), plus statusCode of the target's answer. */
+export const FetchResult = T.Object({
+  url: T.String({ description: "Final URL after redirects" }),
+  title: T.String(),
+  content: T.String({ description: "Extracted content in the requested format" }),
+  metadata: Metadata,
+  links: T.Array(T.String(), { description: "All links on the page, absolute and deduplicated" }),
+  tokens: T.Integer({ description: "ceil(content.length / 4)" }),
+  method: StringEnum(["simple", "browser", "stealth"]),
+  elapsed: T.Number({ description: "Processing time in ms" }),
+  contentType: StringEnum(["html", "json", "xml", "text", "document"]),
+  quality: T.Number({ minimum: 0, maximum: 1, description: "Extraction quality score (see README)" }),
+  fingerprint: T.String({ description: "First 16 hex characters of SHA-256 over content" }),
+  statusCode: T.Integer({ description: "HTTP status the target answered with" }),
+  images: T.Optional(T.Array(Image)),
+});
+export type FetchResult = Static<typeof FetchResult>;

@@ -1,0 +1,79 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { SiphonError } from "../errors.ts";
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checker<T extends TSchema>(schema: T): TypeCheck<T> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check as TypeCheck<T>;
+}
+
+function fieldName(path: string): string {
+  return path.replace(/^\//, "").replaceAll("/", ".") || "body";
+}
+
+function literalsOf(schema: TSchema): unknown[] | null {
+  const anyOf = (schema as { anyOf?: TSchema[] }).anyOf;
+  if (!anyOf?.every((s) => "const" in s)) return null;
+  return anyOf.map((s) => (s as unknown as { const: unknown }).const);
+}
+
+/** A sentence a person can act on, for the first problem typebox found. */
+export function describeValueError(error: ValueError): string {
+  const field = fieldName(error.path);
+  const schema = error.schema as TSchema & Record<string, unknown>;
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return `${field} is required`;
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    const extra = Object.keys((error.value as object) ?? {}).filter(
+      (k) => !Object.hasOwn((schema.properties as object) ?? {}, k),
+    );
+    return `unknown field ${extra.map((k) => `"${k}"`).join(", ") || field}; check the spelling against the API reference`;
+  }
+  const literals = literalsOf(schema);
+  if (literals) return `${field} must be one of ${literals.join(", ")}`;
+  const type = schema.type;
+  if (type === "integer" || type === "number") {
+    const min = schema.minimum;
+    const max = schema.maximum;
+    const kind = type === "integer" ? "an integer" : "a number";
+    if (min !== undefined && max !== undefined) return `${field} must be ${kind} from ${min} to ${max}`;
+    if (min !== undefined) return `${field} must be ${kind} of at least ${min}`;
+    return `${field} must be ${kind}`;
+  }
+  if (type === "boolean") return `${field} must be true or false`;
+  if (type === "string") {
+    if (error.type === ValueErrorType.StringMaxLength) return `${field} must be at most ${schema.maxLength} characters`;
+    if (error.type === ValueErrorType.StringMinLength) return `${field} must not be empty`;
+    if (error.type === ValueErrorType.StringPattern) return `${field} has an invalid format: ${schema.description ?? ""}`.trim();
+    return `${field} must be a string`;
+  }
+  if (type === "array") {
+    if (error.type === ValueErrorType.ArrayMaxItems) return `${field} must have at most ${schema.maxItems} items`;
+    return `${field} must be an array`;
+  }
+  if (type === "object") return `${field} must be an object`;
+  return `${field}: ${error.message}`;
+}
+
+/**
+ * Applies defaults and checks `value` against `schema`; returns the typed value
+ * or throws SiphonError invalid_request naming the first offending field.
+ * The CLI and the server both validate through here, so they say the same thing.
+ */
+export function validate<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new SiphonError("invalid_request", "The request body must be a JSON object");
+  }
+  const withDefaults = Value.Default(schema, Value.Clone(value));
+  const check = checker(schema);
+  if (check.Check(withDefaults)) return withDefaults as Static<T>;
+  const first = check.Errors(withDefaults).First();
+  throw new SiphonError("invalid_request", first ? describeValueError(first) : "Invalid request");
+}

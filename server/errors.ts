@@ -15,6 +15,9 @@ export function toApiError(code: unknown, error: unknown): SiphonError {
     return new SiphonError("invalid_request", message);
   }
   if (error instanceof ParseError || code === "PARSE") {
+    // Elysia wraps what our body parser throws (payload_too_large, malformed JSON).
+    const cause = (error as Error).cause;
+    if (cause instanceof SiphonError) return cause;
     return new SiphonError("invalid_request", "Malformed JSON body: the request body could not be parsed as JSON");
   }
   if (error instanceof NotFoundError || code === "NOT_FOUND") {

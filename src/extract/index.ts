@@ -91,7 +91,7 @@ function bodyOf($: CheerioAPI): Element {
   const wrapper = $("<body></body>");
   wrapper.append($.root().contents());
   $.root().append(wrapper);
-  return wrapper[0]!;
+  return wrapper[0] as Element;
 }
 
 /**

@@ -24,14 +24,15 @@ function score(s: TextStats): number {
 
 function dropSideChrome(body: Element, stats: Map<Element, TextStats>): void {
   const doomed: Element[] = [];
+  // A side element holding much of the page's prose is the content, whatever its name.
+  const limit = Math.min(1500, 0.3 * (stats.get(body)?.good ?? 0));
   forEachElement(body, (el) => {
     const s = stats.get(el);
     if (!s) return;
     const a = el.attribs;
     const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
     const side = el.name === "aside" || a.role === "complementary" || SIDE_WORDS.test(words);
-    // A side element holding most of the page's prose is the content, whatever its name.
-    if (side && s.good < 1500) doomed.push(el);
+    if (side && s.good < limit) doomed.push(el);
   });
   for (const el of doomed) removeNode(el);
 }

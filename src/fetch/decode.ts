@@ -10,7 +10,7 @@ const EXTRA_ALIASES: Record<string, string> = {
   "x-ms-cp932": "shift_jis",
   cp936: "gbk",
   cp949: "euc-kr",
-  "ks_c_5601": "euc-kr",
+  ks_c_5601: "euc-kr",
   "latin-1": "windows-1252",
   utf_8: "utf-8",
   "utf-8n": "utf-8",
@@ -22,7 +22,10 @@ const PRESCAN_BYTES = 4096;
 /** Returns the canonical encoding name for a label, or null when TextDecoder does not support it. */
 function canonical(label: string | undefined): string | null {
   if (!label) return null;
-  const cleaned = label.trim().toLowerCase().replace(/^["']|["']$/g, "");
+  const cleaned = label
+    .trim()
+    .toLowerCase()
+    .replace(/^["']|["']$/g, "");
   const name = EXTRA_ALIASES[cleaned] ?? cleaned;
   try {
     const encoding = new TextDecoder(name).encoding;

@@ -32,7 +32,8 @@ function browserHeaders(userAgent: string): Record<string, string> {
   const chrome = /Chrome\/(\d+)/.exec(userAgent);
   if (chrome && !/Edg\/|OPR\//.test(userAgent)) {
     const platform = /Windows/.test(userAgent) ? "Windows" : /Mac OS X/.test(userAgent) ? "macOS" : "Linux";
-    headers["sec-ch-ua"] = `"Google Chrome";v="${chrome[1]}", "Chromium";v="${chrome[1]}", "Not_A Brand";v="24"`;
+    headers["sec-ch-ua"] =
+      `"Google Chrome";v="${chrome[1]}", "Chromium";v="${chrome[1]}", "Not_A Brand";v="24"`;
     headers["sec-ch-ua-mobile"] = /Mobile/.test(userAgent) ? "?1" : "?0";
     headers["sec-ch-ua-platform"] = `"${platform}"`;
   }
@@ -243,7 +244,13 @@ export function createSimpleEngine(config: Config, deps: SimpleEngineDeps = {}):
       if (!REDIRECT_STATUSES.has(response.status) || !location) {
         try {
           const body = await readBody(response, url, config.maxBodyBytes);
-          return { url: url.href, status: response.status, headers: lowerCaseHeaders(response.headers), body, redirects };
+          return {
+            url: url.href,
+            status: response.status,
+            headers: lowerCaseHeaders(response.headers),
+            body,
+            redirects,
+          };
         } catch (error) {
           if (signal.aborted) throw abortError(signal.reason);
           throw toFetchError(error, url);

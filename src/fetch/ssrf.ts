@@ -103,7 +103,8 @@ export function refusalReason(address: string): string | null {
 
 /** The IP literal in a WHATWG hostname, if it is one (WHATWG already canonicalises 0x7f.1, 2130706433...). */
 function ipLiteral(hostname: string): ResolvedAddress | null {
-  if (hostname.startsWith("[") && hostname.endsWith("]")) return { address: hostname.slice(1, -1), family: 6 };
+  if (hostname.startsWith("[") && hostname.endsWith("]"))
+    return { address: hostname.slice(1, -1), family: 6 };
   if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) return { address: hostname, family: 4 };
   return null;
 }
@@ -165,7 +166,9 @@ export function createSsrfGuard(options: SsrfGuardOptions): SsrfGuard {
         for (const { address } of addresses) {
           const reason = refusalReason(address);
           if (reason === null) continue;
-          const subject = literal ? `The address ${address}` : `${url.hostname} resolves to ${address}, which`;
+          const subject = literal
+            ? `The address ${address}`
+            : `${url.hostname} resolves to ${address}, which`;
           throw new SiphonError(
             "forbidden_url",
             `${subject} is not a public address (${reason}); internal addresses cannot be fetched.`,

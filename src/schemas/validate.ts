@@ -31,10 +31,8 @@ export function describeValueError(error: ValueError): string {
   const schema = error.schema as TSchema & Record<string, unknown>;
   if (error.type === ValueErrorType.ObjectRequiredProperty) return `${field} is required`;
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
-    const extra = Object.keys((error.value as object) ?? {}).filter(
-      (k) => !Object.hasOwn((schema.properties as object) ?? {}, k),
-    );
-    return `unknown field ${extra.map((k) => `"${k}"`).join(", ") || field}; check the spelling against the API reference`;
+    // typebox reports the extra property itself, so the path names it.
+    return `unknown field "${field}"; check the spelling against the API reference`;
   }
   const literals = literalsOf(schema);
   if (literals) return `${field} must be one of ${literals.join(", ")}`;

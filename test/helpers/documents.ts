@@ -1,4 +1,5 @@
 import JSZip from "jszip";
+import { deflateSync } from "node:zlib";
 
 /**
  * Generators for the binary documents tests need (PDF, DOCX), written out
@@ -127,4 +128,40 @@ export async function makeDocx(paragraphs: DocxParagraph[]): Promise<Uint8Array>
   zip.file("word/_rels/document.xml.rels", DOCUMENT_RELS);
   zip.file("word/styles.xml", STYLES);
   return zip.generateAsync({ type: "uint8array" });
+}
+
+function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const typeAndData = new Uint8Array(4 + data.length);
+  typeAndData.set(new TextEncoder().encode(type), 0);
+  typeAndData.set(data, 4);
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(typeAndData, 4);
+  view.setUint32(8 + data.length, Bun.hash.crc32(typeAndData));
+  return chunk;
+}
+
+/** Writes a valid 1x1 grey PNG: the smallest real image, for "unsupported content" tests. */
+export function makePng(): Uint8Array {
+  const header = new Uint8Array(13);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, 1); // width
+  view.setUint32(4, 1); // height
+  header[8] = 8; // bit depth; colour type 0 (greyscale), compression, filter, interlace all 0
+  // One scanline: filter byte 0, then one grey pixel; PNG wants zlib-wrapped deflate.
+  const pixels = deflateSync(Uint8Array.from([0, 0x80]));
+  const parts = [
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", new Uint8Array(pixels)),
+    pngChunk("IEND", new Uint8Array(0)),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }

@@ -1,0 +1,15 @@
+import { readFileSync } from "node:fs";
+import { loadHtml } from "./src/extract/dom.ts";
+import { cleanTree } from "./src/extract/clean.ts";
+import { measure } from "./src/extract/stats.ts";
+import { visibleTextLength } from "./src/extract/nodes.ts";
+const [file] = process.argv.slice(2);
+const $ = loadHtml(readFileSync(file!, "utf8"));
+const body = $("body")[0]!;
+console.log("page text", visibleTextLength(body));
+cleanTree(body);
+console.log("after clean", visibleTextLength(body));
+const st = measure(body);
+const path = (el: any) => { const p = []; for (let c = el; c && c.name; c = c.parent) p.unshift(c.name + (c.attribs.id ? "#" + c.attribs.id : "") + (c.attribs.class ? "." + c.attribs.class.trim().split(/\s+/).slice(0,2).join(".") : "")); return p.join(" > "); };
+const rows = [...st.entries()].map(([el, s]) => ({ el, s, v: s.good + 0.5 * s.weak - 1.5 * s.bad })).sort((a, b) => b.v - a.v).slice(0, 8);
+for (const r of rows) console.log(r.v.toFixed(0), JSON.stringify(r.s), path(r.el).slice(-200));

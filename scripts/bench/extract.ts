@@ -1,0 +1,204 @@
+/**
+ * Extraction benchmark: siphon's extractHtml (onlyMainContent) against
+ * @mozilla/readability + linkedom (+ turndown for markdown) on the AEB and
+ * WCXB dev datasets, in one process, page by page in alternating order.
+ * Quality comes from the datasets' own scorer (shared/bench/score.mjs);
+ * throughput is pages per second of HTML string -> markdown, warm.
+ *
+ *   bun scripts/bench/extract.ts [--bench-dir DIR] [--dataset aeb|wcxb|all]
+ *     [--type T] [--limit N] [--format markdown|text] [--keep DIR]
+ *     [--per-page] [--no-baseline] [--json]
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { tables } from "@joplin/turndown-plugin-gfm";
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import TurndownService from "turndown";
+import { extractHtml } from "../../src/extract/index.ts";
+
+interface Args {
+  benchDir: string;
+  datasets: string[];
+  type: string | null;
+  limit: number;
+  format: "markdown" | "text";
+  keep: string | null;
+  perPage: boolean;
+  baseline: boolean;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    benchDir: fileURLToPath(new URL("../../../shared/bench/", import.meta.url)),
+    datasets: ["aeb", "wcxb-dev"],
+    type: null,
+    limit: 0,
+    format: "markdown",
+    keep: null,
+    perPage: false,
+    baseline: true,
+    json: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--bench-dir") args.benchDir = value();
+    else if (flag === "--dataset") {
+      const d = value();
+      args.datasets = d === "all" ? ["aeb", "wcxb-dev"] : [d === "wcxb" ? "wcxb-dev" : d];
+    } else if (flag === "--type") args.type = value();
+    else if (flag === "--limit") args.limit = Number(value());
+    else if (flag === "--format") args.format = value() === "text" ? "text" : "markdown";
+    else if (flag === "--keep") args.keep = value();
+    else if (flag === "--per-page") args.perPage = true;
+    else if (flag === "--no-baseline") args.baseline = false;
+    else if (flag === "--json") args.json = true;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return args;
+}
+
+interface Page {
+  id: string;
+  url: string;
+  html: string;
+  gt: string;
+  pageType?: string;
+  snippets?: string;
+}
+
+type Extractor = (html: string, url: string) => string;
+
+function siphon(format: "markdown" | "text"): Extractor {
+  return (html, url) => extractHtml(html, url, { format, onlyMainContent: true, images: false }).content;
+}
+
+function readability(format: "markdown" | "text"): Extractor {
+  const td = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
+  td.use(tables);
+  return (html) => {
+    try {
+      const { document } = parseHTML(html);
+      const article = new Readability(document as unknown as Document).parse();
+      if (!article) return "";
+      return format === "text" ? (article.textContent ?? "") : td.turndown(article.content ?? "");
+    } catch {
+      return "";
+    }
+  };
+}
+
+interface Run {
+  name: string;
+  extract: Extractor;
+  ms: number;
+  pages: number;
+}
+
+/** Copies the manifest restricted to the selected pages, so the scorer does not count the others as misses. */
+function subsetDataset(dir: string, pages: Page[], all: number, work: string, name: string): string {
+  if (pages.length === all) return dir;
+  const out = join(work, `dataset-${name}`);
+  mkdirSync(out, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+  const ids = new Set(pages.map((p) => p.id));
+  manifest.pages = manifest.pages.filter((p: { id: string }) => ids.has(p.id));
+  manifest.count = manifest.pages.length;
+  writeFileSync(join(out, "manifest.json"), JSON.stringify(manifest));
+  for (const sub of ["gt", "snippets"]) {
+    try {
+      symlinkSync(join(dir, sub), join(out, sub));
+    } catch {
+      // The dataset may have no snippets folder.
+    }
+  }
+  return out;
+}
+
+function score(scorer: string, dataset: string, predDir: string, metric: string, perPage: string | null) {
+  const argv = [scorer, dataset, predDir, "--metric", metric, "--by-type", "--json"];
+  if (perPage) argv.push("--per-page", perPage);
+  const res = spawnSync("node", argv, { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (res.status !== 0) throw new Error(`scorer failed: ${res.stderr}`);
+  return JSON.parse(res.stdout);
+}
+
+const TYPES = ["article", "documentation", "service", "forum", "collection", "listing", "product"];
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2));
+  const work = args.keep ?? mkdtempSync(join(tmpdir(), "siphon-bench-"));
+  const runs: Run[] = [{ name: "siphon", extract: siphon(args.format), ms: 0, pages: 0 }];
+  if (args.baseline) runs.push({ name: "readability", extract: readability(args.format), ms: 0, pages: 0 });
+  const ext = args.format === "text" ? "txt" : "md";
+  const results: Record<string, Record<string, unknown>> = {};
+  for (const r of runs) results[r.name] = {};
+
+  for (const name of args.datasets) {
+    const dir = join(args.benchDir, name);
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { pages: Page[] };
+    let pages = manifest.pages.filter((p) => !args.type || p.pageType === args.type);
+    if (args.limit > 0) pages = pages.slice(0, args.limit);
+    const htmls = pages.map((p) => readFileSync(join(dir, p.html), "utf8"));
+    for (const r of runs) mkdirSync(join(work, r.name, name), { recursive: true });
+    // Warm-up: JIT and lazily built services, outside the timed loop.
+    for (let i = 0; i < Math.min(5, pages.length); i++) for (const r of runs) r.extract(htmls[i]!, pages[i]!.url);
+    pages.forEach((page, i) => {
+      // Alternate who goes first so neither always runs on a cache the other warmed.
+      const order = i % 2 === 0 ? runs : [...runs].reverse();
+      for (const r of order) {
+        const t0 = performance.now();
+        const out = r.extract(htmls[i]!, page.url);
+        r.ms += performance.now() - t0;
+        r.pages++;
+        writeFileSync(join(work, r.name, name, `${page.id}.${ext}`), out);
+      }
+    });
+    const dataset = subsetDataset(dir, pages, manifest.pages.length, work, name);
+    const scorer = join(args.benchDir, "score.mjs");
+    for (const r of runs) {
+      const perPage = args.perPage ? join(work, `${r.name}-${name}-per-page.json`) : null;
+      const metric = name === "aeb" ? "aeb" : "word";
+      results[r.name]![name] = score(scorer, dataset, join(work, r.name, name), metric, perPage);
+    }
+  }
+
+  const rows = runs.map((r) => {
+    const res = results[r.name] as Record<string, { aeb?: { f1: number }; word?: { f1: number; byType?: Record<string, { f1: number }> } }>;
+    return {
+      extractor: r.name,
+      aebF1: res.aeb?.aeb?.f1 ?? null,
+      wcxbF1: res["wcxb-dev"]?.word?.f1 ?? null,
+      byType: Object.fromEntries(TYPES.map((t) => [t, res["wcxb-dev"]?.word?.byType?.[t]?.f1 ?? null])),
+      pagesPerSecond: r.pages / (r.ms / 1000),
+    };
+  });
+  const base = rows.find((r) => r.extractor === "readability")?.pagesPerSecond ?? rows[0]!.pagesPerSecond;
+  const table = rows.map((r) => ({ ...r, ratio: r.pagesPerSecond / base }));
+  if (args.json) {
+    console.log(JSON.stringify({ format: args.format, workDir: work, rows: table }, null, 1));
+  } else {
+    const f = (x: number | null): string => (x === null || Number.isNaN(x) ? "-" : x.toFixed(3));
+    console.log(`| extractor | AEB F1 | WCXB word F1 | ${TYPES.join(" | ")} | pages/s | ratio |`);
+    console.log(`|---|---|---|${TYPES.map(() => "---|").join("")}---|---|`);
+    for (const r of table) {
+      const types = TYPES.map((t) => f(r.byType[t] ?? null)).join(" | ");
+      console.log(
+        `| ${r.extractor} | ${f(r.aebF1)} | ${f(r.wcxbF1)} | ${types} | ${r.pagesPerSecond.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+      );
+    }
+    console.log(`\npredictions: ${work}`);
+  }
+  if (!args.keep && !args.perPage) rmSync(work, { recursive: true, force: true });
+}
+
+main();

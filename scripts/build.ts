@@ -1,0 +1,19 @@
+/**
+ * Compiles cli/main.ts into one self-contained binary, dist/siphon, that runs
+ * every subcommand (serve included) with no node_modules beside it. Drizzle
+ * migrations are already embedded (src/store/sqlite-migrations.gen.ts).
+ */
+import { mkdirSync } from "node:fs";
+
+const root = new URL("..", import.meta.url).pathname;
+mkdirSync(`${root}dist`, { recursive: true });
+const started = performance.now();
+const proc = Bun.spawnSync(
+  ["bun", "build", "--compile", "--minify-syntax", "--minify-whitespace", "--sourcemap=none", "cli/main.ts", "--outfile", "dist/siphon"],
+  { cwd: root, stdout: "inherit", stderr: "inherit" },
+);
+if (proc.exitCode !== 0) {
+  console.error("build failed");
+  process.exit(proc.exitCode ?? 1);
+}
+console.error(`built dist/siphon in ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything siphon needs on a fresh Debian machine, skipping what is
+# already there: bun (from npm), Chromium, Redis and PostgreSQL (apt), the
+# project's dependencies (bun.lock), then builds dist/siphon.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v bun >/dev/null 2>&1; then
+  echo "setup: installing bun" >&2
+  npm install -g bun >&2
+fi
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  echo "setup: apt-get install ${need[*]}" >&2
+  $SUDO apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >&2
+fi
+
+bun install --frozen-lockfile >&2
+bun run build >&2

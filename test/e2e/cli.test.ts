@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { ARTICLE_SENTENCE, ARTICLE_TITLE } from "../helpers/site-pages/article.ts";
+
+const root = join(import.meta.dir, "../..");
+const binary = join(root, "dist/siphon");
+let site: FixtureSite;
+let home: string;
+
+beforeAll(async () => {
+  // The suite runs after scripts/setup.sh built the binary; build it when run alone.
+  if (!existsSync(binary)) Bun.spawnSync(["bun", "run", "build"], { cwd: root });
+  site = await startFixtureSite();
+  home = mkdtempSync(join(tmpdir(), "siphon-e2e-"));
+}, 120_000);
+afterAll(async () => {
+  await site.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function siphon(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const proc = Bun.spawn([binary, ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...options.env },
+    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+describe("dist/siphon fetch", () => {
+  test("prints markdown on stdout and nothing else", async () => {
+    const run = await siphon(["fetch", `${site.url}/article`]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(ARTICLE_SENTENCE);
+    expect(run.stdout).toMatch(/^#+ /m);
+    expect(run.stdout).not.toContain('"fingerprint"');
+  });
+
+  test("--json prints the whole Fetch result", async () => {
+    const run = await siphon(["fetch", `${site.url}/article`, "--json", "--format", "text"]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.title).toContain(ARTICLE_TITLE);
+    for (const field of ["url", "content", "metadata", "links", "tokens", "method", "elapsed", "contentType", "quality", "fingerprint"]) {
+      expect(result).toHaveProperty(field);
+    }
+  });
+
+  test("several URLs with --json give JSON Lines, a failure in place and exit 5", async () => {
+    const run = await siphon(["fetch", `${site.url}/article`, "http://127.0.0.1:1/", `${site.url}/docs`, "--json"]);
+    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(3);
+    expect(lines[0].url).toBe(`${site.url}/article`);
+    expect(lines[1]).toMatchObject({ url: "http://127.0.0.1:1/", success: false, error: { type: "network_error" } });
+    expect(lines[2].url).toBe(`${site.url}/docs`);
+    expect(run.code).toBe(5);
+  });
+
+  test("- reads URLs from stdin", async () => {
+    const run = await siphon(["fetch", "-", "--json"], { stdin: `${site.url}/article\n\n${site.url}/forum\n` });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split("\n")).toHaveLength(2);
+  });
+
+  test("-o writes the file and keeps stdout empty", async () => {
+    const out = join(home, "article.md");
+    const run = await siphon(["fetch", `${site.url}/article`, "-o", out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(readFileSync(out, "utf8")).toContain(ARTICLE_SENTENCE);
+  });
+
+  test("bad input exits 2 with the error object on stdout under --json", async () => {
+    const run = await siphon(["fetch", "notaurl", "--json"]);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ success: false, error: { type: "invalid_url" } });
+    expect(run.stderr).toContain("invalid_url");
+  });
+
+  test("a refused target exits 2, a timeout exits 5", async () => {
+    const ssrf = await siphon(["fetch", `${site.url}/article`], { env: { DISABLE_SSRF_PROTECTION: "false" } });
+    expect(ssrf.code).toBe(2);
+    expect(ssrf.stderr).toContain("forbidden_url");
+    const slow = await siphon(["fetch", `${site.url}/hang`], { env: { SIPHON_FETCH_TIMEOUT_MS: "500" } });
+    expect(slow.code).toBe(5);
+  });
+
+  test("features not built yet exit 2 with a clear message", async () => {
+    const run = await siphon(["fetch", `${site.url}/article`, "--render"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/not available/);
+  });
+
+  test("--quiet hides logs; unknown commands exit 2; --help exits 0", async () => {
+    const quiet = await siphon(["fetch", `${site.url}/status/404`, "--quiet"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+    expect((await siphon(["frobnicate"])).code).toBe(2);
+    const help = await siphon(["fetch", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout + help.stderr).toContain("--only-main-content");
+  });
+});
+
+describe("dist/siphon serve", () => {
+  test("serves /health and /v1/fetch, then shuts down on SIGTERM", async () => {
+    const proc = Bun.spawn([binary, "serve", "--port", "0"], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = proc.stderr.getReader();
+    let banner = "";
+    while (!/listening on (http:\/\/\S+)/.test(banner)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`server exited: ${banner}`);
+      banner += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    const base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+    const health = await fetch(`${base}/health`);
+    expect(health.status).toBe(200);
+    const res = await fetch(`${base}/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=text`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { content: string }).content).toContain(ARTICLE_SENTENCE);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+  });
+});

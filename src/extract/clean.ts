@@ -37,7 +37,7 @@ const JUNK_WORDS =
   /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cmp|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall)(?:$|[\s_-])/;
 
 /** Class/id words for header and footer chrome (only outside the page's article or main area). */
-const HEADER_FOOTER_WORDS = /(?:^|[\s_-])(?:header|footer|page-?header|page-?footer)(?:$|[\s_-])/;
+const HEADER_FOOTER_WORDS = /(?:^|\s)(?:header|footer|page-?header|page-?footer|site-?header|site-?footer)(?:$|\s)/;
 
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;

@@ -50,7 +50,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   const started = performance.now();
   rejectUnavailable(input);
   const target = parseTargetUrl(input.url);
-  const key = cacheKey(target.href, input);
+  const key = cacheKey(target.href, input, !deps.config.disableSsrfProtection);
   const useCache = deps.config.cacheEnabled;
 
   if (useCache && input.maxAge > 0) {

@@ -75,15 +75,23 @@ export const FetchQuery = T.Object({
   storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
 });
 
+const LIST_PARAMS = new Set(["includeTags", "excludeTags", "languages"]);
+
 /**
  * Converts GET query strings to the FetchBody shape (lists split on commas,
  * booleans and numbers parsed, actions JSON-decoded). Values that do not parse
  * are passed through unchanged so that validation names the field.
  */
-export function fetchInputFromQuery(query: Record<string, string | undefined>): Record<string, unknown> {
+export function fetchInputFromQuery(query: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
+  for (const [key, raw] of Object.entries(query)) {
+    if (raw === undefined) continue;
+    // A repeated parameter arrives as an array: lists take every value, anything else is left for validation to name.
+    const value = Array.isArray(raw) && LIST_PARAMS.has(key) ? raw.join(",") : raw;
+    if (typeof value !== "string") {
+      out[key] = value;
+      continue;
+    }
     switch (key) {
       case "includeTags":
       case "excludeTags":

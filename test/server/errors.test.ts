@@ -109,6 +109,12 @@ describe("bad input is a clear format-B 4xx", () => {
     expect((await errorOf(res)).message).toMatch(/LLM extraction is not available/);
   });
 
+  test("repeated query parameters never cause a 5xx", async () => {
+    const res = await app.request("/v1/fetch?url=notaurl&url=alsonot&format=text&format=pdf");
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).type).toBe("invalid_request");
+  });
+
   test("unicode and control characters in the URL never cause a 5xx", async () => {
     for (const url of ["https://exa mple.com", "https://\u0000x.com", "http://[::1", "http://", "javascript:alert(1)"]) {
       const res = await app.request(`/v1/fetch?url=${encodeURIComponent(url)}`);

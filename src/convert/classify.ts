@@ -26,22 +26,6 @@ export const RESULT_CONTENT_TYPE: Readonly<Record<SupportedKind, ResultContentTy
 
 const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-/** Types that say nothing about the content; servers send them for downloads and unknown files. */
-const GENERIC_MIMES = new Set([
-  "application/octet-stream",
-  "binary/octet-stream",
-  "application/binary",
-  "application/unknown",
-  "application/x-unknown",
-  "application/download",
-  "application/x-download",
-  "application/force-download",
-  "application/zip",
-  "application/x-zip",
-  "application/x-zip-compressed",
-  "unknown/unknown",
-]);
-
 /** Textual application/* types worth returning as plain text rather than refusing. */
 const TEXT_APPLICATION_MIMES = new Set([
   "application/javascript",
@@ -106,10 +90,14 @@ function sniff(body: Uint8Array, url: string): ContentKind {
   if (encoding === "utf-8" && looksBinary(body.subarray(0, 1024))) return "unsupported";
 
   const decoder = new TextDecoder(encoding);
-  const head = decoder.decode(body.subarray(0, 1024)).replace(/^\uFEFF/, "").trimStart();
+  const head = decoder
+    .decode(body.subarray(0, 1024))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   const lower = head.toLowerCase();
   if (lower.startsWith("<?xml")) return /<html[\s>]|<!doctype\s+html/.test(lower) ? "html" : "xml";
-  if (HTML_START.test(head) || (lower.startsWith("<!--") && /<html[\s>]|<body[\s>]/.test(lower))) return "html";
+  if (HTML_START.test(head) || (lower.startsWith("<!--") && /<html[\s>]|<body[\s>]/.test(lower)))
+    return "html";
   if (/^<(?:rss|feed|rdf:rdf|urlset|sitemapindex)[\s>]/.test(lower)) return "xml";
   if ((head.startsWith("{") || head.startsWith("[")) && parsesAsJson(decoder.decode(body))) return "json";
 

@@ -14,9 +14,13 @@ export async function docxToHtml(body: Uint8Array): Promise<string> {
     const result = await mammoth.convertToHtml({ buffer }, { externalFileAccess: false });
     return result.value;
   } catch (error) {
-    throw new SiphonError("unsupported_content", "The DOCX could not be read: it is corrupt or not a Word document.", {
-      hint: "Check that the URL serves a complete .docx file (the older .doc format is not supported).",
-      cause: error,
-    });
+    throw new SiphonError(
+      "unsupported_content",
+      "The DOCX could not be read: it is corrupt or not a Word document.",
+      {
+        hint: "Check that the URL serves a complete .docx file (the older .doc format is not supported).",
+        cause: error,
+      },
+    );
   }
 }

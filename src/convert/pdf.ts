@@ -79,10 +79,7 @@ export async function pdfToContent(body: Uint8Array, format: OutputFormat): Prom
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes ownership of (detaches) the buffer it is given, so hand it a copy.
-    doc = await getDocumentProxy(new Uint8Array(body), {
-      verbosity: PDFJS_ERRORS_ONLY,
-      isEvalSupported: false,
-    });
+    doc = await getDocumentProxy(new Uint8Array(body), { verbosity: PDFJS_ERRORS_ONLY });
   } catch (error) {
     throw unreadable(error);
   }

@@ -85,7 +85,8 @@ function renderSitemap(sitemap: Sitemap, format: OutputFormat, baseUrl: string):
   let content: string;
   if (format === "html") {
     const items = entries.map(
-      (e) => `<li><a href="${escapeHtml(e.url)}">${escapeHtml(e.url)}</a>${escapeHtml(suffix(e.lastmod))}</li>`,
+      (e) =>
+        `<li><a href="${escapeHtml(e.url)}">${escapeHtml(e.url)}</a>${escapeHtml(suffix(e.lastmod))}</li>`,
     );
     content = `<h1>${title}</h1>\n<ul>${items.join("")}</ul>`;
   } else if (format === "markdown") {

@@ -4,7 +4,6 @@ import { type AnyNode, type Element, isElement, removeNode, visibleTextLength } 
 const DROP_TAGS = new Set([
   "script",
   "style",
-  "noscript",
   "template",
   "svg",
   "canvas",
@@ -24,6 +23,9 @@ const DROP_TAGS = new Set([
   "nav",
   "map",
 ]);
+
+/** Consent and cookie banners, matched anywhere in class or id ("ngCookiePrompt", "bbccookies-banner"). */
+const CONSENT = /cookie|consent|gdpr/;
 
 /** ARIA landmarks that are site chrome wherever they sit. */
 const CHROME_ROLES = new Set(["navigation", "search", "alert", "dialog", "alertdialog", "menu", "menubar", "toolbar"]);
@@ -59,6 +61,17 @@ function hasDescendant(el: Element, names: Set<string>): boolean {
 const CONTENT_AREA = new Set(["article", "main"]);
 const TITLE_TAGS = new Set(["h1"]);
 
+/**
+ * `<noscript>` usually says "enable JavaScript" or repeats a lazy image, but
+ * some sites (forum software among them) serve their whole content in it for
+ * clients without scripts, which is what an extractor is.
+ */
+function isEmptyNoscript(el: Element): boolean {
+  return el.name === "noscript" && visibleTextLength(el, NOSCRIPT_CONTENT) < NOSCRIPT_CONTENT;
+}
+
+const NOSCRIPT_CONTENT = 200;
+
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden !== undefined) return true;
@@ -81,7 +94,7 @@ function isJunk(el: Element, insideContent: boolean): boolean {
   if (name === "body" || name === "html" || name === "main" || name === "article") return false;
   const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
   if (words.length < 2) return false;
-  if (JUNK_WORDS.test(words)) return visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
+  if (JUNK_WORDS.test(words) || CONSENT.test(words)) return visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
   if (!insideContent && HEADER_FOOTER_WORDS.test(words)) {
     return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
   }
@@ -108,7 +121,7 @@ export function cleanTree(root: Element): void {
         i++;
         continue;
       }
-      if (DROP_TAGS.has(child.name) || isHidden(child) || isJunk(child, insideContent)) {
+      if (DROP_TAGS.has(child.name) || isHidden(child) || isJunk(child, insideContent) || isEmptyNoscript(child)) {
         removeNode(child);
         continue;
       }

@@ -9,7 +9,7 @@ import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type Element, visibleTextLength } from "./nodes.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
-import { measure, type TextStats } from "./stats.ts";
+import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, PageMetadata } from "./types.ts";
 
@@ -70,17 +70,8 @@ const STEPS: Step[] = [
     else ctx.content = toMarkdown(ctx.roots.map((el) => ctx.$.html(el)).join("\n"));
   },
   function quality(ctx) {
-    const total: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, paras: 0 };
-    for (const root of ctx.roots) {
-      const s = measure(root).get(root)!;
-      total.text += s.text;
-      total.link += s.link;
-      total.good += s.good;
-      total.weak += s.weak;
-      total.bad += s.bad;
-      total.paras += s.paras;
-    }
-    ctx.quality = qualityScore(total, ctx.pageText);
+    const content = sumStats(ctx.roots.map((root) => measure(root).get(root)!));
+    ctx.quality = qualityScore(content, ctx.pageText);
   },
 ];
 

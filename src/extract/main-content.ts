@@ -14,12 +14,62 @@ function isStrongCandidate(el: Element): boolean {
   return cls !== undefined && /(?:^|\s)(?:content|main-content|post-content|entry-content|article-body)(?:$|\s)/.test(cls);
 }
 
-/** Weight of link-dominated text against prose: a menu costs more than a label earns. */
-const BAD_WEIGHT = 1.5;
-const WEAK_WEIGHT = 0.5;
+/** How much a visible character of each kind of text is worth when looking for the content block. */
+interface Weights {
+  good: number;
+  weak: number;
+  card: number;
+  bad: number;
+}
 
-function score(s: TextStats): number {
-  return s.good + WEAK_WEIGHT * s.weak - BAD_WEIGHT * s.bad;
+/**
+ * Articles: prose counts, teaser links around it (related stories) count
+ * against, and a menu costs more than a label earns.
+ */
+const ARTICLE: Weights = { good: 1, weak: 0.5, card: -0.75, bad: -1.5 };
+/** Listings and grids: the teasers are the content. */
+const LISTING: Weights = { good: 1, weak: 0.5, card: 0.6, bad: -1.5 };
+
+/** Prose from which a block is an article even if teasers surround it. */
+const ARTICLE_PROSE = 1000;
+const ARTICLE_PARAS = 4;
+
+function score(s: TextStats, w: Weights): number {
+  return w.good * s.good + w.weak * s.weak + w.card * s.card + w.bad * s.bad;
+}
+
+/** Comment sections of articles (not forum posts: those are the content of a thread page). */
+const COMMENT_WORDS =
+  /(?:^|[\s_-])(?:comments?|commentlist|comment-?list|comments-?(?:area|section|wrapper|container|block)|respond|disqus|disqus_thread)(?:$|[\s_-])/;
+/** Prose outside the comments from which the page is an article with comments, not a thread. */
+const ARTICLE_OUTSIDE_COMMENTS = 500;
+
+function hasHeadline(el: Element): boolean {
+  let found = false;
+  forEachElement(el, (d) => {
+    if (d.name === "h1" || d.name === "article" || d.attribs.itemprop === "articleBody") found = true;
+  });
+  return found;
+}
+
+/** Drops an article's comment section; a thread (little prose outside the comments) keeps them. */
+function dropComments(body: Element, stats: Map<Element, TextStats>): void {
+  const sections: Element[] = [];
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const a = child.attribs;
+      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      if (words.length > 1 && COMMENT_WORDS.test(words) && !hasHeadline(child)) sections.push(child);
+      else visit(child);
+    }
+  };
+  visit(body);
+  if (!sections.length) return;
+  let outside = stats.get(body)?.good ?? 0;
+  for (const el of sections) outside -= stats.get(el)?.good ?? 0;
+  if (outside < ARTICLE_OUTSIDE_COMMENTS) return;
+  for (const el of sections) removeNode(el);
 }
 
 function dropSideChrome(body: Element, stats: Map<Element, TextStats>): void {
@@ -56,35 +106,46 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
   for (const el of doomed) removeNode(el);
 }
 
-/**
- * Picks the main content of a cleaned page: the element whose subtree holds
- * the most prose net of link-dominated text (one bottom-up measuring pass,
- * then an argmax), with the strong candidates (`main`, `article`, `.content`,
- * `#content`) preferred when they hold nearly as much. Never returns nothing
- * for a page with text: falls back to the whole body.
- */
-export function selectMainContent(body: Element): Element[] {
-  dropSideChrome(body, measure(body));
-  const stats = measure(body);
+/** The best-scoring element, strong candidates preferred when they score nearly as well. */
+function bestBlock(body: Element, stats: Map<Element, TextStats>, w: Weights): Element {
   let best = body;
-  let bestScore = score(stats.get(body)!);
-  let bestStrong: Element | null = null;
-  let bestStrongScore = Number.NEGATIVE_INFINITY;
+  let bestScore = score(stats.get(body)!, w);
+  let strong: Element | null = null;
+  let strongScore = Number.NEGATIVE_INFINITY;
   forEachElement(body, (el) => {
     const s = stats.get(el);
     if (!s) return;
-    const v = score(s);
+    const v = score(s, w);
     // ">=": on a tie the deeper element wins, so empty wrappers around the content are shed.
     if (v >= bestScore) {
       best = el;
       bestScore = v;
     }
-    if (isStrongCandidate(el) && v > bestStrongScore) {
-      bestStrong = el;
-      bestStrongScore = v;
+    if (v > strongScore && isStrongCandidate(el)) {
+      strong = el;
+      strongScore = v;
     }
   });
-  const chosen: Element = bestStrong !== null && bestStrongScore >= 0.9 * bestScore ? bestStrong : best;
+  return strong !== null && strongScore >= 0.9 * bestScore ? strong : best;
+}
+
+/**
+ * Picks the main content of a cleaned page. One bottom-up measuring pass,
+ * then the element with the most prose net of teasers and link-dominated text
+ * (strong candidates `main`, `article`, `.content`, `#content` preferred when
+ * they score nearly as well). A page without such prose is a listing: its
+ * teasers become content and the search runs again. Sidebars, and an
+ * article's comment section, go first. Never returns nothing for a page with
+ * text: falls back to the whole body.
+ */
+export function selectMainContent(body: Element): Element[] {
+  const first = measure(body);
+  dropSideChrome(body, first);
+  dropComments(body, first);
+  const stats = measure(body);
+  let chosen = bestBlock(body, stats, ARTICLE);
+  const s = stats.get(chosen)!;
+  if (s.good < ARTICLE_PROSE && s.paras < ARTICLE_PARAS) chosen = bestBlock(body, stats, LISTING);
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
   dropLinkBlocks(chosen, stats);
   return [chosen];

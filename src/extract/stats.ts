@@ -13,6 +13,8 @@ export interface TextStats {
   good: number;
   weak: number;
   bad: number;
+  /** Text of teaser links (cards wrapping a headline and summary): content on a listing, chrome beside an article. */
+  card: number;
   /** Blocks of prose (paragraph-like: long, few links). */
   paras: number;
 }
@@ -25,13 +27,16 @@ const LINKY = 0.5;
 interface BlockAcc {
   text: number;
   link: number;
+  card: number;
 }
 
 function classify(tag: string, acc: BlockAcc, s: TextStats): void {
-  const { text, link } = acc;
+  const { link, card } = acc;
+  s.card += card;
+  const text = acc.text - card;
   if (text === 0) return;
   const density = link / text;
-  if (tag === "pre" || tag === "code") {
+  if (tag === "pre") {
     s.good += text;
   } else if (density > LINKY) {
     s.bad += text;
@@ -48,34 +53,60 @@ function classify(tag: string, acc: BlockAcc, s: TextStats): void {
   }
 }
 
+/** Text at or above which a link is a teaser (headline plus summary), not navigation. */
+const CARD_TEXT = 100;
+
+/**
+ * A link wrapping a block (a card: image, headline, summary) or a paragraph
+ * of text. Listing pages are made of these; counting their text as link text
+ * would leave such pages with no content at all.
+ */
+function isCardLink(a: Element): boolean {
+  let text = 0;
+  const stack: AnyNode[] = [...a.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === "text") {
+      text += visibleLength(node.data);
+      if (text >= CARD_TEXT) return true;
+    } else if (isElement(node) && node.type === "tag") {
+      if (BLOCK_TAGS.has(node.name) && node.name !== "div") return true;
+      for (const c of node.children) stack.push(c);
+    }
+  }
+  return false;
+}
+
 /**
  * Measures every element under `root` (included) in one bottom-up pass, so
  * that later steps never call `.text()` inside a loop.
  */
 export function measure(root: Element): Map<Element, TextStats> {
   const map = new Map<Element, TextStats>();
-  const walk = (el: Element, block: BlockAcc, inLink: boolean): TextStats => {
-    const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, paras: 0 };
+  // kind: 0 plain text, 1 inside a navigation link, 2 inside a teaser link.
+  const walk = (el: Element, block: BlockAcc, kind: number): TextStats => {
+    const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
     const isBlock = BLOCK_TAGS.has(el.name) || el === root;
-    const acc = isBlock ? { text: 0, link: 0 } : block;
-    const linky = inLink || el.name === "a";
+    const acc = isBlock ? { text: 0, link: 0, card: 0 } : block;
+    const k = kind === 0 && el.name === "a" ? (isCardLink(el) ? 2 : 1) : kind;
     for (const child of el.children as AnyNode[]) {
       if (child.type === "text") {
         const len = visibleLength(child.data);
         if (len === 0) continue;
         s.text += len;
         acc.text += len;
-        if (linky) {
+        if (k === 1) {
           s.link += len;
           acc.link += len;
-        }
+        } else if (k === 2) acc.card += len;
       } else if (isElement(child) && child.type === "tag") {
-        const c = walk(child, acc, linky);
+        const c = walk(child, acc, k);
         s.text += c.text;
         s.link += c.link;
         s.good += c.good;
         s.weak += c.weak;
         s.bad += c.bad;
+        s.card += c.card;
         s.paras += c.paras;
       }
     }
@@ -83,6 +114,21 @@ export function measure(root: Element): Map<Element, TextStats> {
     map.set(el, s);
     return s;
   };
-  walk(root, { text: 0, link: 0 }, false);
+  walk(root, { text: 0, link: 0, card: 0 }, 0);
   return map;
+}
+
+/** Sums the stats of several subtrees. */
+export function sumStats(all: TextStats[]): TextStats {
+  const t: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
+  for (const s of all) {
+    t.text += s.text;
+    t.link += s.link;
+    t.good += s.good;
+    t.weak += s.weak;
+    t.bad += s.bad;
+    t.card += s.card;
+    t.paras += s.paras;
+  }
+  return t;
 }

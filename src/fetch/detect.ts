@@ -12,6 +12,7 @@ export interface PageShape {
   html: string;
 }
 
+/** Whether a page is a bot wall, and whose. */
 export interface BotWallVerdict {
   blocked: boolean;
   /** cloudflare, akamai, datadome, perimeterx, imperva, sucuri, aws-waf, recaptcha, hcaptcha, turnstile, generic */
@@ -19,6 +20,7 @@ export interface BotWallVerdict {
   reason?: string;
 }
 
+/** Whether a page must be rendered in a browser to show its content. */
 export interface NeedsJsVerdict {
   needsJs: boolean;
   reason?: string;
@@ -29,6 +31,7 @@ const SHORT_TEXT = 2000;
 const BLOCK_STATUSES = new Set([401, 403, 405, 429, 503]);
 // Below this much extracted text a page cannot be what its URL promised.
 const ENOUGH_TEXT = 500;
+const NEAR_EMPTY = 20;
 
 interface Context {
   status: number;
@@ -230,7 +233,8 @@ export function detectNeedsJavaScript(html: string, extractedTextLength: number)
     return { needsJs: true, reason: "the page says JavaScript must be enabled" };
 
   const hasScripts = /<script\b/i.test(html);
-  if (hasScripts && extractedTextLength < 50 && visibleText(html).length < 50) {
+  // "Loading..." and similar placeholders are about this long; a real page says more.
+  if (hasScripts && extractedTextLength < NEAR_EMPTY && visibleText(html).length < NEAR_EMPTY) {
     return { needsJs: true, reason: "the page has scripts but almost no text" };
   }
   // Big markup with hardly any text is client-rendered: the payload is in scripts and JSON.

@@ -36,7 +36,7 @@ const site = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
   idleTimeout: 30,
-  async fetch(req) {
+  async fetch(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname;
     seen.set(path, Object.fromEntries(req.headers));
@@ -44,7 +44,9 @@ const site = Bun.serve({
     if (many) return redirect(`/many/${Number(many[1]) + 1}`);
     switch (path) {
       case "/ok":
-        return new Response(ARTICLE, { headers: { "Content-Type": "text/html; charset=utf-8", "X-Custom": "A" } });
+        return new Response(ARTICLE, {
+          headers: { "Content-Type": "text/html; charset=utf-8", "X-Custom": "A" },
+        });
       case "/echo":
         return Response.json(Object.fromEntries(req.headers));
       case "/chain/1":
@@ -58,7 +60,8 @@ const site = Bun.serve({
       case "/loop/b":
         return redirect("/loop/a");
       case "/cookie-gate":
-        if ((req.headers.get("cookie") ?? "").includes("gate=passed")) return new Response("through the gate");
+        if ((req.headers.get("cookie") ?? "").includes("gate=passed"))
+          return new Response("through the gate");
         return redirect("/cookie-gate", 302, { "set-cookie": "gate=passed; Path=/; HttpOnly" });
       case "/to-other-origin":
         return redirect(`http://pinned.test:${site.port}/echo`);
@@ -215,14 +218,19 @@ describe("simple engine: request headers", () => {
     expect(headers["user-agent"]).toBe("MyBot/1.0");
   });
 
+  // pinned.test exists only in the fake resolver: a second, system DNS lookup would fail the fetch.
   test("connects to the checked address but sends the real Host, and reports the real URL", async () => {
-    const page = await engine.fetch(`http://pinned.test:${site.port}/echo`, { headers: { Host: "spoofed.test" } });
+    const page = await engine.fetch(`http://pinned.test:${site.port}/echo`, {
+      headers: { Host: "spoofed.test" },
+    });
     expect(seen.get("/echo")!.host).toBe(`pinned.test:${site.port}`);
     expect(page.url).toBe(`http://pinned.test:${site.port}/echo`);
   });
 
   test("credentials do not follow a redirect to another origin", async () => {
-    await engine.fetch(`${base}/to-other-origin`, { headers: { Authorization: "Bearer secret", "X-Keep": "1" } });
+    await engine.fetch(`${base}/to-other-origin`, {
+      headers: { Authorization: "Bearer secret", "X-Keep": "1" },
+    });
     expect(seen.get("/to-other-origin")!.authorization).toBe("Bearer secret");
     expect(seen.get("/echo")!.authorization).toBeUndefined();
     expect(seen.get("/echo")!["x-keep"]).toBe("1");
@@ -299,7 +307,9 @@ describe("simple engine: failures", () => {
   test("the caller's signal cancels the fetch", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await rejection(engine.fetch(`${base}/hang`, { signal: controller.signal, timeoutMs: 5000 }));
+    const error = await rejection(
+      engine.fetch(`${base}/hang`, { signal: controller.signal, timeoutMs: 5000 }),
+    );
     expect(error.type).toBe("network_error");
     expect(error.message).toContain("cancelled");
   });
@@ -345,4 +355,10 @@ describe("simple engine: failures", () => {
     expect((await rejection(engine.fetch("ftp://example.com/"))).type).toBe("forbidden_url");
     expect((await rejection(engine.fetch(""))).type).toBe("invalid_request");
   });
+});
+
+test("a DNS lookup that never answers is bounded by the timeout too", async () => {
+  const stuck = createSimpleEngine(testConfig(), { resolver: () => new Promise(() => {}) });
+  const error = await rejection(stuck.fetch("http://slow-dns.test/", { timeoutMs: 100 }));
+  expect(error.type).toBe("timeout");
 });

@@ -4,6 +4,7 @@ import { createSsrfGuard, parseAllowList, type ResolvedAddress, type Resolver } 
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "./types.ts";
 import { parseTargetUrl, resolveRedirectUrl } from "./url.ts";
 
+/** Replaceable collaborators of the simple engine. */
 export interface SimpleEngineDeps {
   /** Replaces the system DNS resolver (tests map made-up names to loopback addresses). */
   resolver?: Resolver;

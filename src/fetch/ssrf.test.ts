@@ -169,7 +169,11 @@ describe("the guard lets public addresses through and pins them", () => {
   });
 
   test("the allow-list exempts exactly host:port, nothing else", async () => {
-    const allowing = createSsrfGuard({ enabled: true, allow: parseAllowList(" 127.0.0.1:8080 , "), resolver: fakeResolver });
+    const allowing = createSsrfGuard({
+      enabled: true,
+      allow: parseAllowList(" 127.0.0.1:8080 , "),
+      resolver: fakeResolver,
+    });
     expect((await allowing.check(new URL("http://127.0.0.1:8080/"))).address).toBe("127.0.0.1");
     expect((await rejection(allowing.check(new URL("http://127.0.0.1:8081/")))).type).toBe("forbidden_url");
     expect((await rejection(allowing.check(new URL("http://127.0.0.1/")))).type).toBe("forbidden_url");
@@ -177,7 +181,10 @@ describe("the guard lets public addresses through and pins them", () => {
 
   test("with protection off, names are still resolved so the connection can be pinned", async () => {
     const off = createSsrfGuard({ enabled: false, resolver: fakeResolver });
-    expect(await off.check(new URL("http://internal.example.test/"))).toEqual({ address: "10.1.2.3", family: 4 });
+    expect(await off.check(new URL("http://internal.example.test/"))).toEqual({
+      address: "10.1.2.3",
+      family: 4,
+    });
     expect((await off.check(new URL("http://127.0.0.1:1/"))).address).toBe("127.0.0.1");
   });
 });
@@ -206,7 +213,9 @@ describe("redirects are checked at every hop", () => {
         "/to-file": "file:///etc/passwd",
       };
       const location = targets[path];
-      return location ? new Response(null, { status: 302, headers: { location } }) : new Response("public page");
+      return location
+        ? new Response(null, { status: 302, headers: { location } })
+        : new Response("public page");
     },
   });
   afterAll(() => {

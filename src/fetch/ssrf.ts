@@ -11,15 +11,20 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has; rejects when the name does not resolve. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/** How a guard is built; the engine derives it from Config (disableSsrfProtection, ssrfAllow). */
 export interface SsrfGuardOptions {
   /** false turns the range checks off (tests, trusted self-hosting); names are still resolved and pinned. */
   enabled: boolean;
-  /** "host:port" origins exempt from the range checks, matched exactly against url.hostname and the effective port. */
+  /**
+   * "host:port" origins exempt from the range checks, matched exactly against url.hostname and the
+   * effective port (IPv6 as "[::1]:8080"). Exempt hosts are still resolved and pinned.
+   */
   allow?: readonly string[];
   /** Defaults to the system resolver (getaddrinfo through node:dns). */
   resolver?: Resolver;
 }
 
+/** Decides whether a URL may be fetched and which address to connect to. */
 export interface SsrfGuard {
   /**
    * Resolves the URL's host and returns the address to connect to. Callers must connect

@@ -36,7 +36,9 @@ export async function startTestApp(overrides: ConfigOverrides = {}): Promise<Tes
 }
 
 /** Reads a format-B error body and checks its envelope. */
-export async function errorOf(response: Response): Promise<{ type: string; message: string; requestId: string }> {
+export async function errorOf(
+  response: Response,
+): Promise<{ type: string; message: string; requestId: string }> {
   const body = (await response.json()) as {
     success: boolean;
     error: { type: string; message: string };

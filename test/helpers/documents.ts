@@ -1,5 +1,5 @@
-import JSZip from "jszip";
 import { deflateSync } from "node:zlib";
+import JSZip from "jszip";
 
 /**
  * Generators for the binary documents tests need (PDF, DOCX), written out

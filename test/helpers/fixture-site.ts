@@ -40,7 +40,12 @@ export * from "./site-pages/article.ts";
 export * from "./site-pages/data.ts";
 export * from "./site-pages/docs.ts";
 export * from "./site-pages/documents.ts";
-export { COMPRESSED_TEXT, compressedPageBytes, HUGE_BYTES, MANY_REDIRECT_HOPS } from "./site-pages/dynamic.ts";
+export {
+  COMPRESSED_TEXT,
+  compressedPageBytes,
+  HUGE_BYTES,
+  MANY_REDIRECT_HOPS,
+} from "./site-pages/dynamic.ts";
 export * from "./site-pages/encodings.ts";
 export * from "./site-pages/forum.ts";
 export { COOKIE_TEXT, FOOTER_TEXT, NAV_TEXT, SITE_NAME } from "./site-pages/layout.ts";
@@ -65,7 +70,11 @@ export interface FixtureSite {
 type Handler = (request: Request, url: URL) => Response | Promise<Response>;
 
 function text(body: string | Uint8Array, contentType: string, status = 200): Response {
-  return new Response(body, { status, headers: { "content-type": contentType } });
+  // A copy gives Response the ArrayBuffer-backed view its types insist on.
+  return new Response(typeof body === "string" ? body : new Uint8Array(body), {
+    status,
+    headers: { "content-type": contentType },
+  });
 }
 
 function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string, Handler> {
@@ -99,7 +108,10 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     ["/robots.txt", () => text(robotsTxt(origin), "text/plain; charset=utf-8")],
     ["/plain.txt", () => text(PLAIN_TEXT, "text/plain; charset=utf-8")],
     ["/doc.pdf", () => text(docs.pdf, "application/pdf")],
-    ["/doc.docx", () => text(docs.docx, "application/vnd.openxmlformats-officedocument.wordprocessingml.document")],
+    [
+      "/doc.docx",
+      () => text(docs.docx, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+    ],
     // The same PDF without a helpful type or extension, so only byte sniffing can recognise it.
     ["/download/report", () => text(docs.pdf, "application/octet-stream")],
     ["/image.png", () => text(docs.png, "image/png")],
@@ -134,7 +146,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     hostname: "127.0.0.1",
     // Bun closes idle connections after 10 s by default, which would end /hang and long /slow early.
     idleTimeout: 0,
-    fetch(request) {
+    fetch(request): Response | Promise<Response> {
       const url = new URL(request.url);
       hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
       const chain = /^\/redirect\/chain\/(\d+)$/.exec(url.pathname);
@@ -143,7 +155,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       return handler ? handler(request, url) : html(notFoundPage(), 404);
     },
   });
-  const origin = `http://127.0.0.1:${server.port}`;
+  const origin: string = `http://127.0.0.1:${server.port}`;
   table = routes(origin, docs, hang);
 
   return {

@@ -19,7 +19,11 @@ export const FEED_TITLE = "The Fixture Times – Latest";
 export const FEED_DESCRIPTION = "Local news, recipes and guides from a town that does not exist.";
 /** The RSS items: title, site path, and a phrase of the description that must appear as plain text. */
 export const FEED_ITEMS = [
-  { title: "Council approves Riverside solar farm", path: "/article", summary: "Councillors voted 7-2 after nine hours of debate." },
+  {
+    title: "Council approves Riverside solar farm",
+    path: "/article",
+    summary: "Councillors voted 7-2 after nine hours of debate.",
+  },
   { title: "Is your sourdough starter dead?", path: "/forum", summary: "Probably not: it is just hungry." },
   { title: "Configuring the HTTP client", path: "/docs", summary: "Retries, timeouts & headers explained." },
 ] as const;
@@ -27,12 +31,28 @@ export const FEED_ITEMS = [
 export const ATOM_TITLE = "Fixture Engineering Blog";
 /** The Atom entries; the second uses a relative link that must be resolved against the feed URL. */
 export const ATOM_ENTRIES = [
-  { title: "Why we moved to Bun", href: "/blog/moving-to-bun", summary: "Startup time dropped from 900 ms to 40 ms." },
-  { title: "Testing without the internet", href: "blog/offline-tests", summary: "Every test talks to 127.0.0.1." },
+  {
+    title: "Why we moved to Bun",
+    href: "/blog/moving-to-bun",
+    summary: "Startup time dropped from 900 ms to 40 ms.",
+  },
+  {
+    title: "Testing without the internet",
+    href: "blog/offline-tests",
+    summary: "Every test talks to 127.0.0.1.",
+  },
 ] as const;
 
 /** Paths the sitemap lists (absolute URLs in the XML). */
-export const SITEMAP_PATHS = ["/", "/article", "/docs", "/forum", "/product", "/listing", "/service"] as const;
+export const SITEMAP_PATHS = [
+  "/",
+  "/article",
+  "/docs",
+  "/forum",
+  "/product",
+  "/listing",
+  "/service",
+] as const;
 
 /** The path prefix robots.txt disallows for every user agent. */
 export const ROBOTS_DISALLOWED_PATH = "/private/";
@@ -105,7 +125,8 @@ ${entries}
 /** A sitemap listing the fixture content pages. */
 export function sitemap(origin: string): string {
   const urls = SITEMAP_PATHS.map(
-    (path) => `  <url><loc>${origin}${path}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>`,
+    (path) =>
+      `  <url><loc>${origin}${path}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>`,
   ).join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">

@@ -2,7 +2,8 @@ import { esc, layout } from "./layout.ts";
 
 export const DOCS_TITLE = "Configuring the HTTP client";
 /** A line of the TypeScript code block (class="language-ts"). */
-export const DOCS_TS_CODE = 'const client = createClient({ baseUrl: "https://api.example.com", retries: 3 });';
+export const DOCS_TS_CODE =
+  'const client = createClient({ baseUrl: "https://api.example.com", retries: 3 });';
 /** The command in the bash code block (class="language-bash"). */
 export const DOCS_BASH_CODE = "npm install @fixture/http-client";
 /** Header cells of the options table. */
@@ -25,7 +26,9 @@ const OPTIONS: [string, string, string, string][] = [
 
 /** A documentation page: sidebar, table of contents, code blocks and an options table. */
 export function docsPage(): string {
-  const rows = OPTIONS.map((cells) => `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n");
+  const rows = OPTIONS.map((cells) => `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join(
+    "\n",
+  );
   const body = `<div class="docs-layout">
   <aside class="sidebar" aria-label="Documentation">
     <nav><ul>

@@ -1,5 +1,4 @@
-import { deflateSync } from "node:zlib";
-import { brotliCompressSync } from "node:zlib";
+import { brotliCompressSync, deflateSync } from "node:zlib";
 import { layout } from "./layout.ts";
 
 /**
@@ -56,17 +55,22 @@ export function redirectTo(url: URL): Response {
 export async function slow(url: URL): Promise<Response> {
   const ms = Math.min(Number(url.searchParams.get("ms") ?? "1000") || 0, MAX_SLOW_MS);
   await Bun.sleep(ms);
-  return html(layout({ title: "Slow page", body: `<main><h1>Slow page</h1><p>Answered after ${ms} ms.</p></main>` }));
+  return html(
+    layout({ title: "Slow page", body: `<main><h1>Slow page</h1><p>Answered after ${ms} ms.</p></main>` }),
+  );
 }
 
 /** /huge: a ~12 MiB HTML page streamed in 64 KiB chunks without Content-Length. */
 export function huge(): Response {
-  const paragraph = "<p>This sentence repeats to make a very large page that a fetcher must refuse to buffer. </p>\n";
+  const paragraph =
+    "<p>This sentence repeats to make a very large page that a fetcher must refuse to buffer. </p>\n";
   const chunk = new TextEncoder().encode(paragraph.repeat(Math.ceil(65536 / paragraph.length)));
   let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(new TextEncoder().encode("<!DOCTYPE html><html><head><title>Huge</title></head><body><main>"));
+      controller.enqueue(
+        new TextEncoder().encode("<!DOCTYPE html><html><head><title>Huge</title></head><body><main>"),
+      );
     },
     pull(controller) {
       if (sent >= HUGE_BYTES) {
@@ -98,7 +102,11 @@ const COMPRESSORS = {
 /** Serves the compressed page with the matching Content-Encoding. */
 export function compressed(encoding: keyof typeof COMPRESSORS): Response {
   return new Response(COMPRESSORS[encoding](), {
-    headers: { "content-type": "text/html; charset=utf-8", "content-encoding": encoding, vary: "Accept-Encoding" },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-encoding": encoding,
+      vary: "Accept-Encoding",
+    },
   });
 }
 

@@ -36,13 +36,45 @@ const GBK_BYTES = [
 ];
 
 /** windows-1252 differs from Latin-1 only in 0x80-0x9F; these are the characters the fixtures use there. */
-const WINDOWS_1252_SPECIALS: Record<string, number> = { "€": 0x80, "“": 0x93, "”": 0x94, "–": 0x96, "—": 0x97 };
+const WINDOWS_1252_SPECIALS: Record<string, number> = {
+  "€": 0x80,
+  "“": 0x93,
+  "”": 0x94,
+  "–": 0x96,
+  "—": 0x97,
+};
 
 /** ISO-8859-2 code points of the Polish and Czech letters the fixtures use. */
 const ISO_8859_2: Record<string, number> = {
-  ą: 0xb1, ć: 0xe6, ę: 0xea, ł: 0xb3, ń: 0xf1, ó: 0xf3, ś: 0xb6, ź: 0xbc, ż: 0xbf,
-  á: 0xe1, č: 0xe8, ď: 0xef, é: 0xe9, ě: 0xec, í: 0xed, ň: 0xf2, ř: 0xf8, š: 0xb9, ť: 0xbb, ú: 0xfa, ů: 0xf9,
-  ý: 0xfd, ž: 0xbe, Ž: 0xae, Ł: 0xa3, Ś: 0xa6, Č: 0xc8, Ř: 0xd8, Š: 0xa9,
+  ą: 0xb1,
+  ć: 0xe6,
+  ę: 0xea,
+  ł: 0xb3,
+  ń: 0xf1,
+  ó: 0xf3,
+  ś: 0xb6,
+  ź: 0xbc,
+  ż: 0xbf,
+  á: 0xe1,
+  č: 0xe8,
+  ď: 0xef,
+  é: 0xe9,
+  ě: 0xec,
+  í: 0xed,
+  ň: 0xf2,
+  ř: 0xf8,
+  š: 0xb9,
+  ť: 0xbb,
+  ú: 0xfa,
+  ů: 0xf9,
+  ý: 0xfd,
+  ž: 0xbe,
+  Ž: 0xae,
+  Ł: 0xa3,
+  Ś: 0xa6,
+  Č: 0xc8,
+  Ř: 0xd8,
+  Š: 0xa9,
 };
 
 /** Encodes with ASCII pass-through and a table; throws for anything the table lacks so fixtures never lie. */
@@ -72,7 +104,12 @@ function concat(parts: (string | Uint8Array | number[])[]): Uint8Array {
   return out;
 }
 
-function page(head: string, lang: string, title: string, text: Uint8Array | number[]): (string | Uint8Array | number[])[] {
+function page(
+  head: string,
+  lang: string,
+  title: string,
+  text: Uint8Array | number[],
+): (string | Uint8Array | number[])[] {
   return [
     `<!DOCTYPE html>\n<html lang="${lang}">\n<head>${head}<title>${title}</title></head>\n<body>\n<main>\n<h1>${title}</h1>\n<p>`,
     text,
@@ -88,7 +125,9 @@ export const ENCODED_PAGES: readonly EncodedPage[] = [
     declaredIn: "header",
     contentType: "text/html; charset=windows-1252",
     expected: WINDOWS_1252_TEXT,
-    body: concat(page("", "fr", "Menu du jour", encodeSingleByte(WINDOWS_1252_TEXT, WINDOWS_1252_SPECIALS, true))),
+    body: concat(
+      page("", "fr", "Menu du jour", encodeSingleByte(WINDOWS_1252_TEXT, WINDOWS_1252_SPECIALS, true)),
+    ),
   },
   {
     path: "/enc/iso-8859-2",
@@ -127,6 +166,9 @@ export const ENCODED_PAGES: readonly EncodedPage[] = [
     declaredIn: "bom",
     contentType: "text/html",
     expected: BOM_UTF8_TEXT,
-    body: concat([[0xef, 0xbb, 0xbf], ...page("", "de", "Reisebericht", Array.from(new TextEncoder().encode(BOM_UTF8_TEXT)))]),
+    body: concat([
+      [0xef, 0xbb, 0xbf],
+      ...page("", "de", "Reisebericht", Array.from(new TextEncoder().encode(BOM_UTF8_TEXT))),
+    ]),
   },
 ];

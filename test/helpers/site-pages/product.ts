@@ -25,7 +25,12 @@ export function productPage(origin: string): string {
     description: PRODUCT_DESCRIPTION,
     sku: "AP-GO-01",
     brand: { "@type": "Brand", name: "Aeropress" },
-    offers: { "@type": "Offer", priceCurrency: "EUR", price: "39.95", availability: "https://schema.org/InStock" },
+    offers: {
+      "@type": "Offer",
+      priceCurrency: "EUR",
+      price: "39.95",
+      availability: "https://schema.org/InStock",
+    },
     aggregateRating: { "@type": "AggregateRating", ratingValue: "4.7", reviewCount: "312" },
   };
   const head = `<meta name="description" content="${esc(PRODUCT_DESCRIPTION)}">

@@ -4,7 +4,8 @@ export const SERVICE_HEADLINE = "Ship invoices in minutes, not days";
 /** One heading per section of the landing page; all must survive the default (non-main-only) extraction. */
 export const SERVICE_SECTIONS = ["Features", "Pricing", "Frequently asked questions"] as const;
 /** A FAQ answer that must survive extraction. */
-export const SERVICE_FAQ_ANSWER = "Yes, you can cancel any time and keep access until the end of the billing period.";
+export const SERVICE_FAQ_ANSWER =
+  "Yes, you can cancel any time and keep access until the end of the billing period.";
 
 /** A SaaS landing page: hero, features, pricing tiers and FAQ, each its own section. */
 export function servicePage(): string {

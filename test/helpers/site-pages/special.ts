@@ -10,7 +10,11 @@ export const SERVER_ERROR_TEXT = "Something went wrong on our end. Please try ag
 /** The <title> of the Cloudflare-like challenge page. */
 export const BOTWALL_TITLE = "Just a moment...";
 /** Headers the 403 challenge answer carries, as Cloudflare's do. */
-export const BOTWALL_HEADERS = { "cf-mitigated": "challenge", server: "cloudflare", "cf-ray": "8a1b2c3d4e5f6789-AMS" };
+export const BOTWALL_HEADERS = {
+  "cf-mitigated": "challenge",
+  server: "cloudflare",
+  "cf-ray": "8a1b2c3d4e5f6789-AMS",
+};
 /** Text the SPA renders with JavaScript; a plain HTTP fetch never sees it. */
 export const SPA_TEXT = "Dashboard loaded: 3 open tickets, 12 resolved this week.";
 /** The warning shown to clients without JavaScript on /noscript. */
@@ -113,5 +117,8 @@ export function homePage(): string {
 
 /** A page under the robots.txt-disallowed prefix, so crawl tests can check it is never requested. */
 export function privatePage(): string {
-  return layout({ title: "Members area", body: "<main><h1>Members area</h1><p>Robots may not read this.</p></main>" });
+  return layout({
+    title: "Members area",
+    body: "<main><h1>Members area</h1><p>Robots may not read this.</p></main>",
+  });
 }

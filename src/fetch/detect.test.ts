@@ -1,0 +1,197 @@
+import { describe, expect, test } from "bun:test";
+import { detectBotWall, detectNeedsJavaScript } from "./detect.ts";
+
+const page = (html: string, status = 200, headers: Record<string, string> = {}) => ({
+  status,
+  headers,
+  html,
+});
+
+const LONG_ARTICLE = `<!doctype html><html><head><title>How CAPTCHAs work</title>
+<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script></head>
+<body><header><nav><a href="/">Home</a></nav></header><article><h1>How CAPTCHAs work</h1>
+${"<p>A captcha asks: are you a robot? Sites use reCAPTCHA and hCaptcha to stop unusual traffic, and access denied pages appear when a firewall blocks a request. This paragraph explains the history of the technique in some detail.</p>\n".repeat(20)}
+<div class="g-recaptcha" data-sitekey="x"></div></article></body></html>`;
+
+const CLOUDFLARE_CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
+<meta http-equiv="refresh" content="390"><style>*{box-sizing:border-box}</style></head>
+<body class="no-js"><div class="main-wrapper" role="main"><div class="main-content">
+<h1 class="zone-name-title h1">www.example.com</h1><h2 class="h2" id="challenge-running">Checking if the site connection is secure</h2>
+<noscript><div id="challenge-error-title">Enable JavaScript and cookies to continue</div></noscript></div></div>
+<script>(function(){window._cf_chl_opt={cvId: '2',cZone: "www.example.com",cType: 'managed'};
+var cpo = document.createElement('script');cpo.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8a1b';
+document.getElementsByTagName('head')[0].appendChild(cpo);}());</script></body></html>`;
+
+const CLOUDFLARE_BLOCK = `<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head>
+<body><div id="cf-wrapper"><div id="cf-error-details" class="cf-error-details-wrapper">
+<h1 data-translate="block_headline">Sorry, you have been blocked</h1>
+<h2 class="cf-subheadline">You are unable to access example.com</h2>
+<p>This website is using a security service to protect itself from online attacks.</p>
+<span>Cloudflare Ray ID: <strong>8a1b2c3d4e5f6789</strong></span></div></div></body></html>`;
+
+const AKAMAI = `<HTML><HEAD>
+<TITLE>Access Denied</TITLE>
+</HEAD><BODY>
+<H1>Access Denied</H1>
+You don't have permission to access "http&#58;&#47;&#47;www&#46;example&#46;com&#47;" on this server.<P>
+Reference&#32;&#35;18&#46;6a4c1002&#46;1700000000&#46;1a2b3c4d
+<P>https&#58;&#47;&#47;errors&#46;edgesuite&#46;net&#47;18&#46;6a4c1002</P>
+</BODY>
+</HTML>`;
+
+const DATADOME = `<html><head><title>example.com</title><style>#cmsg{animation: A 1.5s;}</style></head>
+<body style="margin:0"><p id="cmsg">Please enable JS and disable any ad blocker</p>
+<script data-cfasync="false">var dd={'rt':'c','cid':'AHrlqAAAAAMA','hsh':'2211F522B61E269B869FA6EAFFB5E1','t':'fe','s':17434,'e':'abc','host':'geo.captcha-delivery.com'}</script>
+<script data-cfasync="false" src="https://ct.captcha-delivery.com/c.js"></script></body></html>`;
+
+const PERIMETERX = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Access to this page has been denied</title></head>
+<body><div class="container"><h1>Please verify you are a human</h1>
+<p>Press &amp; Hold to confirm you are a human (and not a bot).</p><div id="px-captcha"></div>
+<p>Reference ID 5b0e3a70-8a0b-11ee-b9d1-0242ac120002</p></div>
+<script src="https://captcha.px-cdn.net/PXu6b0qd2S/captcha.js?a=c&u=5b0e"></script></body></html>`;
+
+const INCAPSULA = `<html style="height:100%"><head><META NAME="ROBOTS" CONTENT="NOINDEX, NOFOLLOW"></head>
+<body style="margin:0px;height:100%"><iframe id="main-iframe" src="/_Incapsula_Resource?CWUDNSAI=24&xinfo=10-12345&incident_id=123-456&edet=15"
+frameborder=0 width="100%" height="100%">Request unsuccessful. Incapsula incident ID: 123000450123456789-12345678901234567</iframe></body></html>`;
+
+const HCAPTCHA_ONLY = `<!doctype html><html><head><title>Security check</title>
+<script src="https://hcaptcha.com/1/api.js" async defer></script></head>
+<body><main><h1>One more step</h1><p>Please complete the captcha to continue to the site.</p>
+<form method="post" action="/verify"><div class="h-captcha" data-sitekey="10000000-ffff-ffff-ffff-000000000001"></div>
+<button type="submit">Continue</button></form></main></body></html>`;
+
+const LOGIN_WITH_RECAPTCHA = `<!doctype html><html><head><title>Sign in</title>
+<script src="https://www.google.com/recaptcha/api.js"></script></head><body>
+<form><label>Email <input type="email" name="email"></label><label>Password <input type="password" name="pw"></label>
+<div class="g-recaptcha" data-sitekey="abc"></div><button>Sign in</button></form><p>Verify you are not a robot.</p></body></html>`;
+
+describe("detectBotWall", () => {
+  test.each([
+    ["Cloudflare 'Just a moment...' challenge", page(CLOUDFLARE_CHALLENGE, 403), "cloudflare"],
+    ["the same challenge served with status 200", page(CLOUDFLARE_CHALLENGE, 200), "cloudflare"],
+    [
+      "Cloudflare cf-mitigated header alone",
+      page("<html></html>", 403, { "cf-mitigated": "challenge" }),
+      "cloudflare",
+    ],
+    ["Cloudflare 'Attention Required' block", page(CLOUDFLARE_BLOCK, 403), "cloudflare"],
+    ["Akamai 'Access Denied ... Reference #'", page(AKAMAI, 403, { server: "AkamaiGHost" }), "akamai"],
+    ["DataDome captcha-delivery page", page(DATADOME, 403, { "x-datadome": "protected" }), "datadome"],
+    [
+      "DataDome header on a bare 403",
+      page("<html><body></body></html>", 403, { "x-datadome": "protected" }),
+      "datadome",
+    ],
+    ["PerimeterX press-and-hold", page(PERIMETERX, 403), "perimeterx"],
+    ["Imperva/Incapsula incident iframe", page(INCAPSULA, 200), "imperva"],
+    ["an hCaptcha-only page", page(HCAPTCHA_ONLY, 200), "hcaptcha"],
+    [
+      "AWS WAF captcha action header",
+      page("<html><body>Loading</body></html>", 405, { "x-amzn-waf-action": "captcha" }),
+      "aws-waf",
+    ],
+    [
+      "a generic 'unusual traffic' page, even with status 200",
+      page(
+        "<html><body><h1>Sorry...</h1><p>Our systems have detected unusual traffic from your computer network.</p></body></html>",
+      ),
+      "generic",
+    ],
+    [
+      "a generic short 403 'Access Denied'",
+      page("<html><head><title>403 Forbidden</title></head><body><h1>Access denied</h1></body></html>", 403),
+      "generic",
+    ],
+    [
+      "a short 429 'Too Many Requests'",
+      page("<html><body><h1>Too Many Requests</h1><p>Slow down.</p></body></html>", 429),
+      "generic",
+    ],
+    ["an empty 403", page("", 403), "generic"],
+  ])("%s is blocked (%s)", (_name, shape, vendor) => {
+    const verdict = detectBotWall(shape);
+    expect(verdict.blocked).toBe(true);
+    expect(verdict.vendor).toBe(vendor);
+    expect(verdict.reason).toBeTruthy();
+  });
+
+  test.each([
+    ["a long article that talks about captchas and robots", page(LONG_ARTICLE, 200)],
+    ["the same long article even with a 403", page(LONG_ARTICLE, 403)],
+    ["a login form that carries a reCAPTCHA", page(LOGIN_WITH_RECAPTCHA, 200)],
+    [
+      "a short normal page",
+      page("<html><body><h1>Example Domain</h1><p>For use in examples.</p></body></html>"),
+    ],
+    ["a 404 page", page("<html><body><h1>Page not found</h1></body></html>", 404)],
+    ["a Cloudflare site with the normal analytics script", page(LONG_ARTICLE.replace("captcha", "cat"), 200)],
+  ])("%s is not blocked", (_name, shape) => {
+    expect(detectBotWall(shape)).toEqual({ blocked: false });
+  });
+});
+
+describe("detectNeedsJavaScript", () => {
+  const bundle = `<script src="/static/js/main.8f2a1c.js"></script>`;
+
+  test.each([
+    ["an empty body", "", 0, "empty"],
+    ["whitespace only", "  \n ", 0, "empty"],
+    [
+      "a React root",
+      `<!doctype html><html><head>${bundle}</head><body><div id="root"></div></body></html>`,
+      0,
+      "root",
+    ],
+    ["a Vue app root", `<html><body><div id="app"></div>${bundle}</body></html>`, 0, "app"],
+    [
+      "an empty Next.js root",
+      `<html><body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{}</script></body></html>`,
+      0,
+      "__next",
+    ],
+    ["an Angular root", `<html><body><app-root></app-root>${bundle}</body></html>`, 0, "app-root"],
+    [
+      "a noscript plea",
+      `<html><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="mount"></div>${bundle}</body></html>`,
+      0,
+      "JavaScript must be enabled",
+    ],
+    [
+      "scripts and no text",
+      `<html><head>${bundle}</head><body><div class="x"></div></body></html>`,
+      0,
+      "almost no text",
+    ],
+    [
+      "huge markup with almost no text",
+      `<html><body><div class="shell">Loading…</div><footer>${"© 2025 Example Corp. All rights reserved. ".repeat(3)}</footer><script>window.__STATE__=${JSON.stringify({ items: "x".repeat(40_000) })}</script></body></html>`,
+      130,
+      "far shorter",
+    ],
+  ])("%s needs JavaScript", (_name, html, textLength, reason) => {
+    const verdict = detectNeedsJavaScript(html, textLength);
+    expect(verdict.needsJs).toBe(true);
+    expect(verdict.reason).toContain(reason);
+  });
+
+  test.each([
+    [
+      "a server-rendered article",
+      `<html><body><div id="root"><article>${"<p>Real words here.</p>".repeat(60)}</article></div></body></html>`,
+      1100,
+    ],
+    [
+      "an SSR page with an empty portal root and a polite noscript",
+      `<html><body><noscript>Please enable JavaScript for the best experience.</noscript><main>${"<p>Content.</p>".repeat(80)}</main><div id="app"></div></body></html>`,
+      800,
+    ],
+    ["a tiny static page without scripts", "<html><body><p>Hello, world.</p></body></html>", 13],
+    [
+      "a short page that is just short",
+      `<html><body><h1>Contact</h1><p>Write to us at hello@example.com</p>${bundle}</body></html>`,
+      42,
+    ],
+  ])("%s does not", (_name, html, textLength) => {
+    expect(detectNeedsJavaScript(html, textLength)).toEqual({ needsJs: false });
+  });
+});

@@ -15,7 +15,11 @@ const commands: Record<string, () => Promise<CommandDef>> = {
 };
 
 const main = defineCommand({
-  meta: { name: "siphon", version: pkg.version, description: "Turn web pages into clean, model-ready content" },
+  meta: {
+    name: "siphon",
+    version: pkg.version,
+    description: "Turn web pages into clean, model-ready content",
+  },
   subCommands: commands,
 });
 
@@ -41,7 +45,8 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const { result } = await runCommand(main, { rawArgs: argv });
+    // Run the subcommand directly: citty drops a subcommand's return value, which is our exit code.
+    const { result } = await runCommand(await load(), { rawArgs: argv.slice(argv.indexOf(name) + 1) });
     return typeof result === "number" ? result : 0;
   } catch (error) {
     // citty's own argument errors (missing value, bad enum) are bad input.

@@ -9,12 +9,19 @@ export const log = createConsola({
 });
 
 export function setQuiet(quiet: boolean): void {
-  if (quiet) log.level = 1;
+  // consola level 0 prints errors only.
+  if (quiet) log.level = 0;
 }
 
 /** The error object the CLI prints with --json: SPEC format B without request metadata. */
-export function errorJson(error: SiphonError): { success: false; error: { type: ErrorType; message: string; hint?: string } } {
-  const body: { type: ErrorType; message: string; hint?: string } = { type: error.type, message: error.message };
+export function errorJson(error: SiphonError): {
+  success: false;
+  error: { type: ErrorType; message: string; hint?: string };
+} {
+  const body: { type: ErrorType; message: string; hint?: string } = {
+    type: error.type,
+    message: error.message,
+  };
   if (error.hint) body.hint = error.hint;
   return { success: false, error: body };
 }
@@ -23,7 +30,8 @@ export function errorJson(error: SiphonError): { success: false; error: { type: 
 export function reportError(raw: unknown, json: boolean): number {
   const error = toSiphonError(raw);
   if (json) process.stdout.write(`${JSON.stringify(errorJson(error))}\n`);
-  const detail = error.type === "internal_error" && process.env.SIPHON_DEBUG ? `\n${(raw as Error)?.stack}` : "";
+  const detail =
+    error.type === "internal_error" && process.env.SIPHON_DEBUG ? `\n${(raw as Error)?.stack}` : "";
   log.error(`${error.message}${error.hint ? ` (${error.hint})` : ""} [${error.type}]${detail}`);
   return error.exitCode;
 }

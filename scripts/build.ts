@@ -9,7 +9,19 @@ const root = new URL("..", import.meta.url).pathname;
 mkdirSync(`${root}dist`, { recursive: true });
 const started = performance.now();
 const proc = Bun.spawnSync(
-  ["bun", "build", "--compile", "--minify-syntax", "--minify-whitespace", "--sourcemap=none", "--bytecode", "--format=esm", "cli/main.ts", "--outfile", "dist/siphon"],
+  [
+    "bun",
+    "build",
+    "--compile",
+    "--minify-syntax",
+    "--minify-whitespace",
+    "--sourcemap=none",
+    "--bytecode",
+    "--format=esm",
+    "cli/main.ts",
+    "--outfile",
+    "dist/siphon",
+  ],
   { cwd: root, stdout: "inherit", stderr: "inherit" },
 );
 if (proc.exitCode !== 0) {

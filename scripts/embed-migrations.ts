@@ -5,7 +5,9 @@
  */
 import { readMigrationFiles } from "drizzle-orm/migrator";
 
-const migrations = readMigrationFiles({ migrationsFolder: new URL("../drizzle/sqlite", import.meta.url).pathname });
+const migrations = readMigrationFiles({
+  migrationsFolder: new URL("../drizzle/sqlite", import.meta.url).pathname,
+});
 const out = new URL("../src/store/sqlite-migrations.gen.ts", import.meta.url);
 await Bun.write(
   out,

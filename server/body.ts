@@ -15,7 +15,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     return JSON.parse(text);
   } catch (error) {
     throw new SiphonError("invalid_request", `Malformed JSON body: ${(error as Error).message}`, {
-      hint: "Send a JSON object, e.g. {\"url\":\"https://example.com\"}",
+      hint: 'Send a JSON object, e.g. {"url":"https://example.com"}',
     });
   }
 }

@@ -1,6 +1,6 @@
 import { NotFoundError, ParseError, ValidationError } from "elysia";
-import { describeValueError } from "../src/schemas/validate.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
+import { describeValueError } from "../src/schemas/validate.ts";
 
 /**
  * Maps anything an Elysia app throws to a SiphonError: our own errors as they
@@ -18,7 +18,10 @@ export function toApiError(code: unknown, error: unknown): SiphonError {
     // Elysia wraps what our body parser throws (payload_too_large, malformed JSON).
     const cause = (error as Error).cause;
     if (cause instanceof SiphonError) return cause;
-    return new SiphonError("invalid_request", "Malformed JSON body: the request body could not be parsed as JSON");
+    return new SiphonError(
+      "invalid_request",
+      "Malformed JSON body: the request body could not be parsed as JSON",
+    );
   }
   if (error instanceof NotFoundError || code === "NOT_FOUND") {
     return new SiphonError("not_found", "No such endpoint; see /docs/json for the API reference");

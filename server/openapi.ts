@@ -42,7 +42,10 @@ export function responses(schema: TSchema, errors: number[] = [400, 403, 422, 50
     200: { description: "OK", content: { "application/json": { schema } } },
   };
   for (const status of errors) {
-    out[status] = { description: "Error (format B)", content: { "application/json": { schema: ErrorSchema } } };
+    out[status] = {
+      description: "Error (format B)",
+      content: { "application/json": { schema: ErrorSchema } },
+    };
   }
   return out;
 }

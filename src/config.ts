@@ -12,7 +12,12 @@ import { SiphonError } from "./errors.ts";
  * passed down; nothing in src/ reads process.env.
  */
 const SETTINGS = {
-  home: { env: "SIPHON_HOME", kind: "string", default: "", doc: "Data folder (SQLite file); default ~/.siphon" },
+  home: {
+    env: "SIPHON_HOME",
+    kind: "string",
+    default: "",
+    doc: "Data folder (SQLite file); default ~/.siphon",
+  },
   port: { env: "PORT", kind: "int", default: 3000, doc: "Server port" },
   host: { env: "SIPHON_HOST", kind: "string", default: "127.0.0.1", doc: "Server bind address" },
   disableSsrfProtection: {
@@ -27,7 +32,12 @@ const SETTINGS = {
     default: "",
     doc: "Comma-separated host:port origins exempt from SSRF checks (tests, trusted internal services)",
   },
-  fetchTimeoutMs: { env: "SIPHON_FETCH_TIMEOUT_MS", kind: "int", default: 30_000, doc: "Simple HTTP timeout" },
+  fetchTimeoutMs: {
+    env: "SIPHON_FETCH_TIMEOUT_MS",
+    kind: "int",
+    default: 30_000,
+    doc: "Simple HTTP timeout",
+  },
   maxBodyBytes: {
     env: "SIPHON_MAX_BODY_BYTES",
     kind: "int",
@@ -49,7 +59,12 @@ const SETTINGS = {
     doc: "Largest accepted HTTP request body, bytes",
   },
   cacheEnabled: { env: "SIPHON_CACHE", kind: "bool", default: true, doc: "Use the response cache" },
-  logLevel: { env: "SIPHON_LOG_LEVEL", kind: "string", default: "info", doc: "silent, error, warn, info, debug" },
+  logLevel: {
+    env: "SIPHON_LOG_LEVEL",
+    kind: "string",
+    default: "info",
+    doc: "silent, error, warn, info, debug",
+  },
 } as const;
 
 type Settings = typeof SETTINGS;
@@ -62,7 +77,10 @@ function parseValue(key: string, kind: string, raw: unknown, source: string): st
   if (kind === "int") {
     const n = typeof raw === "number" ? raw : Number(String(raw).trim());
     if (!Number.isInteger(n) || n < 0) {
-      throw new SiphonError("invalid_request", `${source}: ${key} must be a non-negative integer, got "${raw}"`);
+      throw new SiphonError(
+        "invalid_request",
+        `${source}: ${key} must be a non-negative integer, got "${raw}"`,
+      );
     }
     return n;
   }

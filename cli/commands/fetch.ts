@@ -2,28 +2,61 @@ import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { fetchPage } from "../../src/pipeline/fetch-page.ts";
-import { FetchBody, type FetchResult } from "../../src/schemas/fetch.ts";
 import { splitList } from "../../src/schemas/common.ts";
+import { FetchBody, type FetchResult } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { type CliContext, openContext } from "../context.ts";
 import { errorJson, log, reportError, setQuiet, writeStdout } from "../output.ts";
 
 const args = {
-  url: { type: "positional", required: false, description: "URL(s) to fetch; - reads one URL per line from stdin" },
+  url: {
+    type: "positional",
+    required: false,
+    description: "URL(s) to fetch; - reads one URL per line from stdin",
+  },
   format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
   "only-main-content": { type: "boolean", description: "Keep only the main content (article body)" },
-  "include-tags": { type: "string", description: "Comma-separated tags or CSS selectors to keep", valueHint: "list" },
-  "exclude-tags": { type: "string", description: "Comma-separated tags or CSS selectors to remove", valueHint: "list" },
+  "include-tags": {
+    type: "string",
+    description: "Comma-separated tags or CSS selectors to keep",
+    valueHint: "list",
+  },
+  "exclude-tags": {
+    type: "string",
+    description: "Comma-separated tags or CSS selectors to remove",
+    valueHint: "list",
+  },
   images: { type: "boolean", description: "List the content's images (in --json output)" },
-  location: { type: "string", description: "Country code (ISO 3166-1 alpha-2) for Accept-Language", valueHint: "cc" },
+  location: {
+    type: "string",
+    description: "Country code (ISO 3166-1 alpha-2) for Accept-Language",
+    valueHint: "cc",
+  },
   languages: { type: "string", description: "Comma-separated language preferences", valueHint: "list" },
-  "max-age": { type: "string", description: "Accept a cached result at most this old, ms (0 = bypass)", valueHint: "ms" },
-  cache: { type: "boolean", default: true, description: "Use the cache", negativeDescription: "Bypass the cache: neither read nor write it" },
+  "max-age": {
+    type: "string",
+    description: "Accept a cached result at most this old, ms (0 = bypass)",
+    valueHint: "ms",
+  },
+  cache: {
+    type: "boolean",
+    default: true,
+    description: "Use the cache",
+    negativeDescription: "Bypass the cache: neither read nor write it",
+  },
   render: { type: "boolean", description: "Force browser rendering" },
   wait: { type: "string", description: "ms to wait after load (with --render)", valueHint: "ms" },
   actions: { type: "string", description: "JSON array of page actions", valueHint: "json" },
-  json: { type: "boolean", description: "Print the whole Fetch result as JSON (JSON Lines for several URLs)" },
-  output: { type: "string", alias: "o", description: "Write the output to FILE instead of stdout", valueHint: "file" },
+  json: {
+    type: "boolean",
+    description: "Print the whole Fetch result as JSON (JSON Lines for several URLs)",
+  },
+  output: {
+    type: "string",
+    alias: "o",
+    description: "Write the output to FILE instead of stdout",
+    valueHint: "file",
+  },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
 } as const;
 
@@ -74,7 +107,12 @@ async function readUrls(positional: string[]): Promise<string[]> {
     if (item !== "-") urls.push(item);
     else {
       const text = await new Response(Bun.stdin.stream()).text();
-      urls.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
+      urls.push(
+        ...text
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter((l) => l && !l.startsWith("#")),
+      );
     }
   }
   return urls;
@@ -123,7 +161,8 @@ export default defineCommand({
     const a = parsed as unknown as Args & { _: string[] };
     setQuiet(a.quiet === true);
     const urls = await readUrls(a._);
-    if (urls.length === 0) throw new SiphonError("invalid_request", "Give at least one URL, or - to read URLs from stdin");
+    if (urls.length === 0)
+      throw new SiphonError("invalid_request", "Give at least one URL, or - to read URLs from stdin");
     const ctx = await openContext();
     try {
       return await fetchAll(urls, a, ctx);

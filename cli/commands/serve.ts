@@ -15,7 +15,12 @@ function port(value: unknown): number | undefined {
 export default defineCommand({
   meta: { name: "serve", description: "Run the HTTP API (default 127.0.0.1:3000; PORT env or --port)" },
   args: {
-    port: { type: "string", alias: "p", description: "Port to listen on (0 picks a free one)", valueHint: "port" },
+    port: {
+      type: "string",
+      alias: "p",
+      description: "Port to listen on (0 picks a free one)",
+      valueHint: "port",
+    },
     host: { type: "string", description: "Address to bind (default 127.0.0.1)", valueHint: "addr" },
     quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
   },

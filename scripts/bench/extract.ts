@@ -19,6 +19,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { extractHtml } from "../../src/extract/index.ts";
+import { TIGHTEN } from "../../src/extract/main-content.ts";
 
 interface Args {
   benchDir: string;
@@ -62,6 +63,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === "--per-page") args.perPage = true;
     else if (flag === "--no-baseline") args.baseline = false;
     else if (flag === "--json") args.json = true;
+    else if (flag === "--tighten") TIGHTEN.share = Number(value());
     else throw new Error(`unknown option ${flag}`);
   }
   return args;

@@ -24,7 +24,12 @@ export function fetchRoutes(deps: FetchDeps) {
     .get(
       "/v1/fetch",
       ({ query, set, request }) =>
-        run(fetchInputFromQuery(query as Record<string, unknown>), deps, set.headers as Headers, request.signal),
+        run(
+          fetchInputFromQuery(query as Record<string, unknown>),
+          deps,
+          set.headers as Headers,
+          request.signal,
+        ),
       {
         detail: {
           summary: "Fetch a URL (query parameters)",

@@ -47,6 +47,9 @@ const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Text above which a class-matched element is content despite its name (e.g. `<div class="share-wrap">` around a whole article). */
 const GUARD_TEXT = 1500;
 
+/** Site footers carry address blocks, link columns and blurbs: allow them more text than a widget. */
+const CHROME_GUARD_TEXT = 5000;
+
 function hasDescendant(el: Element, names: Set<string>): boolean {
   const stack: AnyNode[] = [...el.children];
   while (stack.length) {
@@ -96,7 +99,7 @@ function isJunk(el: Element, insideContent: boolean): boolean {
   if (words.length < 2) return false;
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) return visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
   if (!insideContent && HEADER_FOOTER_WORDS.test(words)) {
-    return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
+    return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, CHROME_GUARD_TEXT) < CHROME_GUARD_TEXT;
   }
   return false;
 }

@@ -42,7 +42,7 @@ function score(s: TextStats, w: Weights): number {
 const COMMENT_WORDS =
   /(?:^|[\s_-])(?:comments?|commentlist|comment-?list|comments-?(?:area|section|wrapper|container|block)|respond|disqus|disqus_thread)(?:$|[\s_-])/;
 /** Prose outside the comments from which the page is an article with comments, not a thread. */
-const ARTICLE_OUTSIDE_COMMENTS = 500;
+const ARTICLE_OUTSIDE_COMMENTS = 300;
 
 function hasHeadline(el: Element): boolean {
   let found = false;
@@ -126,7 +126,36 @@ function bestBlock(body: Element, stats: Map<Element, TextStats>, w: Weights): E
       strongScore = v;
     }
   });
-  return strong !== null && strongScore >= 0.9 * bestScore ? strong : best;
+  return tighten(strong !== null && strongScore >= 0.9 * bestScore ? strong : best, stats, w);
+}
+
+/** Share of its parent's score from which a child is the content and the rest is other material. */
+export const TIGHTEN = { share: 0.6 };
+
+/**
+ * Sums favour merging: a wrapper holding the article and, further down, a
+ * "more stories" block with prose of its own scores higher than the article.
+ * Step down while one child carries most of the score.
+ */
+function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Element {
+  let cur = el;
+  for (;;) {
+    const total = score(stats.get(cur)!, w);
+    let next: Element | null = null;
+    let nextScore = Number.NEGATIVE_INFINITY;
+    for (const child of cur.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const s = stats.get(child);
+      if (!s) continue;
+      const v = score(s, w);
+      if (v > nextScore) {
+        next = child;
+        nextScore = v;
+      }
+    }
+    if (next === null || total <= 0 || nextScore < TIGHTEN.share * total) return cur;
+    cur = next;
+  }
 }
 
 /**

@@ -109,7 +109,8 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
     clean($("time[datetime]").first().attr("datetime"));
 
   const image = absolute(
-    meta("og:image", "og:image:url", "twitter:image", "twitter:image:src") ?? ldValue((n) => imageOf(n.image)),
+    meta("og:image", "og:image:url", "twitter:image", "twitter:image:src") ??
+      ldValue((n) => imageOf(n.image)),
     baseUrl,
   );
 

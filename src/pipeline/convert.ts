@@ -4,11 +4,11 @@ import { jsonToContent } from "../convert/json.ts";
 import { pdfToContent } from "../convert/pdf.ts";
 import { xmlToContent } from "../convert/xml.ts";
 import { SiphonError } from "../errors.ts";
+import { extractHtml } from "../extract/index.ts";
+import type { ExtractedDocument, ExtractOptions, PageMetadata } from "../extract/types.ts";
 import { decodeBody } from "../fetch/decode.ts";
 import { detectBotWall } from "../fetch/detect.ts";
 import type { FetchedPage } from "../fetch/types.ts";
-import { extractHtml } from "../extract/index.ts";
-import type { ExtractedDocument, ExtractOptions, PageMetadata } from "../extract/types.ts";
 
 export type ResultContentType = "html" | "json" | "xml" | "text" | "document";
 
@@ -17,7 +17,13 @@ export interface Converted {
   contentType: ResultContentType;
 }
 
-const NO_METADATA: PageMetadata = { description: null, author: null, published: null, image: null, canonical: null };
+const NO_METADATA: PageMetadata = {
+  description: null,
+  author: null,
+  published: null,
+  image: null,
+  canonical: null,
+};
 
 /**
  * Quality of content that has no page chrome (JSON, XML, text, PDF): nothing
@@ -47,9 +53,13 @@ export async function convertPage(page: FetchedPage, options: ExtractOptions): P
       const { text } = decodeBody(page.body, header);
       const wall = detectBotWall({ status: page.status, headers: page.headers, html: text });
       if (wall.blocked) {
-        throw new SiphonError("blocked", `The site answered with a bot-detection page${wall.vendor ? ` (${wall.vendor})` : ""}`, {
-          hint: "Retry later, or with browser rendering or stealth mode once available.",
-        });
+        throw new SiphonError(
+          "blocked",
+          `The site answered with a bot-detection page${wall.vendor ? ` (${wall.vendor})` : ""}`,
+          {
+            hint: "Retry later, or with browser rendering or stealth mode once available.",
+          },
+        );
       }
       return { doc: extractHtml(text, page.url, options), contentType: "html" };
     }
@@ -58,7 +68,11 @@ export async function convertPage(page: FetchedPage, options: ExtractOptions): P
       return { doc: plainDoc(title, content), contentType: "json" };
     }
     case "xml": {
-      const { title, content, links } = xmlToContent(decodeBody(page.body, header).text, options.format, page.url);
+      const { title, content, links } = xmlToContent(
+        decodeBody(page.body, header).text,
+        options.format,
+        page.url,
+      );
       return { doc: plainDoc(title, content, links), contentType: "xml" };
     }
     case "text": {
@@ -75,8 +89,12 @@ export async function convertPage(page: FetchedPage, options: ExtractOptions): P
       return { doc, contentType: "document" };
     }
     default:
-      throw new SiphonError("unsupported_content", `siphon cannot extract text from ${header || "this content type"}`, {
-        hint: "siphon reads HTML, JSON, XML, text, PDF and DOCX.",
-      });
+      throw new SiphonError(
+        "unsupported_content",
+        `siphon cannot extract text from ${header || "this content type"}`,
+        {
+          hint: "siphon reads HTML, JSON, XML, text, PDF and DOCX.",
+        },
+      );
   }
 }

@@ -57,7 +57,10 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     const entry = await deps.store.cache.get<FetchResult>(key);
     if (entry && now() - entry.createdAt <= input.maxAge) {
       const result = { ...entry.value, elapsed: Math.round(performance.now() - started) };
-      return { result, cache: { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) } };
+      return {
+        result,
+        cache: { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) },
+      };
     }
   }
 

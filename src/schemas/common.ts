@@ -1,7 +1,10 @@
 import { type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 
 /** A string that must be one of `values`; documented as such in OpenAPI. */
-export function StringEnum<const T extends string[]>(values: [...T], options: { default?: T[number]; description?: string } = {}) {
+export function StringEnum<const T extends string[]>(
+  values: [...T],
+  options: { default?: T[number]; description?: string } = {},
+) {
   return Type.Union(
     values.map((v) => Type.Literal(v)),
     options,

@@ -26,7 +26,9 @@ export const FetchBody = T.Object(
     includeTags: T.Optional(
       T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to keep (others dropped)" }),
     ),
-    excludeTags: T.Optional(T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to remove" })),
+    excludeTags: T.Optional(
+      T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to remove" }),
+    ),
     onlyMainContent: T.Boolean({
       default: false,
       description: "Keep only the main content (article body) instead of the whole cleaned page",
@@ -39,7 +41,10 @@ export const FetchBody = T.Object(
       }),
     ),
     languages: T.Optional(
-      T.Array(T.String({ maxLength: 35 }), { maxItems: 20, description: "Language preferences, e.g. de-CH, fr" }),
+      T.Array(T.String({ maxLength: 35 }), {
+        maxItems: 20,
+        description: "Language preferences, e.g. de-CH, fr",
+      }),
     ),
     actions: T.Optional(T.Array(T.Object({}, { additionalProperties: true }), { maxItems: 50 })),
     maxAge: T.Integer({

@@ -47,13 +47,16 @@ export function describeValueError(error: ValueError): string {
   }
   if (type === "boolean") return `${field} must be true or false`;
   if (type === "string") {
-    if (error.type === ValueErrorType.StringMaxLength) return `${field} must be at most ${schema.maxLength} characters`;
+    if (error.type === ValueErrorType.StringMaxLength)
+      return `${field} must be at most ${schema.maxLength} characters`;
     if (error.type === ValueErrorType.StringMinLength) return `${field} must not be empty`;
-    if (error.type === ValueErrorType.StringPattern) return `${field} has an invalid format: ${schema.description ?? ""}`.trim();
+    if (error.type === ValueErrorType.StringPattern)
+      return `${field} has an invalid format: ${schema.description ?? ""}`.trim();
     return `${field} must be a string`;
   }
   if (type === "array") {
-    if (error.type === ValueErrorType.ArrayMaxItems) return `${field} must have at most ${schema.maxItems} items`;
+    if (error.type === ValueErrorType.ArrayMaxItems)
+      return `${field} must have at most ${schema.maxItems} items`;
     return `${field} must be an array`;
   }
   if (type === "object") return `${field} must be an object`;

@@ -27,7 +27,10 @@ interface Run {
   stderr: string;
 }
 
-async function siphon(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+async function siphon(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
   const proc = Bun.spawn([binary, ...args], {
     cwd: home,
     env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...options.env },
@@ -57,23 +60,49 @@ describe("dist/siphon fetch", () => {
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.title).toContain(ARTICLE_TITLE);
-    for (const field of ["url", "content", "metadata", "links", "tokens", "method", "elapsed", "contentType", "quality", "fingerprint"]) {
+    for (const field of [
+      "url",
+      "content",
+      "metadata",
+      "links",
+      "tokens",
+      "method",
+      "elapsed",
+      "contentType",
+      "quality",
+      "fingerprint",
+    ]) {
       expect(result).toHaveProperty(field);
     }
   });
 
   test("several URLs with --json give JSON Lines, a failure in place and exit 5", async () => {
-    const run = await siphon(["fetch", `${site.url}/article`, "http://127.0.0.1:1/", `${site.url}/docs`, "--json"]);
-    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const run = await siphon([
+      "fetch",
+      `${site.url}/article`,
+      "http://127.0.0.1:1/",
+      `${site.url}/docs`,
+      "--json",
+    ]);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(lines[0].url).toBe(`${site.url}/article`);
-    expect(lines[1]).toMatchObject({ url: "http://127.0.0.1:1/", success: false, error: { type: "network_error" } });
+    expect(lines[1]).toMatchObject({
+      url: "http://127.0.0.1:1/",
+      success: false,
+      error: { type: "network_error" },
+    });
     expect(lines[2].url).toBe(`${site.url}/docs`);
     expect(run.code).toBe(5);
   });
 
   test("- reads URLs from stdin", async () => {
-    const run = await siphon(["fetch", "-", "--json"], { stdin: `${site.url}/article\n\n${site.url}/forum\n` });
+    const run = await siphon(["fetch", "-", "--json"], {
+      stdin: `${site.url}/article\n\n${site.url}/forum\n`,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split("\n")).toHaveLength(2);
   });
@@ -94,7 +123,9 @@ describe("dist/siphon fetch", () => {
   });
 
   test("a refused target exits 2, a timeout exits 5", async () => {
-    const ssrf = await siphon(["fetch", `${site.url}/article`], { env: { DISABLE_SSRF_PROTECTION: "false" } });
+    const ssrf = await siphon(["fetch", `${site.url}/article`], {
+      env: { DISABLE_SSRF_PROTECTION: "false" },
+    });
     expect(ssrf.code).toBe(2);
     expect(ssrf.stderr).toContain("forbidden_url");
     const slow = await siphon(["fetch", `${site.url}/hang`], { env: { SIPHON_FETCH_TIMEOUT_MS: "500" } });

@@ -34,11 +34,13 @@ describe("health and routing", () => {
     const res = await app.request("/docs/json");
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
-    const fetchPath = doc.paths["/v1/fetch"];
-    expect(fetchPath?.get?.parameters).toBeArray();
-    const names = (fetchPath?.get?.parameters as { name: string }[]).map((p) => p.name);
+    const fetchPath = doc.paths["/v1/fetch"] ?? {};
+    const parameters = (fetchPath.get?.parameters ?? []) as { name: string }[];
+    const names = parameters.map((p) => p.name);
     expect(names).toContain("onlyMainContent");
-    const body = fetchPath?.post?.requestBody as { content: Record<string, { schema: { properties: object } }> };
+    const body = fetchPath.post?.requestBody as {
+      content: Record<string, { schema: { properties: object } }>;
+    };
     expect(Object.keys(body.content["application/json"]?.schema.properties ?? {})).toContain("excludeTags");
   });
 });
@@ -50,14 +52,50 @@ describe("bad input is a clear format-B 4xx", () => {
     ["missing scheme", "/v1/fetch?url=example.com/page", 400, "invalid_url", /./],
     ["fragment", "/v1/fetch?url=https://example.com/a%23b", 400, "invalid_url", /#|fragment/i],
     ["too long", `/v1/fetch?url=https://example.com/${"a".repeat(2100)}`, 400, "invalid_url", /2048/],
-    ["bad format", "/v1/fetch?url=https://example.com&format=pdf", 400, "invalid_request", /format must be one of/],
-    ["bad wait", "/v1/fetch?url=https://example.com&wait=soon", 400, "invalid_request", /wait must be an integer/],
+    [
+      "bad format",
+      "/v1/fetch?url=https://example.com&format=pdf",
+      400,
+      "invalid_request",
+      /format must be one of/,
+    ],
+    [
+      "bad wait",
+      "/v1/fetch?url=https://example.com&wait=soon",
+      400,
+      "invalid_request",
+      /wait must be an integer/,
+    ],
     ["wait too big", "/v1/fetch?url=https://example.com&wait=60001", 400, "invalid_request", /0 to 60000/],
-    ["bad boolean", "/v1/fetch?url=https://example.com&images=maybe", 400, "invalid_request", /images must be true or false/],
+    [
+      "bad boolean",
+      "/v1/fetch?url=https://example.com&images=maybe",
+      400,
+      "invalid_request",
+      /images must be true or false/,
+    ],
     ["bad maxAge", "/v1/fetch?url=https://example.com&maxAge=-1", 400, "invalid_request", /maxAge/],
-    ["bad location", "/v1/fetch?url=https://example.com&location=Germany", 400, "invalid_request", /location/],
-    ["render not built", "/v1/fetch?url=https://example.com&render=true", 400, "invalid_request", /not available/],
-    ["actions not built", "/v1/fetch?url=https://example.com&actions=[]", 400, "invalid_request", /not available/],
+    [
+      "bad location",
+      "/v1/fetch?url=https://example.com&location=Germany",
+      400,
+      "invalid_request",
+      /location/,
+    ],
+    [
+      "render not built",
+      "/v1/fetch?url=https://example.com&render=true",
+      400,
+      "invalid_request",
+      /not available/,
+    ],
+    [
+      "actions not built",
+      "/v1/fetch?url=https://example.com&actions=[]",
+      400,
+      "invalid_request",
+      /not available/,
+    ],
   ];
   for (const [name, path, status, type, message] of cases) {
     test(`GET ${name}`, async () => {
@@ -116,7 +154,13 @@ describe("bad input is a clear format-B 4xx", () => {
   });
 
   test("unicode and control characters in the URL never cause a 5xx", async () => {
-    for (const url of ["https://exa mple.com", "https://\u0000x.com", "http://[::1", "http://", "javascript:alert(1)"]) {
+    for (const url of [
+      "https://exa mple.com",
+      "https://\u0000x.com",
+      "http://[::1",
+      "http://",
+      "javascript:alert(1)",
+    ]) {
       const res = await app.request(`/v1/fetch?url=${encodeURIComponent(url)}`);
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);

@@ -116,7 +116,10 @@ describe("GET /v1/fetch on the fixture site", () => {
 
   test("POST takes the same options as JSON, with or without a JSON content type", async () => {
     const body = JSON.stringify({ url: `${site.url}/article`, format: "text", onlyMainContent: true });
-    for (const headers of [{ "content-type": "application/json" }, { "content-type": "application/x-www-form-urlencoded" }]) {
+    for (const headers of [
+      { "content-type": "application/json" },
+      { "content-type": "application/x-www-form-urlencoded" },
+    ]) {
       const result = await resultOf(await app.request("/v1/fetch", { method: "POST", body, headers }));
       expect(result.content).toContain(ARTICLE_SENTENCE);
     }
@@ -193,7 +196,12 @@ describe("SSRF protection on", () => {
   test("loopback targets are 403 forbidden_url", async () => {
     const guarded = await startTestApp({ disableSsrfProtection: false });
     try {
-      for (const target of [`${site.url}/article`, "http://localhost/", "http://[::1]/", "http://2130706433/"]) {
+      for (const target of [
+        `${site.url}/article`,
+        "http://localhost/",
+        "http://[::1]/",
+        "http://2130706433/",
+      ]) {
         const res = await guarded.request(`/v1/fetch?url=${encodeURIComponent(target)}`);
         expect(res.status).toBe(403);
         expect((await errorOf(res)).type).toBe("forbidden_url");

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { rejection } from "../../test/helpers/errors.ts";
 import { type Config, loadConfig } from "../config.ts";
-import { SiphonError } from "../errors.ts";
 import { createSimpleEngine } from "./simple.ts";
 import type { ResolvedAddress } from "./ssrf.ts";
 
@@ -156,16 +156,6 @@ function testConfig(overrides: Partial<Config> = {}): Config {
 const engine = createSimpleEngine(testConfig(), { resolver: fakeResolver });
 const base = `http://127.0.0.1:${site.port}`;
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
-
-async function rejection(promise: Promise<unknown>): Promise<SiphonError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SiphonError) return error;
-    throw error;
-  }
-  throw new Error("expected the fetch to fail");
-}
 
 describe("simple engine: pages", () => {
   test("fetches a page with its status, lower-cased headers and body", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rejection } from "../../test/helpers/errors.ts";
 import { type Config, loadConfig } from "../config.ts";
-import { SiphonError } from "../errors.ts";
 import { createSimpleEngine } from "./simple.ts";
 import { createSsrfGuard, parseAllowList, type ResolvedAddress, refusalReason } from "./ssrf.ts";
 import { parseTargetUrl } from "./url.ts";
@@ -28,16 +28,6 @@ async function fakeResolver(hostname: string): Promise<ResolvedAddress[]> {
 
 function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...loadConfig({ SIPHON_HOME: "/nonexistent-siphon-home" }), ...overrides };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SiphonError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SiphonError) return error;
-    throw error;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 // Safety net: if the guard ever let a private address through, the test must fail, not dial out.

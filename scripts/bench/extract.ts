@@ -19,7 +19,6 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { extractHtml } from "../../src/extract/index.ts";
-import { TIGHTEN } from "../../src/extract/main-content.ts";
 
 interface Args {
   benchDir: string;
@@ -63,7 +62,6 @@ function parseArgs(argv: string[]): Args {
     else if (flag === "--per-page") args.perPage = true;
     else if (flag === "--no-baseline") args.baseline = false;
     else if (flag === "--json") args.json = true;
-    else if (flag === "--tighten") TIGHTEN.share = Number(value());
     else throw new Error(`unknown option ${flag}`);
   }
   return args;
@@ -153,7 +151,8 @@ function main(): void {
     const htmls = pages.map((p) => readFileSync(join(dir, p.html), "utf8"));
     for (const r of runs) mkdirSync(join(work, r.name, name), { recursive: true });
     // Warm-up: JIT and lazily built services, outside the timed loop.
-    for (let i = 0; i < Math.min(5, pages.length); i++) for (const r of runs) r.extract(htmls[i]!, pages[i]!.url);
+    for (let i = 0; i < Math.min(5, pages.length); i++)
+      for (const r of runs) r.extract(htmls[i]!, pages[i]!.url);
     pages.forEach((page, i) => {
       // Alternate who goes first so neither always runs on a cache the other warmed.
       const order = i % 2 === 0 ? runs : [...runs].reverse();
@@ -175,7 +174,10 @@ function main(): void {
   }
 
   const rows = runs.map((r) => {
-    const res = results[r.name] as Record<string, { aeb?: { f1: number }; word?: { f1: number; byType?: Record<string, { f1: number }> } }>;
+    const res = results[r.name] as Record<
+      string,
+      { aeb?: { f1: number }; word?: { f1: number; byType?: Record<string, { f1: number }> } }
+    >;
     return {
       extractor: r.name,
       aebF1: res.aeb?.aeb?.f1 ?? null,
@@ -186,8 +188,9 @@ function main(): void {
   });
   const base = rows.find((r) => r.extractor === "readability")?.pagesPerSecond ?? rows[0]!.pagesPerSecond;
   const table = rows.map((r) => ({ ...r, ratio: r.pagesPerSecond / base }));
+  const kept = Boolean(args.keep || args.perPage);
   if (args.json) {
-    console.log(JSON.stringify({ format: args.format, workDir: work, rows: table }, null, 1));
+    console.log(JSON.stringify({ format: args.format, workDir: kept ? work : null, rows: table }, null, 1));
   } else {
     const f = (x: number | null): string => (x === null || Number.isNaN(x) ? "-" : x.toFixed(3));
     console.log(`| extractor | AEB F1 | WCXB word F1 | ${TYPES.join(" | ")} | pages/s | ratio |`);
@@ -198,9 +201,9 @@ function main(): void {
         `| ${r.extractor} | ${f(r.aebF1)} | ${f(r.wcxbF1)} | ${types} | ${r.pagesPerSecond.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
       );
     }
-    console.log(`\npredictions: ${work}`);
+    if (kept) console.log(`\npredictions and per-page scores: ${work}`);
   }
-  if (!args.keep && !args.perPage) rmSync(work, { recursive: true, force: true });
+  if (!kept) rmSync(work, { recursive: true, force: true });
 }
 
 main();

@@ -28,7 +28,16 @@ const DROP_TAGS = new Set([
 const CONSENT = /cookie|consent|gdpr/;
 
 /** ARIA landmarks that are site chrome wherever they sit. */
-const CHROME_ROLES = new Set(["navigation", "search", "alert", "dialog", "alertdialog", "menu", "menubar", "toolbar"]);
+const CHROME_ROLES = new Set([
+  "navigation",
+  "search",
+  "alert",
+  "dialog",
+  "alertdialog",
+  "menu",
+  "menubar",
+  "toolbar",
+]);
 
 /**
  * Class/id words that mark boilerplate: consent banners, ads, share widgets,
@@ -36,10 +45,11 @@ const CHROME_ROLES = new Set(["navigation", "search", "alert", "dialog", "alertd
  * tokens so that "header-ad" matches but "shadow" or "download" do not.
  */
 const JUNK_WORDS =
-  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cmp|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cmp|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
 
 /** Class/id words for header and footer chrome (only outside the page's article or main area). */
-const HEADER_FOOTER_WORDS = /(?:^|\s)(?:header|footer|page-?header|page-?footer|site-?header|site-?footer)(?:$|\s)/;
+const HEADER_FOOTER_WORDS =
+  /(?:^|\s)(?:header|footer|page-?header|page-?footer|site-?header|site-?footer)(?:$|\s)/;
 
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -75,6 +85,20 @@ function isEmptyNoscript(el: Element): boolean {
 
 const NOSCRIPT_CONTENT = 200;
 
+/**
+ * Hidden elements are dropped, except large ones: those are content a script
+ * swaps in or reveals (streamed page sections, tabs, accordions), which is
+ * what the page is about.
+ */
+function isHiddenChrome(el: Element): boolean {
+  if (!isHidden(el)) return false;
+  // Hidden microdata blocks repeat the visible article for search engines.
+  if (el.attribs.itemscope !== undefined) return true;
+  return visibleTextLength(el, HIDDEN_CONTENT) < HIDDEN_CONTENT;
+}
+
+const HIDDEN_CONTENT = 1000;
+
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden !== undefined) return true;
@@ -88,10 +112,16 @@ function isJunk(el: Element, insideContent: boolean): boolean {
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;
-  if (!insideContent && (name === "header" || name === "footer" || role === "banner" || role === "contentinfo")) {
+  if (
+    !insideContent &&
+    (name === "header" || name === "footer" || role === "banner" || role === "contentinfo")
+  ) {
     return !hasDescendant(el, TITLE_TAGS);
   }
-  if (name === "form" && (role === "search" || /search/i.test(a.action ?? "") || /search/i.test(a.class ?? ""))) {
+  if (
+    name === "form" &&
+    (role === "search" || /search/i.test(a.action ?? "") || /search/i.test(a.class ?? ""))
+  ) {
     return true;
   }
   if (name === "body" || name === "html" || name === "main" || name === "article") return false;
@@ -124,7 +154,12 @@ export function cleanTree(root: Element): void {
         i++;
         continue;
       }
-      if (DROP_TAGS.has(child.name) || isHidden(child) || isJunk(child, insideContent) || isEmptyNoscript(child)) {
+      if (
+        DROP_TAGS.has(child.name) ||
+        isHiddenChrome(child) ||
+        isJunk(child, insideContent) ||
+        isEmptyNoscript(child)
+      ) {
         removeNode(child);
         continue;
       }

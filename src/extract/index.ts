@@ -4,9 +4,9 @@ import { excludeElements, includeElements } from "./filter.ts";
 import { collectImages } from "./images.ts";
 import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
-import { toMarkdown } from "./markdown.ts";
+import { slimForMarkdown, toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
-import { type Element, visibleTextLength } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { measure, sumStats } from "./stats.ts";
@@ -67,7 +67,10 @@ const STEPS: Step[] = [
     const { format } = ctx.options;
     if (format === "text") ctx.content = toText(ctx.roots);
     else if (format === "html") ctx.content = ctx.roots.map((el) => ctx.$.html(el)).join("\n");
-    else ctx.content = toMarkdown(ctx.roots.map((el) => ctx.$.html(el)).join("\n"));
+    else {
+      slimForMarkdown(ctx.roots);
+      ctx.content = toMarkdown(ctx.roots.map((el) => ctx.$.html(el)).join("\n"));
+    }
   },
   function quality(ctx) {
     const content = sumStats(ctx.roots.map((root) => measure(root).get(root)!));
@@ -75,14 +78,26 @@ const STEPS: Step[] = [
   },
 ];
 
-/** The page body, or a body built around a fragment that has none (htmlparser2 does not invent one). */
+/**
+ * The page body, as a browser would build it: markup after `</body>` or
+ * `</html>` (common on real pages) is moved into it, and a fragment without a
+ * body gets one (htmlparser2 does neither, unlike an HTML5 parser).
+ */
 function bodyOf($: CheerioAPI): Element {
-  const body = $("body").first()[0];
-  if (body) return body;
-  const wrapper = $("<body></body>");
-  wrapper.append($.root().contents());
-  $.root().append(wrapper);
-  return wrapper[0] as Element;
+  const body = $("body").first();
+  if (!body.length) {
+    const wrapper = $("<body></body>");
+    wrapper.append($.root().contents());
+    $.root().append(wrapper);
+    return wrapper[0] as Element;
+  }
+  const stray: AnyNode[] = [];
+  for (let node: AnyNode | null = body[0]!; node && node.type !== "root"; node = node.parent) {
+    for (let next = node.next; next; next = next.next)
+      if (isElement(next) || next.type === "text") stray.push(next);
+  }
+  if (stray.length) body.append(stray);
+  return body[0]!;
 }
 
 /**

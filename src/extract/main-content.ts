@@ -8,10 +8,14 @@ const SIDE_WORDS =
 /** Elements whose name or id says "this is the content" (the strong candidates). */
 function isStrongCandidate(el: Element): boolean {
   const a = el.attribs;
-  if (el.name === "main" || el.name === "article" || a.role === "main" || a.itemprop === "articleBody") return true;
+  if (el.name === "main" || el.name === "article" || a.role === "main" || a.itemprop === "articleBody")
+    return true;
   if (a.id === "content" || a.id === "main-content" || a.id === "main") return true;
   const cls = a.class;
-  return cls !== undefined && /(?:^|\s)(?:content|main-content|post-content|entry-content|article-body)(?:$|\s)/.test(cls);
+  return (
+    cls !== undefined &&
+    /(?:^|\s)(?:content|main-content|post-content|entry-content|article-body)(?:$|\s)/.test(cls)
+  );
 }
 
 /** How much a visible character of each kind of text is worth when looking for the content block. */
@@ -27,12 +31,17 @@ interface Weights {
  * against, and a menu costs more than a label earns.
  */
 const ARTICLE: Weights = { good: 1, weak: 0.5, card: -0.75, bad: -1.5 };
-/** Listings and grids: the teasers are the content. */
-const LISTING: Weights = { good: 1, weak: 0.5, card: 0.6, bad: -1.5 };
+/**
+ * Listings and grids: the teasers are the content, and so are the link lists
+ * that survived cleaning (a category page is a list of links).
+ */
+const LISTING: Weights = { good: 1, weak: 0.5, card: 0.8, bad: 0.2 };
 
 /** Prose from which a block is an article even if teasers surround it. */
 const ARTICLE_PROSE = 1000;
 const ARTICLE_PARAS = 4;
+/** Prose of a short story (a news brief) that link lists around it must not outweigh. */
+const SHORT_STORY = 300;
 
 function score(s: TextStats, w: Weights): number {
   return w.good * s.good + w.weak * s.weak + w.card * s.card + w.bad * s.bad;
@@ -53,7 +62,7 @@ function hasHeadline(el: Element): boolean {
 }
 
 /** Drops an article's comment section; a thread (little prose outside the comments) keeps them. */
-function dropComments(body: Element, stats: Map<Element, TextStats>): void {
+function dropComments(body: Element, stats: Map<Element, TextStats>): boolean {
   const sections: Element[] = [];
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
@@ -65,14 +74,15 @@ function dropComments(body: Element, stats: Map<Element, TextStats>): void {
     }
   };
   visit(body);
-  if (!sections.length) return;
+  if (!sections.length) return false;
   let outside = stats.get(body)?.good ?? 0;
   for (const el of sections) outside -= stats.get(el)?.good ?? 0;
-  if (outside < ARTICLE_OUTSIDE_COMMENTS) return;
+  if (outside < ARTICLE_OUTSIDE_COMMENTS) return false;
   for (const el of sections) removeNode(el);
+  return true;
 }
 
-function dropSideChrome(body: Element, stats: Map<Element, TextStats>): void {
+function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean {
   const doomed: Element[] = [];
   // A side element holding much of the page's prose is the content, whatever its name.
   const limit = Math.min(1500, 0.3 * (stats.get(body)?.good ?? 0));
@@ -85,6 +95,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): void {
     if (side && s.good < limit) doomed.push(el);
   });
   for (const el of doomed) removeNode(el);
+  return doomed.length > 0;
 }
 
 /** Drops link-dominated blocks (menus, tag lists, "read next" link lists) inside the chosen content. */
@@ -130,7 +141,7 @@ function bestBlock(body: Element, stats: Map<Element, TextStats>, w: Weights): E
 }
 
 /** Share of its parent's score from which a child is the content and the rest is other material. */
-export const TIGHTEN = { share: 0.6 };
+const TIGHTEN_SHARE = 0.75;
 
 /**
  * Sums favour merging: a wrapper holding the article and, further down, a
@@ -153,7 +164,7 @@ function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Eleme
         nextScore = v;
       }
     }
-    if (next === null || total <= 0 || nextScore < TIGHTEN.share * total) return cur;
+    if (next === null || total <= 0 || nextScore < TIGHTEN_SHARE * total) return cur;
     cur = next;
   }
 }
@@ -169,13 +180,24 @@ function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Eleme
  */
 export function selectMainContent(body: Element): Element[] {
   const first = measure(body);
-  dropSideChrome(body, first);
-  dropComments(body, first);
-  const stats = measure(body);
+  const droppedSide = dropSideChrome(body, first);
+  const droppedComments = dropComments(body, first);
+  // Measuring is a full pass: repeat it only when the tree changed.
+  const stats = droppedSide || droppedComments ? measure(body) : first;
   let chosen = bestBlock(body, stats, ARTICLE);
   const s = stats.get(chosen)!;
-  if (s.good < ARTICLE_PROSE && s.paras < ARTICLE_PARAS) chosen = bestBlock(body, stats, LISTING);
+  if (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) {
+    dropLinkBlocks(chosen, stats);
+  } else {
+    // On a listing the link lists are the content: keep them. But a short
+    // story beside link lists stays a story: the listing search must gain
+    // teasers or labels, not just links.
+    const listing = bestBlock(body, stats, LISTING);
+    const l = stats.get(listing)!;
+    const gained = l.card + l.weak + l.good - (s.card + s.weak + s.good);
+    if (s.good < SHORT_STORY || gained >= 0.5 * (l.bad - s.bad)) chosen = listing;
+    else dropLinkBlocks(chosen, stats);
+  }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
-  dropLinkBlocks(chosen, stats);
   return [chosen];
 }

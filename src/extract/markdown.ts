@@ -1,5 +1,6 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
 import TurndownService from "turndown";
+import { type Element, forEachElement } from "./nodes.ts";
 
 /** Language of a code block from the usual highlighter conventions on `<pre>` or its `<code>`. */
 function codeLanguage(pre: HTMLElement): string {
@@ -7,7 +8,9 @@ function codeLanguage(pre: HTMLElement): string {
   for (const el of code ? [code, pre] : [pre]) {
     const data = el.getAttribute("data-lang") ?? el.getAttribute("data-language");
     if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
-    const match = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/.exec(el.getAttribute("class") ?? "");
+    const match = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/.exec(
+      el.getAttribute("class") ?? "",
+    );
     if (match?.[1]) return match[1].toLowerCase();
   }
   return "";
@@ -17,6 +20,19 @@ function fence(code: string): string {
   let size = 3;
   for (const m of code.matchAll(/^`{3,}/gm)) size = Math.max(size, m[0].length + 1);
   return "`".repeat(size);
+}
+
+/**
+ * A link around blocks (a card: image, headline, summary) cannot be one
+ * markdown link; the headline (or first line of text) carries it instead.
+ */
+function linkBlock(content: string, target: string): string {
+  const lines = content.split("\n");
+  const i = lines.findIndex((line) => /[\p{L}\p{N}]/u.test(line.replace(/!\[[^\]]*\]\([^)]*\)/g, "")));
+  if (i < 0) return content;
+  const match = /^(\s*(?:#{1,6} |> |- |\d+\. )?)(.*?)\s*$/.exec(lines[i]!)!;
+  lines[i] = `${match[1]}[${match[2]}]${target}`;
+  return lines.join("\n");
 }
 
 let service: TurndownService | null = null;
@@ -52,7 +68,23 @@ function turndownService(): TurndownService {
       if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return content;
       const title = (node as HTMLElement).getAttribute("title");
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
-      return `[${text}](${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;
+      const target = `(${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;
+      if (text.includes("\n")) return linkBlock(content, target);
+      return `[${text}]${target}`;
+    },
+  });
+  // "- item" rather than turndown's "-   item": what people write, and fewer tokens.
+  td.addRule("listItem", {
+    filter: "li",
+    replacement: (content, node) => {
+      const parent = node.parentNode as HTMLElement | null;
+      let prefix = "- ";
+      if (parent?.nodeName === "OL") {
+        const start = Number(parent.getAttribute("start") ?? "1") || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const body = content.replace(/^\n+/, "").replace(/\n+$/, content.endsWith("\n\n") ? "\n" : "");
+      return prefix + body.replace(/\n/g, `\n${" ".repeat(prefix.length)}`) + (node.nextSibling ? "\n" : "");
     },
   });
   td.addRule("image", {
@@ -83,4 +115,40 @@ export function tidyMarkdown(md: string): string {
  */
 export function toMarkdown(html: string): string {
   return tidyMarkdown(turndownService().turndown(html));
+}
+
+/** Attributes turndown reads; the rest only make its HTML parse slower. */
+const KEPT_ATTRS = new Set([
+  "href",
+  "src",
+  "alt",
+  "title",
+  "colspan",
+  "rowspan",
+  "align",
+  "data-lang",
+  "data-language",
+]);
+
+/**
+ * Drops the attributes markdown cannot show (class, style, data-*, ids)
+ * before serialising for turndown: most of a page's HTML is attributes and
+ * turndown re-parses everything it gets. Code elements keep their class,
+ * which carries the language of a code block.
+ */
+export function slimForMarkdown(roots: Element[]): void {
+  const slim = (el: Element): void => {
+    const attribs = el.attribs;
+    for (const name in attribs) {
+      if (KEPT_ATTRS.has(name)) continue;
+      if (name === "class" && (el.name === "pre" || el.name === "code" || el.name === "div")) continue;
+      if (name === "type" && el.name === "input") continue;
+      if (name === "checked") continue;
+      delete attribs[name];
+    }
+  };
+  for (const root of roots) {
+    slim(root);
+    forEachElement(root, slim);
+  }
 }

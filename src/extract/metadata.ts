@@ -66,13 +66,20 @@ export function baseUrlOf($: CheerioAPI, pageUrl: string): string {
  * null when the page does not say. Reads the original document, before cleaning.
  */
 export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string; metadata: PageMetadata } {
+  // One pass over <meta> into a map: per-key selectors over the whole document cost a quarter of extraction time.
+  const metas = new Map<string, string>();
+  $("meta[content]").each((_, el) => {
+    const content = clean(el.attribs.content);
+    if (!content) return;
+    for (const attr of ["property", "name", "itemprop"]) {
+      const key = el.attribs[attr]?.trim().toLowerCase();
+      if (key && !metas.has(key)) metas.set(key, content);
+    }
+  });
   const meta = (...keys: string[]): string | null => {
     for (const key of keys) {
-      const value = $(`meta[property="${key}" i], meta[name="${key}" i], meta[itemprop="${key}" i]`)
-        .first()
-        .attr("content");
-      const text = clean(value);
-      if (text) return text;
+      const value = metas.get(key.toLowerCase());
+      if (value) return value;
     }
     return null;
   };

@@ -28,6 +28,7 @@ interface BlockAcc {
   text: number;
   link: number;
   card: number;
+  heading: boolean;
 }
 
 function classify(tag: string, acc: BlockAcc, s: TextStats): void {
@@ -39,7 +40,9 @@ function classify(tag: string, acc: BlockAcc, s: TextStats): void {
   if (tag === "pre") {
     s.good += text;
   } else if (density > LINKY) {
-    s.bad += text;
+    // A linked heading is a teaser's headline; menus are not made of headings.
+    if (HEADING_TAGS.has(tag)) s.card += text;
+    else s.bad += text;
   } else if (HEADING_TAGS.has(tag)) {
     s.good += text - link;
     s.bad += link;
@@ -77,6 +80,15 @@ function isCardLink(a: Element): boolean {
   return false;
 }
 
+/** Text up to which an element holding a teaser headline is one teaser (headline, summary, byline). */
+const TEASER_MAX = 500;
+
+/** 0 plain, 1 navigation link, 2 teaser link. In-page anchors on headings are permalinks, not links away. */
+function linkKind(a: Element, acc: BlockAcc): number {
+  if (acc.heading && a.attribs.href?.startsWith("#")) return 0;
+  return isCardLink(a) ? 2 : 1;
+}
+
 /**
  * Measures every element under `root` (included) in one bottom-up pass, so
  * that later steps never call `.text()` inside a loop.
@@ -87,8 +99,8 @@ export function measure(root: Element): Map<Element, TextStats> {
   const walk = (el: Element, block: BlockAcc, kind: number): TextStats => {
     const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
     const isBlock = BLOCK_TAGS.has(el.name) || el === root;
-    const acc = isBlock ? { text: 0, link: 0, card: 0 } : block;
-    const k = kind === 0 && el.name === "a" ? (isCardLink(el) ? 2 : 1) : kind;
+    const acc = isBlock ? { text: 0, link: 0, card: 0, heading: HEADING_TAGS.has(el.name) } : block;
+    const k = kind === 0 && el.name === "a" ? linkKind(el, acc) : kind;
     for (const child of el.children as AnyNode[]) {
       if (child.type === "text") {
         const len = visibleLength(child.data);
@@ -111,10 +123,17 @@ export function measure(root: Element): Map<Element, TextStats> {
       }
     }
     if (isBlock) classify(el.name, acc, s);
+    // A small unit holding a teaser headline is a teaser: its summary is part of it, not prose.
+    if (s.card > 0 && s.text <= TEASER_MAX && el !== root) {
+      s.card += s.good + s.weak;
+      s.good = 0;
+      s.weak = 0;
+      s.paras = 0;
+    }
     map.set(el, s);
     return s;
   };
-  walk(root, { text: 0, link: 0, card: 0 }, 0);
+  walk(root, { text: 0, link: 0, card: 0, heading: false }, 0);
   return map;
 }
 

@@ -30,7 +30,12 @@ export function toText(nodes: AnyNode[]): string {
         if (parts.length && !gap && !parts[parts.length - 1]!.endsWith(" ")) parts.push(" ");
         return;
       }
-      if (gap || !parts.length || parts[parts.length - 1]!.endsWith(" ") || parts[parts.length - 1]!.endsWith("\n")) {
+      if (
+        gap ||
+        !parts.length ||
+        parts[parts.length - 1]!.endsWith(" ") ||
+        parts[parts.length - 1]!.endsWith("\n")
+      ) {
         push(text.trimStart());
       } else parts.push(text);
       return;

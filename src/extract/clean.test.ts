@@ -1,0 +1,96 @@
+import { describe, expect, test } from "bun:test";
+import { extractHtml } from "./index.ts";
+
+const page = `<!doctype html><html><head><title>Tides</title><style>.x{color:red}</style></head><body>
+<header class="site-header"><a href="/">Coastal Times</a><nav><a href="/news">News</a><a href="/sport">Sport</a></nav></header>
+<div id="cookie-consent">We use cookies to improve your experience. <button>Accept all</button></div>
+<main>
+  <article>
+    <header><h1>Why the tides are changing</h1><p class="byline">By Ana Reyes</p></header>
+    <p>Sea levels along the northern coast rose faster this decade than in any decade on record, researchers said.</p>
+    <div class="share-buttons"><a href="https://facebook.com/share">Share on Facebook</a><a href="https://x.com/share">Post</a></div>
+    <p>The team measured tide gauges at forty harbours and compared them with satellite altimetry.</p>
+    <div style="display:none">Subscribe to unlock this secret offer</div>
+    <p hidden>Hidden teaser text</p>
+    <script>window.tracking = "SCRIPT_TEXT";</script>
+    <noscript>Please enable JavaScript</noscript>
+  </article>
+  <section><h2>Methods</h2><p>Gauges were calibrated against a reference benchmark every spring.</p></section>
+  <div class="ad-slot">Buy cheap flights now</div>
+</main>
+<footer class="site-footer"><p>© 2024 Coastal Times. All rights reserved.</p><a href="/privacy">Privacy</a></footer>
+</body></html>`;
+
+describe("default mode cleaning", () => {
+  const { content } = extractHtml(page, "https://news.example/tides", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+
+  test("keeps the article paragraphs and every content section", () => {
+    expect(content).toContain("Sea levels along the northern coast rose faster");
+    expect(content).toContain("compared them with satellite altimetry");
+    expect(content).toContain("Methods");
+    expect(content).toContain("Gauges were calibrated");
+  });
+
+  test("keeps the article's own header (title and byline)", () => {
+    expect(content).toContain("Why the tides are changing");
+    expect(content).toContain("By Ana Reyes");
+  });
+
+  test("drops site navigation, header and footer chrome", () => {
+    expect(content).not.toContain("Sport");
+    expect(content).not.toContain("Coastal Times");
+    expect(content).not.toContain("All rights reserved");
+  });
+
+  test("drops cookie banners, share widgets and ads", () => {
+    expect(content).not.toContain("We use cookies");
+    expect(content).not.toContain("Share on Facebook");
+    expect(content).not.toContain("Buy cheap flights");
+  });
+
+  test("drops scripts, styles, noscript warnings and hidden elements", () => {
+    expect(content).not.toContain("SCRIPT_TEXT");
+    expect(content).not.toContain("color:red");
+    expect(content).not.toContain("enable JavaScript");
+    expect(content).not.toContain("secret offer");
+    expect(content).not.toContain("Hidden teaser");
+  });
+});
+
+test("a wrapper named like a widget but holding the article is kept", () => {
+  const long = "This paragraph is the article itself and it goes on for a while. ".repeat(30);
+  const html = `<body><div class="social-wrapper"><p>${long}</p></div></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("This paragraph is the article itself");
+});
+
+test("noscript content served to script-less clients is kept", () => {
+  const post = "A forum reply long enough to be real content rather than a warning message. ".repeat(4);
+  const html = `<body><div id="app"></div><noscript><div class="post"><p>${post}</p></div></noscript></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("A forum reply long enough");
+});
+
+test("a bare <nav> and ARIA navigation landmarks are dropped wherever they sit", () => {
+  const html = `<body><div><nav><a href="/p">Products</a> <a href="/pricing">Pricing</a></nav>
+    <div role="navigation"><a href="/docs">Documentation home</a></div>
+    <p>The actual body text of the page.</p></div></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toBe("The actual body text of the page.");
+});

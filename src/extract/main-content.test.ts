@@ -1,0 +1,66 @@
+import { expect, test } from "bun:test";
+import { extractHtml } from "./index.ts";
+
+const main = { format: "text", onlyMainContent: true, images: false } as const;
+const para = (n: number, words: string) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>${words} Paragraph ${i + 1} keeps going with more detail.</p>`,
+  ).join("");
+
+test("picks the article and leaves sidebar, related links and comments out", () => {
+  const html = `<body>
+    <div class="layout">
+      <div class="col-main">
+        <h1>Rail strike ends</h1>
+        ${para(6, "Unions and operators agreed a pay deal late on Tuesday after three weeks of talks about wages and hours.")}
+      </div>
+      <div class="sidebar"><h3>Most read</h3><ul><li><a href="/a">Storm hits coast</a></li><li><a href="/b">Budget leaks</a></li></ul></div>
+    </div>
+    <div class="related"><h2>Related</h2><ul><li><a href="/c">Earlier rail strike</a></li><li><a href="/d">Pay talks stall</a></li></ul></div>
+    <div id="comments"><div class="comment"><p>Great news for commuters, finally we can get to work on time again this month.</p></div></div>
+  </body>`;
+  const { content } = extractHtml(html, "https://news.example/rail", main);
+  expect(content).toContain("Unions and operators agreed a pay deal");
+  expect(content).toContain("Paragraph 6");
+  expect(content).not.toContain("Most read");
+  expect(content).not.toContain("Earlier rail strike");
+  expect(content).not.toContain("Great news for commuters");
+});
+
+test("keeps every post of a forum thread", () => {
+  const posts = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<div class="comment"><span class="user">user${i}</span><p>Reply number ${i}: I had the same problem with the boiler pressure dropping overnight and fixed it by bleeding the radiators.</p></div>`,
+  ).join("");
+  const html = `<body><nav><a href="/">Home</a></nav><div class="thread"><h1>Boiler pressure drops</h1><div class="comments">${posts}</div></div></body>`;
+  const { content } = extractHtml(html, "https://forum.example/t/1", main);
+  for (let i = 0; i < 6; i++) expect(content).toContain(`Reply number ${i}`);
+});
+
+test("keeps every card of a listing, not just one", () => {
+  const cards = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<div class="card"><a href="/p/${i}"><img src="/i/${i}.jpg"><h3>Walking trail ${i}</h3><p>A ${i + 3} km loop through pine forest with views of the lake.</p></a></div>`,
+  ).join("");
+  const html = `<body><header><a href="/">Trails</a></header><main><h1>Trails near you</h1><div class="grid">${cards}</div></main><footer>About us</footer></body>`;
+  const { content } = extractHtml(html, "https://trails.example/", main);
+  for (let i = 0; i < 8; i++) expect(content).toContain(`Walking trail ${i}`);
+  expect(content).not.toContain("About us");
+});
+
+test("prefers <main> when it holds the content", () => {
+  const html = `<body><div class="promo-strip"><p>Free shipping on all orders over fifty dollars this weekend only, terms apply.</p></div>
+    <main><h1>Docs</h1>${para(3, "Install the package with your package manager and import it in your entry file.")}</main></body>`;
+  const { content } = extractHtml(html, "https://docs.example/", main);
+  expect(content).toContain("Install the package");
+  expect(content).not.toContain("Free shipping");
+});
+
+test("never returns empty for a page that has text", () => {
+  const html = `<body><div><span>Opening hours: Mon-Fri 9-17</span></div></body>`;
+  const { content } = extractHtml(html, "https://shop.example/", main);
+  expect(content).toContain("Opening hours");
+});

@@ -1,0 +1,43 @@
+import { expect, test } from "bun:test";
+import { toMarkdown } from "./markdown.ts";
+
+test("code fences carry the language from class or data-lang", () => {
+  expect(toMarkdown('<pre><code class="language-ts">const a = 1;</code></pre>')).toBe(
+    "```ts\nconst a = 1;\n```",
+  );
+  expect(toMarkdown('<pre class="lang-python"><code>print(1)</code></pre>')).toBe("```python\nprint(1)\n```");
+  expect(toMarkdown('<pre data-lang="bash">ls -la</pre>')).toBe("```bash\nls -la\n```");
+  expect(toMarkdown("<pre>plain</pre>")).toBe("```\nplain\n```");
+});
+
+test("a fence inside code gets a longer fence", () => {
+  expect(toMarkdown("<pre><code>```\nx\n```</code></pre>")).toBe("````\n```\nx\n```\n````");
+});
+
+test("tables become GFM tables", () => {
+  const md = toMarkdown(
+    "<table><thead><tr><th>Plan</th><th>Price</th></tr></thead><tbody><tr><td>Free</td><td>$0</td></tr><tr><td>Pro</td><td>$9</td></tr></tbody></table>",
+  );
+  expect(md).toContain("| Plan | Price |");
+  expect(md).toMatch(/\| -+ \| -+ \|/);
+  expect(md).toMatch(/^\| Pro \| \$9 *\|$/m);
+});
+
+test("headings are ATX, lists use dashes, links and images are inline", () => {
+  const md = toMarkdown(
+    '<h2>Setup</h2><ul><li>one</li><li>two</li></ul><p>See <a href="https://x.example/docs">the docs</a>.</p><img src="https://x.example/a.png" alt="diagram">',
+  );
+  expect(md).toContain("## Setup");
+  expect(md).toMatch(/^- {1,3}one$/m);
+  expect(md).toContain("[the docs](https://x.example/docs)");
+  expect(md).toContain("![diagram](https://x.example/a.png)");
+});
+
+test("empty links and data: images are dropped; blank lines collapse", () => {
+  const md = toMarkdown(
+    '<p>a</p><a href="/x"> </a><br><br><br><img src="data:image/gif;base64,R0l"><p>b</p>',
+  );
+  expect(md).not.toContain("](");
+  expect(md).not.toMatch(/\n{3,}/);
+  expect(md).toBe("a\n\nb");
+});

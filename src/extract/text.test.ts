@@ -1,0 +1,28 @@
+import { expect, test } from "bun:test";
+import { loadHtml } from "./dom.ts";
+import { toText } from "./text.ts";
+
+const text = (html: string): string => toText([loadHtml(`<body>${html}</body>`)("body")[0]!]);
+
+test("paragraphs and headings are separated by blank lines, not run together", () => {
+  expect(text("<h1>Title</h1><p>First   paragraph.</p><p>Second\nparagraph.</p>")).toBe(
+    "Title\n\nFirst paragraph.\n\nSecond paragraph.",
+  );
+});
+
+test("list items and table rows get their own lines", () => {
+  expect(text("<ul><li>one</li><li>two</li></ul>")).toBe("one\ntwo");
+  expect(text("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>")).toBe(
+    "a\tb\nc\td",
+  );
+});
+
+test("inline elements stay inline and <br> breaks the line", () => {
+  expect(text("<p>Hello <b>bold</b> <a href='#'>link</a>!<br>Next line</p>")).toBe(
+    "Hello bold link!\nNext line",
+  );
+});
+
+test("preformatted text keeps its layout", () => {
+  expect(text("<pre>if (x) {\n  y();\n}</pre>")).toBe("if (x) {\n  y();\n}");
+});

@@ -112,14 +112,7 @@ export function measure(root: Element): Map<Element, TextStats> {
           acc.link += len;
         } else if (k === 2) acc.card += len;
       } else if (isElement(child) && child.type === "tag") {
-        const c = walk(child, acc, k);
-        s.text += c.text;
-        s.link += c.link;
-        s.good += c.good;
-        s.weak += c.weak;
-        s.bad += c.bad;
-        s.card += c.card;
-        s.paras += c.paras;
+        addStats(s, walk(child, acc, k));
       }
     }
     if (isBlock) classify(el.name, acc, s);
@@ -137,17 +130,20 @@ export function measure(root: Element): Map<Element, TextStats> {
   return map;
 }
 
+/** Adds `source` into `target`, field by field. */
+function addStats(target: TextStats, source: TextStats): void {
+  target.text += source.text;
+  target.link += source.link;
+  target.good += source.good;
+  target.weak += source.weak;
+  target.bad += source.bad;
+  target.card += source.card;
+  target.paras += source.paras;
+}
+
 /** Sums the stats of several subtrees. */
 export function sumStats(all: TextStats[]): TextStats {
-  const t: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
-  for (const s of all) {
-    t.text += s.text;
-    t.link += s.link;
-    t.good += s.good;
-    t.weak += s.weak;
-    t.bad += s.bad;
-    t.card += s.card;
-    t.paras += s.paras;
-  }
-  return t;
+  const total: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
+  for (const s of all) addStats(total, s);
+  return total;
 }

@@ -52,6 +52,42 @@ const SETTINGS = {
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
     doc: "User-Agent of the simple HTTP engine",
   },
+  chromiumPath: {
+    env: "SIPHON_CHROMIUM_PATH",
+    kind: "string",
+    default: "",
+    doc: "Chromium executable; default: auto-detect /usr/bin/chromium, chromium-browser, google-chrome",
+  },
+  browserWs: {
+    env: "SIPHON_BROWSER_WS",
+    kind: "string",
+    default: "",
+    doc: "WebSocket URL of a running browser (browserless and the like) to connect to instead of launching one",
+  },
+  browserConcurrency: {
+    env: "SIPHON_BROWSER_CONCURRENCY",
+    kind: "int",
+    default: 4,
+    doc: "Pages open at once in the shared browser",
+  },
+  browserRecycleAfter: {
+    env: "SIPHON_BROWSER_RECYCLE_PAGES",
+    kind: "int",
+    default: 500,
+    doc: "Relaunch the browser after this many pages (bounds memory growth)",
+  },
+  browserTimeoutMs: {
+    env: "SIPHON_BROWSER_TIMEOUT_MS",
+    kind: "int",
+    default: 60_000,
+    doc: "Browser fetch timeout",
+  },
+  escalation: {
+    env: "SIPHON_ESCALATION",
+    kind: "bool",
+    default: true,
+    doc: "Escalate automatically from simple HTTP to browser to stealth when a page needs it",
+  },
   requestBodyLimit: {
     env: "SIPHON_REQUEST_BODY_LIMIT",
     kind: "int",

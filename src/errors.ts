@@ -22,6 +22,7 @@ export const ERROR_TABLE = {
   search_failed: { status: 500, exit: 1, retryable: true },
   answer_failed: { status: 500, exit: 1, retryable: true },
   not_implemented: { status: 501, exit: 1, retryable: false },
+  browser_unavailable: { status: 503, exit: 1, retryable: true },
 } as const satisfies Record<string, { status: number; exit: number; retryable: boolean }>;
 
 export type ErrorType = keyof typeof ERROR_TABLE;

@@ -1,3 +1,5 @@
+import type { PageAction } from "../schemas/actions.ts";
+
 /** What an engine returns: the raw answer of the target, before any extraction. */
 export interface FetchedPage {
   /** Final URL after redirects. */
@@ -10,15 +12,53 @@ export interface FetchedPage {
   body: Uint8Array;
   /** URLs visited before the final one, in order. */
   redirects: string[];
+  /** Browser engines: the capture asked for with `EngineFetchOptions.screenshot`. */
+  screenshot?: Capture;
+  /** Browser engines: images taken by `screenshot` page actions, in order. */
+  actionScreenshots?: Capture[];
 }
 
-/** Options every engine understands. */
+/** An image the browser captured. */
+export interface Capture {
+  data: Uint8Array;
+  format: "png" | "jpeg";
+  /** Pixel size of the image. */
+  width: number;
+  height: number;
+}
+
+/** What to capture after load, wait and actions (browser engines only). */
+export interface CaptureOptions {
+  fullPage: boolean;
+  format: "png" | "jpeg";
+  /** JPEG quality 1-100. */
+  quality?: number;
+}
+
+/**
+ * Options of one fetch. The simple engine reads headers, timeoutMs and signal;
+ * browser engines read all of them.
+ */
 export interface EngineFetchOptions {
   /** Extra request headers (Accept-Language from location/languages, custom headers). */
   headers?: Record<string, string>;
   /** Overall timeout in ms for this fetch, redirects included. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** ms to wait after the load event. */
+  wait?: number;
+  /** Page actions, already validated (src/schemas/actions.ts), run in order after load and wait. */
+  actions?: PageAction[];
+  /** Cookies as "name=value", set for the target's origin before navigation. */
+  cookies?: string[];
+  /** Viewport in CSS pixels; default 1280x720. */
+  viewport?: { width: number; height: number };
+  /** ISO 3166-1 alpha-2 country: timezone, geolocation, navigator.languages. */
+  location?: string;
+  /** Language preferences for navigator.languages and Accept-Language. */
+  languages?: string[];
+  /** Capture an image of the page once load, wait and actions are done. */
+  screenshot?: CaptureOptions;
 }
 
 /** One way of getting a page (simple HTTP, browser, stealth). Engines never choose each other. */

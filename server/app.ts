@@ -6,6 +6,7 @@ import { readJsonBody } from "./body.ts";
 import { formatB, toApiError } from "./errors.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { screenshotRoutes } from "./routes/screenshot.ts";
 
 export interface AppOptions extends FetchDeps {
   version?: string;
@@ -78,6 +79,7 @@ export function createApp(options: AppOptions) {
       )
       .use(healthRoutes(version, options.startedAt ?? Date.now()))
       .use(fetchRoutes(options))
+      .use(screenshotRoutes(options))
   );
 }
 

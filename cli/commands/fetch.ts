@@ -5,6 +5,7 @@ import { fetchPage } from "../../src/pipeline/fetch-page.ts";
 import { splitList } from "../../src/schemas/common.ts";
 import { FetchBody, type FetchResult } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
+import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
 import { type CliContext, openContext } from "../context.ts";
 import { errorJson, log, reportError, setQuiet, writeStdout } from "../output.ts";
 
@@ -45,8 +46,8 @@ const args = {
     negativeDescription: "Bypass the cache: neither read nor write it",
   },
   render: { type: "boolean", description: "Force browser rendering" },
-  wait: { type: "string", description: "ms to wait after load (with --render)", valueHint: "ms" },
-  actions: { type: "string", description: "JSON array of page actions", valueHint: "json" },
+  wait: { type: "string", description: "ms to wait after load (implies --render)", valueHint: "ms" },
+  ...browserArgs,
   json: {
     type: "boolean",
     description: "Print the whole Fetch result as JSON (JSON Lines for several URLs)",
@@ -62,27 +63,10 @@ const args = {
 
 type Args = Record<string, string | boolean | string[] | undefined>;
 
-function number(value: unknown, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (String(value).trim() === "" || !Number.isFinite(n)) {
-    throw new SiphonError("invalid_request", `--${flag} must be a number, got "${value}"`);
-  }
-  return n;
-}
-
 /** Maps flags to the FetchBody shape; the shared schema then validates it. */
 function inputFor(url: string, a: Args): unknown {
-  let actions: unknown;
-  if (typeof a.actions === "string") {
-    try {
-      actions = JSON.parse(a.actions);
-    } catch {
-      throw new SiphonError("invalid_request", "--actions must be a JSON array of page actions");
-    }
-  }
   const noCache = a.cache === false;
-  const input: Record<string, unknown> = {
+  return defined({
     url,
     format: a.format,
     onlyMainContent: a["only-main-content"],
@@ -91,14 +75,15 @@ function inputFor(url: string, a: Args): unknown {
     images: a.images,
     location: a.location,
     languages: splitList(a.languages as string | undefined),
-    maxAge: noCache ? 0 : number(a["max-age"], "max-age"),
+    maxAge: noCache ? 0 : numberFlag(a["max-age"], "max-age"),
     storeInCache: noCache ? false : undefined,
     render: a.render,
-    wait: number(a.wait, "wait"),
-    actions,
-  };
-  for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
-  return input;
+    wait: numberFlag(a.wait, "wait"),
+    actions: actionsFlag(a.actions),
+    stealth: a.stealth,
+    headers: headersFlag(a.headers),
+    cookies: cookiesFlag(a.cookies),
+  });
 }
 
 async function readUrls(positional: string[]): Promise<string[]> {
@@ -134,7 +119,8 @@ async function fetchAll(urls: string[], a: Args, ctx: CliContext): Promise<numbe
     if (progress) log.info(`[${index + 1}/${urls.length}] ${url}`);
     try {
       const input = validate(FetchBody, inputFor(url, a));
-      const { result, cache } = await fetchPage(input, ctx);
+      const { result, cache, degraded } = await fetchPage(input, ctx);
+      if (degraded) log.warn(degraded);
       log.debug(`${result.url}: ${result.method}, ${result.elapsed} ms, cache ${cache.hit ? "hit" : "miss"}`);
       if (result.statusCode >= 400) log.warn(`${result.url} answered HTTP ${result.statusCode}`);
       outputs.push(render(result, json, many));

@@ -7,8 +7,9 @@ import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
 type Headers = Record<string, string | number>;
 
 async function run(input: unknown, deps: FetchDeps, headers: Headers, signal: AbortSignal) {
-  const { result, cache } = await fetchPage(validate(FetchBody, input), { ...deps, signal });
+  const { result, cache, degraded } = await fetchPage(validate(FetchBody, input), { ...deps, signal });
   headers["x-cache"] = cache.hit ? "HIT" : "MISS";
+  if (degraded) headers["x-degraded"] = degraded;
   if (cache.hit) headers["x-cache-age"] = String(cache.ageSeconds ?? 0);
   headers["x-fetch-type"] = result.method === "stealth" ? "stealth" : "basic";
   return result;

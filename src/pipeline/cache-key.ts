@@ -18,6 +18,9 @@ export function cacheKey(url: string, input: FetchInput, ssrfGuarded: boolean): 
     images: input.images,
     location: input.location?.toUpperCase() ?? null,
     languages: input.languages ?? [],
+    render: input.render,
+    wait: input.wait,
+    stealth: input.stealth,
   };
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(parts)).digest("hex");
 }

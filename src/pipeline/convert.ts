@@ -15,6 +15,8 @@ export type ResultContentType = "html" | "json" | "xml" | "text" | "document";
 export interface Converted {
   doc: ExtractedDocument;
   contentType: ResultContentType;
+  /** The decoded HTML, for HTML pages (escalation inspects it). */
+  html?: string;
 }
 
 const NO_METADATA: PageMetadata = {
@@ -61,7 +63,7 @@ export async function convertPage(page: FetchedPage, options: ExtractOptions): P
           },
         );
       }
-      return { doc: extractHtml(text, page.url, options), contentType: "html" };
+      return { doc: extractHtml(text, page.url, options), contentType: "html", html: text };
     }
     case "json": {
       const { title, content } = jsonToContent(decodeBody(page.body, header).text, options.format);

@@ -1,27 +1,52 @@
 import type { Config } from "../config.ts";
-import type { FetchEngine } from "../fetch/types.ts";
+import type { BrowserPool } from "../fetch/browser/pool.ts";
+import type { EngineName, FetchEngine } from "../fetch/types.ts";
 import type { Engines } from "./fetch-page.ts";
 
-type EngineLoaders = { simple: () => Promise<FetchEngine> };
-
-/** Lazily created, shared engines for one process; `close` releases them. */
+/**
+ * Lazily created, shared engines for one process; `close` releases them.
+ * The registry is typed by EngineName, so a missing engine is a compile
+ * error; puppeteer is loaded only when a browser engine is first used, and
+ * the browser and stealth engines share one browser.
+ */
 export function createEngines(config: Config): Engines & { close(): Promise<void> } {
-  const loaders: EngineLoaders = {
-    simple: async () => (await import("../fetch/simple.ts")).createSimpleEngine(config),
+  let pool: Promise<BrowserPool> | undefined;
+  const sharedPool = () => {
+    pool ??= import("../fetch/browser/pool.ts").then((m) => m.createBrowserPool(config));
+    pool.catch(() => {
+      pool = undefined;
+    });
+    return pool;
   };
-  const loaded = new Map<keyof EngineLoaders, Promise<FetchEngine>>();
+  const browserEngine = async (stealth: boolean) => {
+    const [{ createBrowserEngine }, shared] = await Promise.all([
+      import("../fetch/browser/engine.ts"),
+      sharedPool(),
+    ]);
+    return createBrowserEngine(config, shared, { stealth });
+  };
+  const loaders: Record<EngineName, () => Promise<FetchEngine>> = {
+    simple: async () => (await import("../fetch/simple.ts")).createSimpleEngine(config),
+    browser: () => browserEngine(false),
+    stealth: () => browserEngine(true),
+  };
+  const loaded = new Map<EngineName, Promise<FetchEngine>>();
   return {
     get(name) {
       let engine = loaded.get(name);
       if (!engine) {
         engine = loaders[name]();
         loaded.set(name, engine);
+        // A failed start (no Chromium yet) must not be remembered: the next request tries again.
+        engine.catch(() => loaded.delete(name));
       }
       return engine;
     },
     async close() {
       for (const engine of loaded.values()) await (await engine).close?.();
       loaded.clear();
+      if (pool) await (await pool).close();
+      pool = undefined;
     },
   };
 }

@@ -1,17 +1,19 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
-import type { FetchEngine } from "../fetch/types.ts";
+import type { Capture, EngineFetchOptions, EngineName, FetchEngine } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
+import { parseActions } from "../schemas/actions.ts";
 import type { FetchInput, FetchResult } from "../schemas/fetch.ts";
 import type { Store } from "../store/types.ts";
 import { cacheKey } from "./cache-key.ts";
-import { convertPage } from "./convert.ts";
+import { fetchEscalating } from "./escalate.ts";
+import { resolveFormats } from "./formats.ts";
 import { rejectUnavailable } from "./unavailable.ts";
 
 /** Engines by name, loaded lazily so a run pays only for what it uses. */
 export interface Engines {
-  get(name: "simple"): Promise<FetchEngine>;
+  get(name: EngineName): Promise<FetchEngine>;
 }
 
 /** What fetchPage needs from its caller. */
@@ -32,6 +34,8 @@ export interface CacheInfo {
 export interface FetchOutcome {
   result: FetchResult;
   cache: CacheInfo;
+  /** Set when the answer is less than it could have been, and why (X-Degraded). */
+  degraded?: string;
 }
 
 /** SPEC fingerprint: the first 16 hex characters of SHA-256 over the content. */
@@ -39,21 +43,47 @@ export function fingerprint(content: string): string {
   return new Bun.CryptoHasher("sha256").update(content).digest("hex").slice(0, 16);
 }
 
+const base64 = (capture: Capture) => Buffer.from(capture.data).toString("base64");
+
+/** Request headers for every engine: caller headers, Accept-Language, cookies. */
+function requestHeaders(input: FetchInput): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
+  const language = acceptLanguage(input.location, input.languages);
+  if (language && !headers["accept-language"]) headers["accept-language"] = language;
+  if (input.cookies?.length) headers.cookie = input.cookies.join("; ");
+  return Object.keys(headers).length ? headers : undefined;
+}
+
 /**
- * Fetches one URL and returns the SPEC Fetch result. Order: URL rules ->
- * cache lookup -> engine fetch (SSRF-checked, redirects re-checked) -> convert
- * by content type (HTML extraction, JSON, XML, text, PDF, DOCX) -> result
- * fields -> cache write. Throws SiphonError for every expected failure.
+ * Fetches one URL and returns the SPEC Fetch result. Order: validation of
+ * what the schema cannot express (actions, formats, features not built) ->
+ * URL rules -> cache lookup -> engine fetch with escalation (simple ->
+ * browser -> stealth; SSRF checked at every hop) -> conversion by content
+ * type -> result fields -> cache write. Throws SiphonError for every expected
+ * failure.
  */
 export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<FetchOutcome> {
   const now = deps.now ?? Date.now;
   const started = performance.now();
   rejectUnavailable(input);
+  const actions = parseActions(input.actions);
+  const formats = resolveFormats(input);
   const target = parseTargetUrl(input.url);
-  const key = cacheKey(target.href, input, !deps.config.disableSsrfProtection);
-  const useCache = deps.config.cacheEnabled;
 
-  if (useCache && input.maxAge > 0) {
+  const forcesBrowser =
+    input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
+  const start: EngineName = input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  // Actions, captures, custom headers and cookies make an answer particular to this request.
+  const cacheable =
+    deps.config.cacheEnabled &&
+    actions.length === 0 &&
+    !formats.screenshot &&
+    !input.headers &&
+    !input.cookies?.length;
+  const key = cacheKey(target.href, { ...input, format: formats.format }, !deps.config.disableSsrfProtection);
+
+  if (cacheable && input.maxAge > 0) {
     const entry = await deps.store.cache.get<FetchResult>(key);
     if (entry && now() - entry.createdAt <= input.maxAge) {
       const result = { ...entry.value, elapsed: Math.round(performance.now() - started) };
@@ -64,22 +94,39 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     }
   }
 
-  const engine = await deps.engines.get("simple");
-  const language = acceptLanguage(input.location, input.languages);
-  const page = await engine.fetch(target.href, {
-    headers: language ? { "accept-language": language } : undefined,
-    signal: deps.signal,
-  });
+  const headers = requestHeaders(input);
+  const attempt = await fetchEscalating(
+    target.href,
+    {
+      start,
+      allowed: deps.config.escalation,
+      extract: {
+        format: formats.format,
+        onlyMainContent: input.onlyMainContent,
+        includeTags: input.includeTags,
+        excludeTags: input.excludeTags,
+        images: input.images,
+      },
+      options: (engine): EngineFetchOptions =>
+        engine === "simple"
+          ? { headers, signal: deps.signal }
+          : {
+              headers,
+              signal: deps.signal,
+              wait: input.wait,
+              actions,
+              cookies: input.cookies,
+              location: input.location,
+              languages: input.languages,
+              screenshot: formats.screenshot ? { ...formats.screenshot, format: "png" } : undefined,
+            },
+    },
+    deps.engines,
+  );
   if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
 
-  const { doc, contentType } = await convertPage(page, {
-    format: input.format,
-    onlyMainContent: input.onlyMainContent,
-    includeTags: input.includeTags,
-    excludeTags: input.excludeTags,
-    images: input.images,
-  });
-
+  const { page, converted } = attempt;
+  const { doc, contentType } = converted;
   const result: FetchResult = {
     url: page.url,
     title: doc.title,
@@ -87,7 +134,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     metadata: doc.metadata,
     links: doc.links,
     tokens: Math.ceil(doc.content.length / 4),
-    method: engine.name,
+    method: attempt.engine,
     elapsed: Math.round(performance.now() - started),
     contentType,
     quality: Math.round(doc.quality * 1000) / 1000,
@@ -95,10 +142,12 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     statusCode: page.status,
   };
   if (input.images) result.images = doc.images ?? [];
+  if (page.screenshot) result.screenshot = base64(page.screenshot);
+  if (page.actionScreenshots?.length) result.actions = { screenshots: page.actionScreenshots.map(base64) };
 
   // Only successful answers are cached: an error page should be fetched again next time.
-  if (useCache && input.storeInCache && page.status >= 200 && page.status < 300) {
+  if (cacheable && input.storeInCache && page.status >= 200 && page.status < 300) {
     await deps.store.cache.set(key, page.url, result, now());
   }
-  return { result, cache: { hit: false } };
+  return { result, cache: { hit: false }, degraded: attempt.degraded };
 }

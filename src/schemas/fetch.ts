@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { MAX_ACTIONS, PageActionDoc } from "./actions.ts";
 import { queryBool, queryNumber, StringEnum, splitList } from "./common.ts";
 
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
@@ -6,6 +7,21 @@ export const DEFAULT_MAX_AGE_MS = 172_800_000;
 const Format = StringEnum(["markdown", "text", "html"], {
   default: "markdown",
   description: "Output format of `content`",
+});
+
+/** Custom request headers, name to value. */
+export const Headers = T.Record(
+  T.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
+  T.String({ maxLength: 8192 }),
+  {
+    description: "Custom HTTP headers sent with the request",
+  },
+);
+
+/** Cookies as name=value pairs. */
+export const Cookies = T.Array(T.String({ pattern: "^[^=;\\s]+=[^;]*$", maxLength: 4096 }), {
+  maxItems: 50,
+  description: 'Cookies as "name=value" pairs',
 });
 
 /**
@@ -46,7 +62,18 @@ export const FetchBody = T.Object(
         description: "Language preferences, e.g. de-CH, fr",
       }),
     ),
-    actions: T.Optional(T.Array(T.Object({}, { additionalProperties: true }), { maxItems: 50 })),
+    actions: T.Optional(
+      T.Array(PageActionDoc, {
+        maxItems: MAX_ACTIONS,
+        description: "Page actions run in order after load; enables browser rendering",
+      }),
+    ),
+    stealth: T.Boolean({
+      default: false,
+      description: "Force stealth mode (browser with bot-detection evasions)",
+    }),
+    headers: T.Optional(Headers),
+    cookies: T.Optional(Cookies),
     maxAge: T.Integer({
       minimum: 0,
       default: DEFAULT_MAX_AGE_MS,
@@ -57,7 +84,14 @@ export const FetchBody = T.Object(
     llmProvider: T.Optional(T.String()),
     llmApiKey: T.Optional(T.String()),
     llmModel: T.Optional(T.String()),
-    formats: T.Optional(T.Array(T.Unknown())),
+    formats: T.Optional(
+      T.Array(T.Unknown(), {
+        maxItems: 20,
+        description:
+          'Compatibility formats: "markdown", "text" or "html" set the content format; "screenshot" (or ' +
+          '{"type":"screenshot","fullPage":true}) adds `screenshot`; "json" needs LLM extraction (not available yet)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -158,5 +192,11 @@ export const FetchResult = T.Object({
   fingerprint: T.String({ description: "First 16 hex characters of SHA-256 over content" }),
   statusCode: T.Integer({ description: "HTTP status the target answered with" }),
   images: T.Optional(T.Array(Image)),
+  screenshot: T.Optional(T.String({ description: "Base64 PNG, when formats asks for a screenshot" })),
+  actions: T.Optional(
+    T.Object({
+      screenshots: T.Array(T.String(), { description: "Base64 PNGs of screenshot actions, in order" }),
+    }),
+  ),
 });
 export type FetchResult = Static<typeof FetchResult>;

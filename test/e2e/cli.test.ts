@@ -132,10 +132,10 @@ describe("dist/siphon fetch", () => {
     expect(slow.code).toBe(5);
   });
 
-  test("features not built yet exit 2 with a clear message", async () => {
-    const run = await siphon(["fetch", `${site.url}/article`, "--render"]);
+  test("a bad action exits 2 naming it, before any browser work", async () => {
+    const run = await siphon(["fetch", `${site.url}/article`, "--actions", '[{"type":"click"}]']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/not available/);
+    expect(run.stderr).toMatch(/actions\[0\]: click needs/);
   });
 
   test("--quiet hides logs; unknown commands exit 2; --help exits 0", async () => {

@@ -83,18 +83,18 @@ describe("bad input is a clear format-B 4xx", () => {
       /location/,
     ],
     [
-      "render not built",
-      "/v1/fetch?url=https://example.com&render=true",
+      "unknown action type",
+      `/v1/fetch?url=https://example.com&actions=${encodeURIComponent('[{"type":"wait","ms":5},{"type":"dance"}]')}`,
       400,
       "invalid_request",
-      /not available/,
+      /actions/,
     ],
     [
-      "actions not built",
-      "/v1/fetch?url=https://example.com&actions=[]",
+      "actions not JSON",
+      "/v1/fetch?url=https://example.com&actions=click",
       400,
       "invalid_request",
-      /not available/,
+      /actions must be an array/,
     ],
   ];
   for (const [name, path, status, type, message] of cases) {
@@ -139,6 +139,41 @@ describe("bad input is a clear format-B 4xx", () => {
     const res = await post(JSON.stringify({ url: "https://example.com", includeTags: "article" }));
     expect(res.status).toBe(400);
     expect((await errorOf(res)).message).toMatch(/includeTags must be an array/);
+  });
+
+  test("an action missing its selector is refused before any browser work, naming its index", async () => {
+    const actions = [{ type: "wait", ms: 10 }, { type: "click" }];
+    const res = await post(JSON.stringify({ url: "https://example.com", actions }));
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/actions\[1\]: click needs a non-empty "selector"/);
+  });
+
+  test("formats: json needs extraction, unknown entries are named", async () => {
+    const json = await post(JSON.stringify({ url: "https://example.com", formats: ["markdown", "json"] }));
+    expect(json.status).toBe(400);
+    expect((await errorOf(json)).message).toMatch(/LLM extraction/);
+    const odd = await post(JSON.stringify({ url: "https://example.com", formats: ["branding"] }));
+    expect((await errorOf(odd)).message).toMatch(/formats\[0\]: "branding" is not supported/);
+  });
+
+  test("screenshot bounds are enforced", async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ width: 99 }, /width must be an integer from 100 to 5000/],
+      [{ height: 5001 }, /height must be an integer from 100 to 5000/],
+      [{ format: "gif" }, /format must be one of png, jpeg, jpg/],
+      [{ format: "jpeg", quality: 0 }, /quality must be an integer from 1 to 100/],
+      [{ waitFor: 60_001 }, /waitFor must be an integer from 0 to 60000/],
+      [{ cookies: ["novalue"] }, /cookies/],
+      [{ quality: 50 }, /quality applies to JPEG only/],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await app.request("/v1/screenshot", {
+        method: "POST",
+        body: JSON.stringify({ url: "https://example.com", ...extra }),
+      });
+      expect(res.status).toBe(400);
+      expect((await errorOf(res)).message).toMatch(message);
+    }
   });
 
   test("extraction options not built yet are refused, not ignored", async () => {

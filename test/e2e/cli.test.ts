@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { imageSize } from "../helpers/images.ts";
 import { ARTICLE_SENTENCE, ARTICLE_TITLE } from "../helpers/site-pages/article.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -174,4 +175,91 @@ describe("dist/siphon serve", () => {
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
   });
+});
+
+/** Chromium processes whose command line mentions `marker` (their user-data-dir lives under it). */
+function chromiumUnder(marker: string): number {
+  let count = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmd.includes("chrom") && cmd.includes(marker)) count++;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return count;
+}
+
+describe("dist/siphon with the browser", () => {
+  const browserEnv = () => {
+    const tmp = join(home, `tmp-${crypto.randomUUID()}`);
+    mkdirSync(tmp);
+    return { tmp, env: { TMPDIR: tmp } };
+  };
+
+  test("screenshot writes a full-page PNG of the asked width and leaves no Chromium behind", async () => {
+    const { tmp, env } = browserEnv();
+    const out = join(home, "page.png");
+    const run = await siphon(
+      ["screenshot", `${site.url}/tall`, "-o", out, "--full-page", "--width", "1440"],
+      { env },
+    );
+    expect(run.code).toBe(0);
+    const size = imageSize(readFileSync(out));
+    expect(size).toMatchObject({ format: "png", width: 1440 });
+    expect(size.height).toBeGreaterThan(720);
+    expect(chromiumUnder(tmp)).toBe(0);
+  }, 60_000);
+
+  test("screenshot --json prints the SPEC response; piped without -o it writes the image bytes", async () => {
+    const { env } = browserEnv();
+    const json = await siphon(["screenshot", `${site.url}/article`, "--json", "--format", "jpeg"], { env });
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout);
+    expect(body.success).toBe(true);
+    expect(body.data.screenshot).toStartWith("data:image/jpeg;base64,");
+    const proc = Bun.spawn([binary, "screenshot", `${site.url}/article`], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const bytes = new Uint8Array(await new Response(proc.stdout).arrayBuffer());
+    expect(await proc.exited).toBe(0);
+    expect(imageSize(bytes)).toEqual({ format: "png", width: 1280, height: 720 });
+  }, 60_000);
+
+  test("fetch escalates a JavaScript page to the browser and exits cleanly", async () => {
+    const { tmp, env } = browserEnv();
+    const run = await siphon(["fetch", `${site.url}/spa`, "--json", "--no-cache"], { env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).method).toBe("browser");
+    expect(chromiumUnder(tmp)).toBe(0);
+  }, 60_000);
+
+  test("serve closes Chromium on SIGTERM", async () => {
+    const { tmp, env } = browserEnv();
+    const proc = Bun.spawn([binary, "serve", "--port", "0"], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = proc.stderr.getReader();
+    let banner = "";
+    while (!/listening on (http:\/\/\S+)/.test(banner)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`server exited: ${banner}`);
+      banner += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    const base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+    const res = await fetch(`${base}/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&render=true`);
+    expect(res.status).toBe(200);
+    expect(chromiumUnder(tmp)).toBeGreaterThan(0);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+    expect(chromiumUnder(tmp)).toBe(0);
+  }, 60_000);
 });

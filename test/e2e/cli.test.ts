@@ -47,6 +47,26 @@ async function siphon(
   return { code, stdout, stderr };
 }
 
+/** Starts `dist/siphon serve --port 0` and returns its base URL once it says it is listening. */
+async function startServe(env: Record<string, string> = {}): Promise<{ proc: Bun.Subprocess; base: string }> {
+  const proc = Bun.spawn([binary, "serve", "--port", "0"], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  let banner = "";
+  const pattern = /listening on (http:\/\/\S+)/;
+  while (!pattern.test(banner)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${banner}`);
+    banner += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { proc, base: pattern.exec(banner)?.[1] ?? "" };
+}
+
 describe("dist/siphon fetch", () => {
   test("prints markdown on stdout and nothing else", async () => {
     const run = await siphon(["fetch", `${site.url}/article`]);
@@ -152,21 +172,7 @@ describe("dist/siphon fetch", () => {
 
 describe("dist/siphon serve", () => {
   test("serves /health and /v1/fetch, then shuts down on SIGTERM", async () => {
-    const proc = Bun.spawn([binary, "serve", "--port", "0"], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const reader = proc.stderr.getReader();
-    let banner = "";
-    while (!/listening on (http:\/\/\S+)/.test(banner)) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`server exited: ${banner}`);
-      banner += new TextDecoder().decode(value);
-    }
-    reader.releaseLock();
-    const base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+    const { proc, base } = await startServe();
     const health = await fetch(`${base}/health`);
     expect(health.status).toBe(200);
     const res = await fetch(`${base}/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=text`);
@@ -240,21 +246,7 @@ describe("dist/siphon with the browser", () => {
 
   test("serve closes Chromium on SIGTERM", async () => {
     const { tmp, env } = browserEnv();
-    const proc = Bun.spawn([binary, "serve", "--port", "0"], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...env },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const reader = proc.stderr.getReader();
-    let banner = "";
-    while (!/listening on (http:\/\/\S+)/.test(banner)) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`server exited: ${banner}`);
-      banner += new TextDecoder().decode(value);
-    }
-    reader.releaseLock();
-    const base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+    const { proc, base } = await startServe(env);
     const res = await fetch(`${base}/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&render=true`);
     expect(res.status).toBe(200);
     expect(chromiumUnder(tmp)).toBeGreaterThan(0);

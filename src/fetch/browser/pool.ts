@@ -130,7 +130,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
 
   async function runOnce<T>(
     fn: (page: Page, context: BrowserContext) => Promise<T>,
-  ): Promise<{ value?: T; error?: unknown; crashed: boolean }> {
+  ): Promise<{ value: T } | { error: unknown; crashed: boolean }> {
     const gen = currentGeneration();
     gen.inFlight++;
     gen.started++;
@@ -140,7 +140,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       const { browser } = await gen.ready;
       context = await browser.createBrowserContext();
       const page = await context.newPage();
-      return { value: await fn(page, context), crashed: false };
+      return { value: await fn(page, context) };
     } catch (error) {
       const launched = await gen.ready.catch(() => undefined);
       return { error, crashed: launched !== undefined && !launched.browser.connected };
@@ -153,14 +153,14 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   }
 
   return {
-    async withPage(fn, signal) {
+    async withPage<T>(fn: (page: Page, context: BrowserContext) => Promise<T>, signal?: AbortSignal) {
       if (closed) throw closedError();
       await acquireSlot(signal);
       try {
         for (let attempt = 0; ; attempt++) {
           if (closed) throw closedError();
           const outcome = await runOnce(fn);
-          if (outcome.error === undefined) return outcome.value as Awaited<ReturnType<typeof fn>>;
+          if (!("error" in outcome)) return outcome.value as T;
           // Only a crash is worth repeating, once, and only while the caller still waits.
           if (!outcome.crashed || attempt > 0 || closed || signal?.aborted) throw outcome.error;
         }
@@ -176,10 +176,10 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       await Promise.all([...generations].map(closeGeneration));
     },
 
-    stats: () => ({ launches, pagesServed, inFlight: active - 0 - countIdle(), waiting: queue.length }),
+    stats() {
+      let inFlight = 0;
+      for (const gen of generations) inFlight += gen.inFlight;
+      return { launches, pagesServed, inFlight, waiting: queue.length };
+    },
   };
-
-  function countIdle(): number {
-    return 0;
-  }
 }

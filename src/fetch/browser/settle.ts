@@ -1,0 +1,113 @@
+import type { HTTPRequest, Page } from "puppeteer-core";
+
+/** How long the DOM must stay unchanged before a page counts as rendered. */
+const DOM_QUIET_MS = 70;
+
+/** Tracks main-frame navigations and open requests of a page, to tell when it has settled. */
+export interface ActivityTracker {
+  /** Requests sent and not yet answered (blocked ones never count). */
+  readonly pending: number;
+  /** True between a main-frame navigation request and that document's load event. */
+  readonly navigating: boolean;
+  /** Resolves at the next main-frame load event, or after `ms`. */
+  nextLoad(ms: number): Promise<void>;
+  /** Stops listening. */
+  dispose(): void;
+}
+
+/** Starts tracking `page`; call before navigating. */
+export function trackActivity(page: Page): ActivityTracker {
+  const open = new Set<HTTPRequest>();
+  let navigating = false;
+  let loadWaiters: (() => void)[] = [];
+  const isMainNavigation = (request: HTTPRequest) =>
+    request.isNavigationRequest() && request.frame() === page.mainFrame();
+  const onRequest = (request: HTTPRequest) => {
+    open.add(request);
+    if (isMainNavigation(request)) navigating = true;
+  };
+  const onDone = (request: HTTPRequest) => {
+    open.delete(request);
+    // A failed or aborted main navigation will never fire load.
+    if (isMainNavigation(request) && request.failure()) navigating = false;
+  };
+  const onLoad = () => {
+    navigating = false;
+    for (const wake of loadWaiters.splice(0)) wake();
+  };
+  page.on("request", onRequest);
+  page.on("requestfinished", onDone);
+  page.on("requestfailed", onDone);
+  page.on("load", onLoad);
+  return {
+    get pending() {
+      return open.size;
+    },
+    get navigating() {
+      return navigating;
+    },
+    nextLoad(ms) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        loadWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+    dispose() {
+      page.off("request", onRequest);
+      page.off("requestfinished", onDone);
+      page.off("requestfailed", onDone);
+      page.off("load", onLoad);
+      loadWaiters = [];
+    },
+  };
+}
+
+/** Runs in the page: resolves once no node or text changed for `quietMs`, or after `maxMs`. */
+function domQuiet(quietMs: number, maxMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let quiet: ReturnType<typeof setTimeout>;
+    const finish = () => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve();
+    };
+    const observer = new MutationObserver(() => {
+      clearTimeout(quiet);
+      quiet = setTimeout(finish, quietMs);
+    });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
+    quiet = setTimeout(finish, quietMs);
+    const cap = setTimeout(finish, maxMs);
+  });
+}
+
+/**
+ * Waits, best effort, until the page has rendered: no main-frame navigation under way (a
+ * script-driven reload such as a JS challenge), no request open and the DOM quiet for a moment.
+ * Never throws; returns by `deadline` (epoch ms) at the latest.
+ */
+export async function settle(page: Page, tracker: ActivityTracker, deadline: number): Promise<void> {
+  for (let round = 0; round < 10; round++) {
+    const left = deadline - Date.now();
+    if (left <= 0 || page.isClosed()) return;
+    if (tracker.navigating) {
+      await tracker.nextLoad(left);
+      continue;
+    }
+    if (tracker.pending > 0) {
+      await page.waitForNetworkIdle({ idleTime: 30, timeout: left, concurrency: 0 }).catch(() => {});
+      continue;
+    }
+    try {
+      await page.evaluate(domQuiet, DOM_QUIET_MS, Math.max(0, left));
+    } catch {
+      // The document was replaced mid-wait (navigation): go round again and wait for it.
+      continue;
+    }
+    if (!tracker.navigating && tracker.pending === 0) return;
+  }
+}

@@ -88,6 +88,43 @@ const SETTINGS = {
     default: true,
     doc: "Escalate automatically from simple HTTP to browser to stealth when a page needs it",
   },
+  auth: {
+    env: "SIPHON_AUTH",
+    kind: "string",
+    default: "",
+    doc: "required or optional; default: required when the server binds a non-loopback address, else optional",
+  },
+  localTier: {
+    env: "SIPHON_LOCAL_TIER",
+    kind: "string",
+    default: "max",
+    doc: "Plan tier of the built-in local account used by keyless requests in optional auth mode",
+  },
+  environment: {
+    env: "SIPHON_ENV",
+    kind: "string",
+    default: "development",
+    doc: "production refuses sph_test_ keys",
+  },
+  plans: {
+    env: "SIPHON_PLANS",
+    kind: "string",
+    default: "",
+    doc: 'Plan table as JSON: {"tier":{"weeklyQuota":n,"burstPerHour":n,"price":n,"extraPricePerRequest":n}}, merged over the defaults',
+  },
+  upgradeUrl: {
+    env: "SIPHON_UPGRADE_URL",
+    kind: "string",
+    default: "https://siphon.dev/pricing",
+    doc: "Where /v1/cli/usage sends people who need a bigger plan",
+  },
+  apiUrl: {
+    env: "SIPHON_API_URL",
+    kind: "string",
+    default: "",
+    doc: "CLI: call this siphon server instead of running the pipeline locally",
+  },
+  apiKey: { env: "SIPHON_API_KEY", kind: "string", default: "", doc: "CLI: the key sent to SIPHON_API_URL" },
   requestBodyLimit: {
     env: "SIPHON_REQUEST_BODY_LIMIT",
     kind: "int",
@@ -127,7 +164,8 @@ function parseValue(key: string, kind: string, raw: unknown, source: string): st
     if (["0", "false", "no", "off", ""].includes(s)) return false;
     throw new SiphonError("invalid_request", `${source}: ${key} must be true or false, got "${raw}"`);
   }
-  return String(raw);
+  // A config file may hold structured values (plans) where the environment holds JSON text.
+  return raw !== null && typeof raw === "object" ? JSON.stringify(raw) : String(raw);
 }
 
 function readConfigFile(home: string): Record<string, unknown> {

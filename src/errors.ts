@@ -23,6 +23,7 @@ export const ERROR_TABLE = {
   answer_failed: { status: 500, exit: 1, retryable: true },
   not_implemented: { status: 501, exit: 1, retryable: false },
   browser_unavailable: { status: 503, exit: 1, retryable: true },
+  forbidden_host: { status: 403, exit: 3, retryable: false },
 } as const satisfies Record<string, { status: number; exit: number; retryable: boolean }>;
 
 export type ErrorType = keyof typeof ERROR_TABLE;
@@ -33,6 +34,8 @@ export interface SiphonErrorOptions {
   /** Link to documentation. */
   docs?: string;
   cause?: unknown;
+  /** Response headers the answer must carry (Retry-After and rate-limit headers on a 429). */
+  headers?: Record<string, string>;
 }
 
 /** An expected failure with a SPEC format-B type; anything else is an internal_error. */
@@ -40,6 +43,7 @@ export class SiphonError extends Error {
   readonly type: ErrorType;
   readonly hint?: string;
   readonly docs?: string;
+  readonly headers: Record<string, string>;
 
   constructor(type: ErrorType, message: string, options: SiphonErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -47,6 +51,7 @@ export class SiphonError extends Error {
     this.type = type;
     this.hint = options.hint;
     this.docs = options.docs;
+    this.headers = options.headers ?? {};
   }
 
   get status(): number {

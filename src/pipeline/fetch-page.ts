@@ -23,6 +23,8 @@ export interface FetchDeps {
   engines: Engines;
   signal?: AbortSignal;
   now?: () => number;
+  /** Over the weekly quota: simple HTTP only, no browser or stealth, whatever the request asks. */
+  httpOnly?: boolean;
 }
 
 export interface CacheInfo {
@@ -73,7 +75,10 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
 
   const forcesBrowser =
     input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
-  const start: EngineName = input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  const wantsBrowser = forcesBrowser || input.stealth;
+  const start: EngineName = deps.httpOnly ? "simple" : input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  const skipped =
+    deps.httpOnly && wantsBrowser ? "rendering, stealth, actions and screenshots were skipped (HTTP only)" : undefined;
   // Actions, captures, custom headers and cookies make an answer particular to this request.
   const cacheable =
     deps.config.cacheEnabled &&
@@ -99,7 +104,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     target.href,
     {
       start,
-      allowed: deps.config.escalation,
+      allowed: deps.config.escalation && !deps.httpOnly,
       extract: {
         format: formats.format,
         onlyMainContent: input.onlyMainContent,
@@ -149,5 +154,6 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   if (cacheable && input.storeInCache && page.status >= 200 && page.status < 300) {
     await deps.store.cache.set(key, page.url, result, now());
   }
-  return { result, cache: { hit: false }, degraded: attempt.degraded };
+  const degraded = [skipped, attempt.degraded].filter(Boolean).join("; ") || undefined;
+  return { result, cache: { hit: false }, degraded };
 }

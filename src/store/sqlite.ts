@@ -4,8 +4,10 @@ import { dirname } from "node:path";
 import { eq, lt } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
+import { sqliteAccounts } from "./sqlite-accounts.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import { cacheEntries } from "./sqlite-schema.ts";
+import { sqliteUsage } from "./sqlite-usage.ts";
 import type { CacheStore, Store } from "./types.ts";
 
 interface Migratable {
@@ -53,12 +55,16 @@ export function openSqliteStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true });
   // WAL lets a CLI run read while a server writes; busy_timeout rides out short write locks.
-  sqlite.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+  sqlite.exec(
+    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+  );
   const db = drizzle(sqlite);
   migrate(db);
   return {
     kind: "sqlite",
     cache: sqliteCache(db),
+    accounts: sqliteAccounts(db),
+    usage: sqliteUsage(db, sqlite),
     async close() {
       sqlite.close();
     },

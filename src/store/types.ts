@@ -12,6 +12,84 @@ export interface CacheStore {
   prune(before: number): Promise<number>;
 }
 
+/** An account: owns keys, has a plan tier and optional extra usage. */
+export interface Account {
+  id: string;
+  name: string;
+  tier: string;
+  extraUsageEnabled: boolean;
+  /** Remaining extra-usage balance in micro-units (1e-6) of the price currency. */
+  extraBalanceMicros: number;
+  createdAt: number;
+}
+
+/** An API key as listed: never the key itself, only its prefix. */
+export interface ApiKeyInfo {
+  id: string;
+  accountId: string;
+  name: string;
+  prefix: string;
+  kind: "live" | "test";
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** Accounts and keys. Stores move data; the auth module decides what it means. */
+export interface AccountStore {
+  createAccount(account: Account): Promise<void>;
+  getAccount(id: string): Promise<Account | null>;
+  /** Adds to (or, negative, takes from) the extra-usage balance; null when the account has too little. */
+  chargeExtra(accountId: string, micros: number): Promise<number | null>;
+  setExtraUsage(accountId: string, enabled: boolean, balanceMicros: number): Promise<void>;
+  createKey(key: ApiKeyInfo, hash: string): Promise<void>;
+  /** The key with this SHA-256 hash, revoked or not. */
+  findKeyByHash(hash: string): Promise<ApiKeyInfo | null>;
+  listKeys(): Promise<ApiKeyInfo[]>;
+  /** Revokes by id or by prefix (unique match required); returns the key, or null when none matches. */
+  revokeKey(idOrPrefix: string, at: number): Promise<ApiKeyInfo | null>;
+  touchKey(id: string, at: number): Promise<void>;
+}
+
+/** One metered request, for statistics. */
+export interface RequestLogEntry {
+  accountId: string;
+  keyId: string | null;
+  route: string;
+  status: number;
+  durationMs: number;
+  credits: number;
+  at: number;
+}
+
+export interface BurstVerdict {
+  allowed: boolean;
+  /** Requests counted in the window after this one (when allowed) or now (when refused). */
+  used: number;
+  /** When the oldest counted request leaves the window (ms since epoch); now when the window is empty. */
+  oldestExpiresAt: number;
+}
+
+/** Rate-limit windows, weekly credits and the request log. */
+export interface UsageStore {
+  /**
+   * Counts a request in `subject`'s sliding window if fewer than `limit`
+   * requests fell in the last `windowMs`; atomic, so concurrent callers never
+   * overshoot the limit.
+   */
+  takeBurstSlot(subject: string, now: number, windowMs: number, limit: number): Promise<BurstVerdict>;
+  /** The window as it stands, without counting anything. */
+  peekBurst(
+    subject: string,
+    now: number,
+    windowMs: number,
+  ): Promise<{ used: number; oldestExpiresAt: number }>;
+  addCredits(accountId: string, weekStart: number, credits: number): Promise<number>;
+  weeklyCredits(accountId: string, weekStart: number): Promise<number>;
+  logRequest(entry: RequestLogEntry): Promise<void>;
+  stats(accountId: string): Promise<{ totalRequests: number; successRate: number; avgResponseTime: number }>;
+}
+
 /**
  * Everything siphon persists. SQLite by default; the hosted mode moves parts
  * to PostgreSQL and Redis behind these same interfaces.
@@ -19,5 +97,7 @@ export interface CacheStore {
 export interface Store {
   readonly kind: "sqlite";
   cache: CacheStore;
+  accounts: AccountStore;
+  usage: UsageStore;
   close(): Promise<void>;
 }

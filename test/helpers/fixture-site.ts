@@ -1,4 +1,16 @@
 import { articlePage } from "./site-pages/article.ts";
+import { botcheckPage } from "./site-pages/botcheck.ts";
+import {
+  cookiesPage,
+  delayedPage,
+  formPage,
+  hoverPage,
+  jsChallenge,
+  keysPage,
+  scrollPage,
+  selectPage,
+  tallPage,
+} from "./site-pages/browser-pages.ts";
 import { atomFeed, DATA_JSON, PLAIN_TEXT, robotsTxt, rssFeed, sitemap } from "./site-pages/data.ts";
 import { docsPage } from "./site-pages/docs.ts";
 import { buildSiteDocuments, type SiteDocuments } from "./site-pages/documents.ts";
@@ -37,6 +49,8 @@ import {
  */
 
 export * from "./site-pages/article.ts";
+export * from "./site-pages/botcheck.ts";
+export * from "./site-pages/browser-pages.ts";
 export * from "./site-pages/data.ts";
 export * from "./site-pages/docs.ts";
 export * from "./site-pages/documents.ts";
@@ -118,6 +132,17 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     ["/spa", () => html(spaPage())],
     ["/noscript", () => html(noscriptPage())],
     ["/headers", (request) => Response.json(Object.fromEntries(request.headers))],
+    // Pages for the browser engine: timing, interaction, screenshots, challenges, fingerprints.
+    ["/delayed", () => html(delayedPage())],
+    ["/form", () => html(formPage())],
+    ["/scroll", () => html(scrollPage())],
+    ["/tall", () => html(tallPage())],
+    ["/cookies", (request) => html(cookiesPage(request))],
+    ["/select", () => html(selectPage())],
+    ["/hover", () => html(hoverPage())],
+    ["/keys", () => html(keysPage())],
+    ["/js-challenge", (request) => jsChallenge(request)],
+    ["/botcheck", () => html(botcheckPage())],
   ];
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
   return new Map(table);

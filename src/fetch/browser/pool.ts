@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
 import { type LaunchedBrowser, launchBrowser } from "./launch.ts";
@@ -41,7 +41,25 @@ interface Generation {
   started: number;
   inFlight: number;
   retired: boolean;
+  /** A context and page opened ahead of need: opening one (a renderer start) is most of a warm fetch. */
+  spare?: Promise<Fresh | undefined>;
   closed?: Promise<void>;
+}
+
+/** A never-used incognito context with one blank page. */
+interface Fresh {
+  context: BrowserContext;
+  page: Page;
+}
+
+async function openFresh(browser: Browser): Promise<Fresh> {
+  const context = await browser.createBrowserContext();
+  try {
+    return { context, page: await context.newPage() };
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
 }
 
 interface Waiter {
@@ -100,6 +118,10 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     gen.closed ??= (async () => {
       generations.delete(gen);
       const launched = await gen.ready.catch(() => undefined);
+      // A connected (remote) browser outlives us: its spare context must not be left behind.
+      const spare = await gen.spare;
+      gen.spare = undefined;
+      await spare?.context.close().catch(() => {});
       await launched?.close();
     })();
     return gen.closed;
@@ -128,27 +150,41 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     return gen;
   }
 
-  async function runOnce<T>(
-    fn: (page: Page, context: BrowserContext) => Promise<T>,
-  ): Promise<{ value: T } | { error: unknown; crashed: boolean }> {
+  /** Hands out the spare (or a new context) and starts opening the next spare. */
+  async function takeFresh(gen: Generation, browser: Browser): Promise<Fresh> {
+    const spare = await gen.spare;
+    gen.spare = undefined;
+    if (!gen.retired && !closed) gen.spare = openFresh(browser).catch(() => undefined);
+    if (spare && !spare.page.isClosed()) return spare;
+    return openFresh(browser);
+  }
+
+  type Outcome<T> = ({ value: T } | { error: unknown; crashed: boolean }) & { done: Promise<void> };
+
+  /** Runs fn on a fresh page; `done` settles once the context is closed and the page counted. */
+  async function runOnce<T>(fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<Outcome<T>> {
     const gen = currentGeneration();
     gen.inFlight++;
     gen.started++;
     if (gen.started >= recycleAfter) retire(gen);
-    let context: BrowserContext | undefined;
-    try {
-      const { browser } = await gen.ready;
-      context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      return { value: await fn(page, context) };
-    } catch (error) {
-      const launched = await gen.ready.catch(() => undefined);
-      return { error, crashed: launched !== undefined && !launched.browser.connected };
-    } finally {
-      await context?.close().catch(() => {});
+    let fresh: Fresh | undefined;
+    const finish = async () => {
+      await fresh?.context.close().catch(() => {});
       gen.inFlight--;
       pagesServed++;
       if (gen.retired && gen.inFlight === 0) void closeGeneration(gen);
+    };
+    try {
+      const { browser } = await gen.ready;
+      fresh = await takeFresh(gen, browser);
+      const value = await fn(fresh.page, fresh.context);
+      // The caller gets its answer now; closing the context (tens of ms) happens behind it.
+      return { value, done: finish() };
+    } catch (error) {
+      const launched = await gen.ready.catch(() => undefined);
+      const crashed = launched !== undefined && !launched.browser.connected;
+      await finish();
+      return { error, crashed, done: Promise.resolve() };
     }
   }
 
@@ -156,16 +192,21 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     async withPage<T>(fn: (page: Page, context: BrowserContext) => Promise<T>, signal?: AbortSignal) {
       if (closed) throw closedError();
       await acquireSlot(signal);
+      let release: Promise<void> = Promise.resolve();
       try {
         for (let attempt = 0; ; attempt++) {
           if (closed) throw closedError();
           const outcome = await runOnce(fn);
-          if (!("error" in outcome)) return outcome.value as T;
+          if ("value" in outcome) {
+            // The slot stays taken until the page is really closed, so the bound holds.
+            release = outcome.done;
+            return outcome.value;
+          }
           // Only a crash is worth repeating, once, and only while the caller still waits.
           if (!outcome.crashed || attempt > 0 || closed || signal?.aborted) throw outcome.error;
         }
       } finally {
-        releaseSlot();
+        void release.then(releaseSlot);
       }
     },
 

@@ -1,0 +1,138 @@
+import { SiphonError } from "../errors.ts";
+import type { AuthContext, Principal } from "./principal.ts";
+import { nextWeekStart, weekStart } from "./week.ts";
+
+/** The burst limit is a true sliding window over the last hour. */
+export const BURST_WINDOW_MS = 3_600_000;
+const MICROS = 1_000_000;
+
+/** What admission decided for one metered request. */
+export interface Admission {
+  principal: Principal;
+  burst: { limit: number; used: number; resetAt: number };
+  weekly: { limit: number; used: number; resetsAt: number };
+  /** Over the weekly quota and no extra usage: the request runs HTTP-only. */
+  softLimited: boolean;
+  /** Over the weekly quota with extra usage: full features, charged per credit. */
+  extraUsage: boolean;
+}
+
+/** What settling a request charged. */
+export interface Settlement {
+  credits: number;
+  weeklyUsed: number;
+  /** Extra usage charged for this request, in price units, and the balance left. */
+  extraCharged?: number;
+  extraBalance?: number;
+}
+
+/** The burst window is per key; keyless local requests share one window per account. */
+export function burstSubject(principal: Principal): string {
+  return principal.key ? `key:${principal.key.id}` : `account:${principal.account.id}`;
+}
+
+/**
+ * Admits a metered request: counts it in the key's sliding burst window
+ * (hard: 429 rate_limited with Retry-After and X-RateLimit-* when full) and
+ * reads the weekly quota (soft: past it, the request is marked HTTP-only
+ * unless extra usage pays for it).
+ */
+export async function admit(principal: Principal, ctx: AuthContext): Promise<Admission> {
+  const now = ctx.now();
+  const limit = principal.plan.burstPerHour;
+  const verdict = await ctx.store.usage.takeBurstSlot(burstSubject(principal), now, BURST_WINDOW_MS, limit);
+  if (!verdict.allowed) {
+    const retryAfter = Math.max(1, Math.ceil((verdict.oldestExpiresAt - now) / 1000));
+    throw new SiphonError("rate_limited", `The hourly burst limit of ${limit} requests is reached`, {
+      hint: `Retry in ${retryAfter} s, or move to a bigger plan.`,
+      headers: {
+        "retry-after": String(retryAfter),
+        "x-ratelimit-limit": String(limit),
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(Math.ceil(verdict.oldestExpiresAt / 1000)),
+        "x-burst-limit": String(limit),
+        "x-burst-used": String(verdict.used),
+        "x-burst-remaining": "0",
+      },
+    });
+  }
+  const used = await ctx.store.usage.weeklyCredits(principal.account.id, weekStart(now));
+  const quota = principal.plan.weeklyQuota;
+  const over = used >= quota;
+  const price = Math.round(principal.plan.extraPricePerRequest * MICROS);
+  const extraUsage =
+    over && principal.account.extraUsageEnabled && principal.account.extraBalanceMicros >= price;
+  return {
+    principal,
+    burst: { limit, used: verdict.used, resetAt: verdict.oldestExpiresAt },
+    weekly: { limit: quota, used, resetsAt: nextWeekStart(now) },
+    softLimited: over && !extraUsage,
+    extraUsage,
+  };
+}
+
+/** Records what a request cost: weekly credits, the extra-usage charge, and a request-log row. */
+export async function settle(
+  admission: Admission,
+  outcome: { credits: number; route: string; status: number; durationMs: number },
+  ctx: AuthContext,
+): Promise<Settlement> {
+  const { account, key, plan } = admission.principal;
+  const now = ctx.now();
+  const settlement: Settlement = { credits: outcome.credits, weeklyUsed: admission.weekly.used };
+  if (outcome.credits > 0) {
+    settlement.weeklyUsed = await ctx.store.usage.addCredits(account.id, weekStart(now), outcome.credits);
+    if (admission.extraUsage) {
+      const micros = Math.round(plan.extraPricePerRequest * MICROS) * outcome.credits;
+      const balance = await ctx.store.accounts.chargeExtra(account.id, -micros);
+      if (balance !== null) {
+        settlement.extraCharged = micros / MICROS;
+        settlement.extraBalance = balance / MICROS;
+      }
+    }
+  }
+  await ctx.store.usage.logRequest({
+    accountId: account.id,
+    keyId: key?.id ?? null,
+    route: outcome.route,
+    status: outcome.status,
+    durationMs: Math.round(outcome.durationMs),
+    credits: outcome.credits,
+    at: now,
+  });
+  return settlement;
+}
+
+/** An amount with up to 6 decimals and no trailing zeros. */
+function money(amount: number): string {
+  return amount.toFixed(6).replace(/\.?0+$/, "");
+}
+
+/** The usage headers of a metered response (SPEC "Response headers"). */
+export function usageHeaders(admission: Admission, settlement: Settlement): Record<string, string> {
+  const { weekly, burst } = admission;
+  const headers: Record<string, string> = {
+    "x-credits-used": String(settlement.credits),
+    "x-service-plan": admission.principal.plan.tier,
+    "x-weekly-limit": String(weekly.limit),
+    "x-weekly-used": String(settlement.weeklyUsed),
+    "x-weekly-remaining": String(Math.max(0, weekly.limit - settlement.weeklyUsed)),
+    "x-weekly-resets-at": new Date(weekly.resetsAt).toISOString(),
+    "x-burst-limit": String(burst.limit),
+    "x-burst-used": String(burst.used),
+    "x-burst-remaining": String(Math.max(0, burst.limit - burst.used)),
+    "x-ratelimit-limit": String(burst.limit),
+    "x-ratelimit-remaining": String(Math.max(0, burst.limit - burst.used)),
+    "x-ratelimit-reset": String(Math.ceil(burst.resetAt / 1000)),
+  };
+  if (admission.softLimited) {
+    headers["x-soft-limited"] = "true";
+    headers["x-degraded"] =
+      "Weekly quota used up: HTTP-only fetching (no browser rendering or stealth) until it resets";
+  }
+  if (settlement.extraCharged !== undefined) {
+    headers["x-extra-usage-charged"] = money(settlement.extraCharged);
+    headers["x-extra-usage-new-balance"] = money(settlement.extraBalance ?? 0);
+  }
+  return headers;
+}

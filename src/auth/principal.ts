@@ -1,0 +1,113 @@
+import type { Config } from "../config.ts";
+import { SiphonError } from "../errors.ts";
+import type { Account, ApiKeyInfo, Store } from "../store/types.ts";
+import { hashKey, KEY_PATTERN } from "./keys.ts";
+import type { Plan } from "./plans.ts";
+
+/** Who is calling: an account with its plan, through a key or as the local account. */
+export interface Principal {
+  account: Account;
+  key: ApiKeyInfo | null;
+  plan: Plan;
+}
+
+export interface AuthContext {
+  config: Config;
+  store: Store;
+  plans: Map<string, Plan>;
+  now: () => number;
+}
+
+export const LOCAL_ACCOUNT_ID = "acct_local";
+// Writing last-used on every request would make every read a write; a minute is precise enough.
+const TOUCH_EVERY_MS = 60_000;
+
+/** The key a request carries (Bearer or X-API-Key), "" when the header is there but empty or malformed, null when absent. */
+export function presentedKey(headers: Headers): string | null {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ?? "";
+  }
+  const apiKey = headers.get("x-api-key");
+  return apiKey === null ? null : apiKey.trim();
+}
+
+function planOf(ctx: AuthContext, tier: string): Plan {
+  const plan = ctx.plans.get(tier) ?? ctx.plans.get("free");
+  if (!plan) throw new SiphonError("internal_error", `No plan for tier ${tier}`);
+  return plan;
+}
+
+/** The built-in account of keyless requests on a local daemon; created on first use. */
+async function localPrincipal(ctx: AuthContext): Promise<Principal> {
+  let account = await ctx.store.accounts.getAccount(LOCAL_ACCOUNT_ID);
+  if (!account) {
+    account = {
+      id: LOCAL_ACCOUNT_ID,
+      name: "local",
+      tier: ctx.config.localTier,
+      extraUsageEnabled: false,
+      extraBalanceMicros: 0,
+      createdAt: ctx.now(),
+    };
+    try {
+      await ctx.store.accounts.createAccount(account);
+    } catch {
+      // Another request created it at the same moment.
+    }
+  }
+  return {
+    account: { ...account, tier: ctx.config.localTier },
+    key: null,
+    plan: planOf(ctx, ctx.config.localTier),
+  };
+}
+
+const HINT =
+  "Send Authorization: Bearer sph_live_… or X-API-Key: sph_live_… (create one with `siphon keys create`).";
+
+/**
+ * Identifies the caller. Without a key: the local account when `keyOptional`,
+ * else 401 unauthorized. A malformed key is 401 unauthorized; an unknown or
+ * revoked key, a deleted account, or a test key in production is 401
+ * invalid_token. Keys are compared by SHA-256 hash, never stored or logged.
+ */
+export async function authenticate(
+  headers: Headers,
+  ctx: AuthContext,
+  keyOptional: boolean,
+): Promise<Principal> {
+  const key = presentedKey(headers);
+  if (key === null) {
+    if (keyOptional) return localPrincipal(ctx);
+    throw new SiphonError("unauthorized", "This endpoint needs an API key", { hint: HINT });
+  }
+  if (!KEY_PATTERN.test(key)) {
+    throw new SiphonError(
+      "unauthorized",
+      "The API key is not well-formed (expected sph_live_ or sph_test_ and 32 characters)",
+      {
+        hint: HINT,
+      },
+    );
+  }
+  if (key.startsWith("sph_test_") && ctx.config.environment === "production") {
+    throw new SiphonError("invalid_token", "Test keys (sph_test_) are refused by a production server", {
+      hint: "Use a live key.",
+    });
+  }
+  // Keys are found by their SHA-256 hash: whatever the lookup's timing reveals is about the hash, and a
+  // hash prefix does not help anyone guess a key, so no byte-by-byte comparison of secrets happens here.
+  const hash = hashKey(key);
+  const info = await ctx.store.accounts.findKeyByHash(hash);
+  if (!info) throw new SiphonError("invalid_token", "The API key is unknown");
+  if (info.revokedAt !== null)
+    throw new SiphonError("invalid_token", "The API key was revoked", { hint: "Create a new key." });
+  const account = await ctx.store.accounts.getAccount(info.accountId);
+  if (!account) throw new SiphonError("invalid_token", "The key's account no longer exists");
+  const now = ctx.now();
+  if (info.lastUsedAt === null || now - info.lastUsedAt > TOUCH_EVERY_MS)
+    await ctx.store.accounts.touchKey(info.id, now);
+  return { account, key: info, plan: planOf(ctx, account.tier) };
+}

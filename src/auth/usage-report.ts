@@ -1,0 +1,47 @@
+import { BURST_WINDOW_MS, burstSubject } from "./meter.ts";
+import type { AuthContext, Principal } from "./principal.ts";
+import { nextWeekStart, weekStart } from "./week.ts";
+
+/** SPEC CLI usage response. */
+export interface UsageReport {
+  plan: { tier: string; weeklyLimit: number; burstLimit: number };
+  weekly: { used: number; limit: number; remaining: number; resetsAt: string; percentUsed: number };
+  burst: { used: number; limit: number; resetsIn: string };
+  canFetch: boolean;
+  upgradeUrl: string;
+}
+
+/** "1h", "37m", "45s": how long until the burst window frees a slot. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  if (seconds >= 3600)
+    return `${Math.floor(seconds / 3600)}h${seconds % 3600 >= 60 ? `${Math.floor((seconds % 3600) / 60)}m` : ""}`;
+  if (seconds >= 60) return `${Math.ceil(seconds / 60)}m`;
+  return `${seconds}s`;
+}
+
+/** The caller's plan, weekly quota and burst window as they stand; reading it is not metered. */
+export async function usageReport(principal: Principal, ctx: AuthContext): Promise<UsageReport> {
+  const now = ctx.now();
+  const { plan, account } = principal;
+  const used = await ctx.store.usage.weeklyCredits(account.id, weekStart(now));
+  const burst = await ctx.store.usage.peekBurst(burstSubject(principal), now, BURST_WINDOW_MS);
+  return {
+    plan: { tier: plan.tier, weeklyLimit: plan.weeklyQuota, burstLimit: plan.burstPerHour },
+    weekly: {
+      used,
+      limit: plan.weeklyQuota,
+      remaining: Math.max(0, plan.weeklyQuota - used),
+      resetsAt: new Date(nextWeekStart(now)).toISOString(),
+      percentUsed: plan.weeklyQuota ? Math.round((used / plan.weeklyQuota) * 1000) / 10 : 100,
+    },
+    burst: {
+      used: burst.used,
+      limit: plan.burstPerHour,
+      resetsIn: formatDuration(burst.used ? burst.oldestExpiresAt - now : 0),
+    },
+    // The weekly quota is soft (requests degrade, never stop); only a full burst window stops a fetch.
+    canFetch: burst.used < plan.burstPerHour,
+    upgradeUrl: ctx.config.upgradeUrl,
+  };
+}

@@ -1,0 +1,260 @@
+import type { Browser, BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import type { Config } from "../../config.ts";
+import { SiphonError } from "../../errors.ts";
+import { acceptLanguage } from "../locale.ts";
+import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
+import type { EngineFetchOptions, FetchEngine, FetchedPage } from "../types.ts";
+import { parseTargetUrl } from "../url.ts";
+import { runActions } from "./actions.ts";
+import { capture } from "./capture.ts";
+import { countryLocale } from "./locale.ts";
+import { navigationError } from "./navigation-error.ts";
+import type { BrowserPool } from "./pool.ts";
+import { guardRequests } from "./requests.ts";
+import { settle, trackActivity } from "./settle.ts";
+import { applyStealth, stealthUserAgent } from "./stealth.ts";
+
+/** Which flavour of browser engine to build. */
+export interface BrowserEngineOptions {
+  /** Apply the stealth evasions (engine "stealth"); otherwise only a non-headless User-Agent. */
+  stealth: boolean;
+  /** Replaces the system DNS resolver of the SSRF guard (tests). */
+  resolver?: Resolver;
+}
+
+const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+/** Cap on waiting for a page to render after load (script-driven content, JS challenges). */
+const SETTLE_MAX_MS = 3_000;
+/** Headers that are not plain request headers in a browser: handled through their own APIs. */
+const MANAGED_HEADERS = new Set(["user-agent", "cookie", "accept-language", "host"]);
+/** The DOM is serialised as UTF-8 whatever the page was sent in. */
+const REWRITTEN_HEADERS = ["content-length", "content-encoding"];
+
+const userAgents = new WeakMap<Browser, Promise<string>>();
+
+/** The browser's own User-Agent without the "Headless" that sites block on. */
+function realUserAgent(browser: Browser): Promise<string> {
+  let ua = userAgents.get(browser);
+  if (!ua) {
+    ua = browser.userAgent().then((value) => value.replace(/HeadlessChrome/g, "Chrome"));
+    userAgents.set(browser, ua);
+  }
+  return ua;
+}
+
+function parseCookies(list: string[] | undefined, header: string | undefined): [string, string][] {
+  const pairs = list?.length ? list : (header?.split(";") ?? []);
+  return pairs.flatMap((pair) => {
+    const eq = pair.indexOf("=");
+    const name = eq > 0 ? pair.slice(0, eq).trim() : "";
+    return name ? [[name, pair.slice(eq + 1).trim()] as [string, string]] : [];
+  });
+}
+
+function isHtml(contentType: string | undefined): boolean {
+  return !contentType || /html|xml/i.test(contentType);
+}
+
+function responseHeaders(response: HTTPResponse | undefined, serialised: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response?.headers() ?? {})) headers[name.toLowerCase()] = value;
+  if (serialised) {
+    for (const name of REWRITTEN_HEADERS) delete headers[name];
+    const type = headers["content-type"];
+    headers["content-type"] = type
+      ? /charset=/i.test(type)
+        ? type.replace(/charset=[^;]*/i, "charset=utf-8")
+        : `${type}; charset=utf-8`
+      : "text/html; charset=utf-8";
+  }
+  return headers;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * Creates the Chromium engine ("browser", or "stealth" with the evasions). Pages come from the
+ * shared pool, each in its own incognito context; the SSRF guard checks the URL before
+ * navigating and every request the page makes.
+ *
+ * fetch() throws SiphonError: invalid_url/forbidden_url (URL rules, SSRF), timeout (the whole
+ * fetch, default config.browserTimeoutMs), network_error (DNS, refused, TLS...), invalid_request
+ * (an action that cannot run, naming its index), browser_unavailable (no Chromium, or it crashed
+ * twice).
+ */
+export function createBrowserEngine(
+  config: Config,
+  pool: BrowserPool,
+  engineOptions: BrowserEngineOptions,
+): FetchEngine {
+  const guard = createSsrfGuard({
+    enabled: !config.disableSsrfProtection,
+    allow: parseAllowList(config.ssrfAllow),
+    resolver: engineOptions.resolver,
+  });
+
+  async function prepare(page: Page, context: BrowserContext, target: URL, options: EngineFetchOptions) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    const browser = page.browser();
+    const userAgent =
+      headers["user-agent"] ??
+      (engineOptions.stealth ? stealthUserAgent(await browser.version()) : await realUserAgent(browser));
+    const accept =
+      headers["accept-language"] ?? acceptLanguage(options.location, options.languages) ?? "en-US,en;q=0.9";
+    const languages = accept.split(",").map((tag) => tag.split(";")[0]!.trim());
+    const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+
+    await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+    const cdp = await page.createCDPSession();
+    if (engineOptions.stealth) {
+      await applyStealth(page, { userAgent, languages });
+      // Stealth's user-agent override does not carry languages: send the header ourselves.
+      await page.setExtraHTTPHeaders({ "accept-language": accept });
+    } else {
+      // Chromium derives navigator.languages and the header (adding q-values) from a plain list.
+      await cdp.send("Emulation.setUserAgentOverride", { userAgent, acceptLanguage: languages.join(",") });
+    }
+    // Intl formats dates and numbers like the claimed language; best effort, it is cosmetic.
+    await cdp.send("Emulation.setLocaleOverride", { locale: languages[0] }).catch(() => {});
+    if (options.location) {
+      const locale = countryLocale(options.location);
+      await page.emulateTimezone(locale.timezone);
+      if (locale.geolocation) {
+        await context.overridePermissions(target.origin, ["geolocation"]);
+        await page.setGeolocation(locale.geolocation);
+      }
+    }
+    const cookies = parseCookies(options.cookies, headers.cookie);
+    if (cookies.length) {
+      await context.setCookie(
+        ...cookies.map(([name, value]) => ({
+          name,
+          value,
+          domain: target.hostname,
+          path: "/",
+          secure: target.protocol === "https:",
+        })),
+      );
+    }
+    const custom = Object.fromEntries(Object.entries(headers).filter(([name]) => !MANAGED_HEADERS.has(name)));
+    return { viewport, custom };
+  }
+
+  async function render(
+    page: Page,
+    context: BrowserContext,
+    target: URL,
+    options: EngineFetchOptions,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<FetchedPage> {
+    // Our timeout or the caller's cancel closes the page, which ends every pending puppeteer call.
+    const onAbort = () => void page.close().catch(() => {});
+    signal.addEventListener("abort", onAbort, { once: true });
+    let T = performance.now(); const M: string[] = []; const mk = (n: string) => { const x = performance.now(); M.push(`${n}=${Math.round(x - T)}`); T = x; };
+    try {
+      const { viewport, custom } = await prepare(page, context, target, options);mk("prep");
+      const actions = options.actions ?? [];
+      const requests = await guardRequests(page, {
+        guard: config.disableSsrfProtection ? undefined : guard,
+        origin: target.origin,
+        headers: custom,
+        images: options.screenshot !== undefined || actions.some((a) => a.type === "screenshot"),
+        signal,
+      });
+      mk("guard");const tracker = trackActivity(page);
+      let main: HTTPResponse | undefined;
+      page.on("response", (response) => {
+        const request = response.request();
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) main = response;
+      });
+
+      try {
+        const first = await page.goto(target.href, {
+          waitUntil: "load",
+          timeout: Math.max(1, deadline - Date.now()),
+        });
+        main ??= first ?? undefined;
+      } catch (error) {
+        throw navigationError(error, target, requests.documentRefusal());
+      }
+      mk("goto");await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));mk("settle");
+      if (options.wait) await sleep(Math.min(options.wait, deadline - Date.now()));
+      const actionScreenshots = actions.length
+        ? await runActions(page, actions, { deadline, viewport, tracker })
+        : [];
+      if (actions.length) await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
+      const screenshot = options.screenshot ? await capture(page, options.screenshot) : undefined;
+
+      const contentType = main?.headers()["content-type"];
+      let body: Uint8Array | undefined;
+      if (main && !isHtml(contentType)) {
+        // JSON, text or a feed shown by Chromium: the bytes sent beat the viewer's HTML wrapper.
+        body = await main
+          .buffer()
+          .then((b) => new Uint8Array(b))
+          .catch(() => undefined);
+      }
+      const serialised = body === undefined;
+      body ??= new TextEncoder().encode(await page.content());
+      tracker.dispose();mk("content");console.log(M.join(" "));
+      const result: FetchedPage = {
+        url: page.url(),
+        status: main?.status() ?? 200,
+        headers: responseHeaders(main, serialised),
+        body,
+        redirects: main?.request().redirectChain().map((request) => request.url()) ?? [],
+      };
+      if (screenshot) result.screenshot = screenshot;
+      if (actionScreenshots.length) result.actionScreenshots = actionScreenshots;
+      return result;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  return {
+    name: engineOptions.stealth ? "stealth" : "browser",
+    async fetch(rawUrl, options = {}) {
+      const target = parseTargetUrl(rawUrl);
+      const timeoutMs = options.timeoutMs ?? config.browserTimeoutMs;
+      const deadline = Date.now() + timeoutMs;
+      const timer = new AbortController();
+      const handle = setTimeout(() => {
+        timer.abort(
+          new SiphonError("timeout", `${target.href} did not finish rendering within ${timeoutMs} ms.`, {
+            hint: "The site may be slow or never finish loading; try again or with a longer timeout.",
+          }),
+        );
+      }, timeoutMs);
+      const signal = options.signal ? AbortSignal.any([timer.signal, options.signal]) : timer.signal;
+      const aborted = new Promise<never>((_, reject) => {
+        const fail = () => reject(abortReason(signal.reason));
+        if (signal.aborted) fail();
+        else signal.addEventListener("abort", fail, { once: true });
+      });
+      aborted.catch(() => {});
+      try {
+        await Promise.race([guard.check(target, signal), aborted]);
+        const work = pool.withPage((page, context) => render(page, context, target, options, deadline, signal), signal);
+        work.catch(() => {});
+        return await Promise.race([work, aborted]);
+      } catch (error) {
+        if (signal.aborted) throw abortReason(signal.reason);
+        throw navigationError(error, target, undefined);
+      } finally {
+        clearTimeout(handle);
+      }
+    },
+  };
+}
+
+/** Our own timer's SiphonError, or the caller's cancel as the simple engine reports it. */
+function abortReason(reason: unknown): SiphonError {
+  if (reason instanceof SiphonError) return reason;
+  if (reason instanceof DOMException && reason.name === "TimeoutError") {
+    return new SiphonError("timeout", "The fetch timed out.", { cause: reason });
+  }
+  return new SiphonError("network_error", "The fetch was cancelled before it finished.", { cause: reason });
+}

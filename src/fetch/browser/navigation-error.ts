@@ -1,0 +1,46 @@
+import { SiphonError } from "../../errors.ts";
+
+/** Chromium's net::ERR_* codes a user can act on, and what to tell them. */
+function describeNetError(code: string, url: URL): string {
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  if (code === "NAME_NOT_RESOLVED" || code === "NAME_RESOLUTION_FAILED") {
+    return `Could not resolve host ${url.hostname}; check the spelling of the domain.`;
+  }
+  if (code === "CONNECTION_REFUSED") {
+    return `${url.hostname} refused the connection on port ${port}; the site may be down.`;
+  }
+  if (code.startsWith("CERT_") || code.startsWith("SSL_") || code.includes("TLS")) {
+    return `TLS with ${url.hostname} failed (${code}): its certificate is invalid, expired or for another name.`;
+  }
+  if (code === "CONNECTION_RESET" || code === "CONNECTION_CLOSED" || code === "EMPTY_RESPONSE") {
+    return `The connection to ${url.hostname} was closed before the page was received; try again.`;
+  }
+  if (code === "TOO_MANY_REDIRECTS") return `Too many redirects: ${url.href} does not settle on a page.`;
+  if (code === "ABORTED") {
+    return `The browser stopped loading ${url.href} (net::ERR_ABORTED); it may be a download rather than a page.`;
+  }
+  return `Loading ${url.href} failed (net::ERR_${code}); the site may be down or unreachable.`;
+}
+
+/**
+ * Maps what page.goto (or the pool) threw to a SiphonError: SiphonErrors pass through, a
+ * request refused by the SSRF guard is its forbidden_url, net::ERR_* is network_error, a
+ * navigation timeout is timeout, a browser that went away is browser_unavailable. Anything
+ * else is returned unchanged (the edge reports it as internal_error).
+ */
+export function navigationError(error: unknown, url: URL, refusal: SiphonError | undefined): unknown {
+  if (error instanceof SiphonError) return error;
+  const message = String((error as Error | null)?.message ?? "");
+  const net = /net::ERR_([A-Z0-9_]+)/.exec(message);
+  if (net?.[1] === "BLOCKED_BY_CLIENT" && refusal) return refusal;
+  if (net) return new SiphonError("network_error", describeNetError(net[1]!, url), { cause: error });
+  if ((error as Error | null)?.name === "TimeoutError") {
+    return new SiphonError("timeout", `${url.href} did not finish loading in time.`, { cause: error });
+  }
+  if (/Target closed|Session closed|Connection closed|browser has disconnected|detached/i.test(message)) {
+    return new SiphonError("browser_unavailable", "The browser closed while rendering the page; try again.", {
+      cause: error,
+    });
+  }
+  return error;
+}

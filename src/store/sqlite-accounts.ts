@@ -1,0 +1,77 @@
+import { eq, like, sql } from "drizzle-orm";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { accounts, apiKeys } from "./sqlite-schema.ts";
+import type { Account, AccountStore, ApiKeyInfo } from "./types.ts";
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+function keyInfo(row: KeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    name: row.name,
+    prefix: row.prefix,
+    kind: row.kind === "test" ? "test" : "live",
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+/** Accounts and keys in SQLite. */
+export function sqliteAccounts(db: BunSQLiteDatabase): AccountStore {
+  return {
+    async createAccount(account: Account) {
+      db.insert(accounts).values(account).run();
+    },
+    async getAccount(id) {
+      return db.select().from(accounts).where(eq(accounts.id, id)).get() ?? null;
+    },
+    async chargeExtra(accountId, micros) {
+      // One statement: the balance check and the update cannot interleave with another request.
+      const row = db
+        .update(accounts)
+        .set({ extraBalanceMicros: sql`${accounts.extraBalanceMicros} + ${micros}` })
+        .where(sql`${accounts.id} = ${accountId} AND ${accounts.extraBalanceMicros} + ${micros} >= 0`)
+        .returning({ balance: accounts.extraBalanceMicros })
+        .get();
+      return row ? row.balance : null;
+    },
+    async setExtraUsage(accountId, enabled, balanceMicros) {
+      db.update(accounts)
+        .set({ extraUsageEnabled: enabled, extraBalanceMicros: balanceMicros })
+        .where(eq(accounts.id, accountId))
+        .run();
+    },
+    async createKey(key, hash) {
+      db.insert(apiKeys)
+        .values({ ...key, hash })
+        .run();
+    },
+    async findKeyByHash(hash) {
+      const row = db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get();
+      return row ? keyInfo(row) : null;
+    },
+    async listKeys() {
+      return db.select().from(apiKeys).orderBy(apiKeys.createdAt).all().map(keyInfo);
+    },
+    async revokeKey(idOrPrefix, at) {
+      const byId = db.select().from(apiKeys).where(eq(apiKeys.id, idOrPrefix)).all();
+      const matches = byId.length
+        ? byId
+        : db
+            .select()
+            .from(apiKeys)
+            .where(like(apiKeys.prefix, `${idOrPrefix}%`))
+            .all();
+      const row = matches.length === 1 ? matches[0] : undefined;
+      if (!row) return null;
+      if (row.revokedAt === null)
+        db.update(apiKeys).set({ revokedAt: at }).where(eq(apiKeys.id, row.id)).run();
+      return keyInfo({ ...row, revokedAt: row.revokedAt ?? at });
+    },
+    async touchKey(id, at) {
+      db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
+    },
+  };
+}

@@ -4,11 +4,15 @@ import pkg from "../package.json";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { readJsonBody } from "./body.ts";
 import { formatB, toApiError } from "./errors.ts";
+import { checkHost, createGuard, type Guard } from "./guard.ts";
+import { accountRoutes } from "./routes/account.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 
 export interface AppOptions extends FetchDeps {
+  /** Auth mode and clock; built from the config when absent. */
+  guard?: Guard;
   version?: string;
   startedAt?: number;
   /** Called with unexpected (500) errors so they are logged, never shown to the client. */
@@ -37,6 +41,7 @@ export function createApp(options: AppOptions) {
     }
     return info;
   };
+  const guard = options.guard ?? createGuard(options.config, options.store, options.now);
   const elapsed = (request: Request) => String(Math.round(performance.now() - infoOf(request).start));
 
   return (
@@ -52,11 +57,13 @@ export function createApp(options: AppOptions) {
             "content-type": "application/json",
             "x-request-id": info.id,
             "x-processing-time": elapsed(request),
+            ...apiError.headers,
           },
         });
       })
       .onRequest(({ request, set }) => {
         set.headers["x-request-id"] = infoOf(request).id;
+        checkHost(guard, request);
       })
       .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
       .onAfterHandle(({ request, set }) => {
@@ -78,8 +85,9 @@ export function createApp(options: AppOptions) {
         }),
       )
       .use(healthRoutes(version, options.startedAt ?? Date.now()))
-      .use(fetchRoutes(options))
-      .use(screenshotRoutes(options))
+      .use(fetchRoutes(options, guard))
+      .use(screenshotRoutes(options, guard))
+      .use(accountRoutes(guard))
   );
 }
 

@@ -2,35 +2,39 @@ import { Elysia } from "elysia";
 import { type FetchDeps, fetchPage } from "../../src/pipeline/fetch-page.ts";
 import { FetchBody, FetchQuery, FetchResult, fetchInputFromQuery } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
+import { type Guard, metered } from "../guard.ts";
 import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
 
-type Headers = Record<string, string | number>;
+type SetHeaders = Record<string, string | number>;
 
-async function run(input: unknown, deps: FetchDeps, headers: Headers, signal: AbortSignal) {
-  const { result, cache, degraded } = await fetchPage(validate(FetchBody, input), { ...deps, signal });
-  headers["x-cache"] = cache.hit ? "HIT" : "MISS";
-  if (degraded) headers["x-degraded"] = degraded;
-  if (cache.hit) headers["x-cache-age"] = String(cache.ageSeconds ?? 0);
-  headers["x-fetch-type"] = result.method === "stealth" ? "stealth" : "basic";
-  return result;
+function run(input: unknown, deps: FetchDeps, guard: Guard, request: Request, set: { headers: SetHeaders }) {
+  const body = validate(FetchBody, input);
+  return metered(guard, request, set, "fetch", async (admission) => {
+    const outcome = await fetchPage(body, {
+      ...deps,
+      signal: request.signal,
+      httpOnly: admission.softLimited,
+    });
+    set.headers["x-cache"] = outcome.cache.hit ? "HIT" : "MISS";
+    if (outcome.cache.hit) set.headers["x-cache-age"] = String(outcome.cache.ageSeconds ?? 0);
+    set.headers["x-fetch-type"] = outcome.result.method === "stealth" ? "stealth" : "basic";
+    // A cached answer fetched no page, so it costs no credit.
+    return { body: outcome.result, credits: outcome.cache.hit ? 0 : 1, degraded: outcome.degraded };
+  });
 }
 
 const description =
   "Fetches a URL and returns its content as markdown, text or cleaned HTML with metadata, links, " +
-  "a token estimate and a fingerprint. Answers are cached (X-Cache: HIT|MISS) for maxAge ms.";
+  "a token estimate and a fingerprint. Answers are cached (X-Cache: HIT|MISS) for maxAge ms; a cache hit " +
+  "costs no credit. Over the weekly quota the fetch runs HTTP-only (X-Soft-Limited, X-Degraded).";
 
-/** GET and POST /v1/fetch: translate the request, call the core, set cache headers. */
-export function fetchRoutes(deps: FetchDeps) {
+/** GET and POST /v1/fetch: translate the request, meter it, call the core, set cache headers. */
+export function fetchRoutes(deps: FetchDeps, guard: Guard) {
   return new Elysia({ name: "routes:fetch" })
     .get(
       "/v1/fetch",
       ({ query, set, request }) =>
-        run(
-          fetchInputFromQuery(query as Record<string, unknown>),
-          deps,
-          set.headers as Headers,
-          request.signal,
-        ),
+        run(fetchInputFromQuery(query as Record<string, unknown>), deps, guard, request, set),
       {
         detail: {
           summary: "Fetch a URL (query parameters)",
@@ -40,7 +44,7 @@ export function fetchRoutes(deps: FetchDeps) {
         } as never,
       },
     )
-    .post("/v1/fetch", ({ body, set, request }) => run(body, deps, set.headers as Headers, request.signal), {
+    .post("/v1/fetch", ({ body, set, request }) => run(body, deps, guard, request, set), {
       detail: {
         summary: "Fetch a URL (JSON body)",
         description,

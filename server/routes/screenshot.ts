@@ -1,12 +1,14 @@
 import { Elysia } from "elysia";
+import { SiphonError } from "../../src/errors.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { takeScreenshot } from "../../src/pipeline/screenshot.ts";
 import { ScreenshotBody, ScreenshotResponse } from "../../src/schemas/screenshot.ts";
 import { validate } from "../../src/schemas/validate.ts";
+import { type Guard, metered } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
 
 /** POST /v1/screenshot: translate the body, call the core, answer SPEC's Screenshot response. */
-export function screenshotRoutes(deps: FetchDeps) {
+export function screenshotRoutes(deps: FetchDeps, guard: Guard) {
   return new Elysia({ name: "routes:screenshot" }).post(
     "/v1/screenshot",
     async ({ body, set, request }) => {

@@ -150,13 +150,18 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     return gen;
   }
 
-  /** Hands out the spare (or a new context) and starts opening the next spare. */
+  /** Hands out the spare, else a new context. */
   async function takeFresh(gen: Generation, browser: Browser): Promise<Fresh> {
     const spare = await gen.spare;
     gen.spare = undefined;
-    if (!gen.retired && !closed) gen.spare = openFresh(browser).catch(() => undefined);
     if (spare && !spare.page.isClosed()) return spare;
     return openFresh(browser);
+  }
+
+  /** Opens the next spare once a page is done, so it never competes with a page being rendered. */
+  function refillSpare(gen: Generation): void {
+    if (gen.spare || gen.retired || closed) return;
+    gen.spare = gen.ready.then((launched) => openFresh(launched.browser)).catch(() => undefined);
   }
 
   type Outcome<T> = ({ value: T } | { error: unknown; crashed: boolean }) & { done: Promise<void> };
@@ -173,6 +178,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       gen.inFlight--;
       pagesServed++;
       if (gen.retired && gen.inFlight === 0) void closeGeneration(gen);
+      else refillSpare(gen);
     };
     try {
       const { browser } = await gen.ready;

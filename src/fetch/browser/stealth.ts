@@ -180,21 +180,29 @@ export function stealthClientHints(
 
 /**
  * Installs the evasions on a page: call before its first navigation. Sets the
- * user agent with matching client hints and navigator.platform (overriding any
- * earlier page.setUserAgent), emulates a typical CPU count, and registers the
- * page script that repairs the remaining signals in every frame before any
- * page script runs. Throws only if the page is already closed.
+ * user agent with matching client hints, navigator.platform and Accept-Language
+ * (from options.languages), emulates a typical CPU count, and registers the
+ * page script that repairs the remaining signals in every frame before any page
+ * script runs. The page's user agent then belongs to stealth: a later
+ * page.setUserAgent or emulateLocale does not change it. Throws only if the
+ * page is already closed.
  */
 export async function applyStealth(page: Page, options: StealthOptions): Promise<void> {
   const profile = PROFILES[platformOf(options.userAgent, options.platform)];
-  const browserVersion = await page.browser().version();
-  await page.setUserAgent({
+  const override = {
     userAgent: options.userAgent,
-    userAgentMetadata: stealthClientHints(options.userAgent, browserVersion, options.platform),
+    userAgentMetadata: stealthClientHints(options.userAgent, await page.browser().version(), options.platform),
     platform: profile.navigatorPlatform,
-  });
-  // Native, so workers see it too; the page script patches navigator if this CDP call is missing.
+  };
+  // Through puppeteer too, so frames in other processes (which it attaches to) get the same.
+  await page.setUserAgent(override);
+  // A second CDP session with its own emulation state resets navigator.platform unless it
+  // carries the same override, so this session repeats it, with the languages as Chrome
+  // formats Accept-Language (it adds the q-values), which also sets navigator.languages.
   const session = await page.createCDPSession();
+  const acceptLanguage = options.languages.length > 0 ? options.languages.join(",") : undefined;
+  await session.send("Emulation.setUserAgentOverride", { ...override, acceptLanguage });
+  // Native, so workers see it too; the page script patches navigator if this call is missing.
   await session
     .send("Emulation.setHardwareConcurrencyOverride", { hardwareConcurrency: HARDWARE_CONCURRENCY })
     .catch(() => undefined);

@@ -1,0 +1,104 @@
+import { type Admission, admit, settle, usageHeaders } from "../src/auth/meter.ts";
+import { loadPlans } from "../src/auth/plans.ts";
+import { type AuthContext, authenticate, type Principal } from "../src/auth/principal.ts";
+import type { Config } from "../src/config.ts";
+import { SiphonError, toSiphonError } from "../src/errors.ts";
+import type { Store } from "../src/store/types.ts";
+
+/** Auth settings of one server: who may call without a key. */
+export interface Guard extends AuthContext {
+  /** optional mode: keyless requests run as the local account. */
+  keyOptional: boolean;
+  /** The daemon listens on loopback: refuse Host headers that are not loopback names. */
+  loopbackOnly: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return LOOPBACK_HOSTS.has(name) || name.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/** Auth mode per DECISIONS.md: SIPHON_AUTH, else required off loopback and optional on it. */
+export function createGuard(config: Config, store: Store, now: () => number = Date.now): Guard {
+  const loopback = isLoopbackHost(config.host);
+  const mode = config.auth || (loopback ? "optional" : "required");
+  if (mode !== "optional" && mode !== "required") {
+    throw new SiphonError(
+      "invalid_request",
+      `SIPHON_AUTH must be required or optional, got "${config.auth}"`,
+    );
+  }
+  return {
+    config,
+    store,
+    now,
+    plans: loadPlans(config),
+    keyOptional: mode === "optional",
+    loopbackOnly: loopback,
+  };
+}
+
+/** DNS-rebinding defence: a loopback daemon answers only requests addressed to a loopback name. */
+export function checkHost(guard: Guard, request: Request): void {
+  if (!guard.loopbackOnly) return;
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, "");
+  if (!isLoopbackHost(name)) {
+    throw new SiphonError(
+      "forbidden_host",
+      `This local server only answers requests to localhost, not "${name}"`,
+      {
+        hint: "Bind a public address with --host (auth is then required) to serve other names.",
+      },
+    );
+  }
+}
+
+type SetHeaders = Record<string, string | number>;
+
+/** Authenticates without metering (usage, stats, job polls): `keyRequired` forces a key even in optional mode. */
+export function identify(guard: Guard, request: Request, keyRequired = false): Promise<Principal> {
+  return authenticate(request.headers, guard, guard.keyOptional && !keyRequired);
+}
+
+/**
+ * Runs a metered route: authenticate, admit (burst window, weekly quota),
+ * run, settle the credits it reports, and set the usage headers, on errors
+ * too (they are attached to the thrown SiphonError).
+ */
+export async function metered<T>(
+  guard: Guard,
+  request: Request,
+  set: { headers: SetHeaders },
+  route: string,
+  run: (admission: Admission) => Promise<{ body: T; credits: number; degraded?: string }>,
+): Promise<T> {
+  const started = performance.now();
+  const principal = await identify(guard, request);
+  const admission = await admit(principal, guard);
+  try {
+    const { body, credits, degraded } = await run(admission);
+    const settlement = await settle(
+      admission,
+      { credits, route, status: 200, durationMs: performance.now() - started },
+      guard,
+    );
+    const headers = usageHeaders(admission, settlement);
+    if (degraded)
+      headers["x-degraded"] = headers["x-degraded"] ? `${headers["x-degraded"]}; ${degraded}` : degraded;
+    Object.assign(set.headers, headers);
+    return body;
+  } catch (raw) {
+    const error = toSiphonError(raw);
+    const settlement = await settle(
+      admission,
+      { credits: 0, route, status: error.status, durationMs: performance.now() - started },
+      guard,
+    );
+    const own = { ...error.headers };
+    Object.assign(error.headers, usageHeaders(admission, settlement), own);
+    throw error;
+  }
+}

@@ -1,13 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
+import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { fetchPage } from "../../src/pipeline/fetch-page.ts";
 import { splitList } from "../../src/schemas/common.ts";
-import { FetchBody, type FetchResult } from "../../src/schemas/fetch.ts";
+import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
 import { type CliContext, openContext } from "../context.ts";
 import { errorJson, log, reportError, setQuiet, writeStdout } from "../output.ts";
+import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 
 const args = {
   url: {
@@ -59,6 +61,7 @@ const args = {
     valueHint: "file",
   },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
+  ...remoteArgs,
 } as const;
 
 type Args = Record<string, string | boolean | string[] | undefined>;
@@ -109,7 +112,19 @@ function render(result: FetchResult, json: boolean, many: boolean): string {
   return many ? `<!-- ${result.url} -->\n${content}\n` : content;
 }
 
-async function fetchAll(urls: string[], a: Args, ctx: CliContext): Promise<number> {
+type Fetcher = (input: FetchInput) => Promise<FetchResult>;
+
+/** The local pipeline, logging what the JSON does not carry. */
+function localFetcher(ctx: CliContext): Fetcher {
+  return async (input) => {
+    const { result, cache, degraded } = await fetchPage(input, ctx);
+    if (degraded) log.warn(degraded);
+    log.debug(`${result.url}: ${result.method}, ${result.elapsed} ms, cache ${cache.hit ? "hit" : "miss"}`);
+    return result;
+  };
+}
+
+async function fetchAll(urls: string[], a: Args, fetchOne: Fetcher): Promise<number> {
   const json = a.json === true;
   const many = urls.length > 1;
   const outputs: string[] = [];
@@ -119,9 +134,7 @@ async function fetchAll(urls: string[], a: Args, ctx: CliContext): Promise<numbe
     if (progress) log.info(`[${index + 1}/${urls.length}] ${url}`);
     try {
       const input = validate(FetchBody, inputFor(url, a));
-      const { result, cache, degraded } = await fetchPage(input, ctx);
-      if (degraded) log.warn(degraded);
-      log.debug(`${result.url}: ${result.method}, ${result.elapsed} ms, cache ${cache.hit ? "hit" : "miss"}`);
+      const result = await fetchOne(input);
       if (result.statusCode >= 400) log.warn(`${result.url} answered HTTP ${result.statusCode}`);
       outputs.push(render(result, json, many));
     } catch (error) {
@@ -149,9 +162,11 @@ export default defineCommand({
     const urls = await readUrls(a._);
     if (urls.length === 0)
       throw new SiphonError("invalid_request", "Give at least one URL, or - to read URLs from stdin");
+    const remote = remoteOf(a, loadConfig());
+    if (remote) return fetchAll(urls, a, (input) => callApi<FetchResult>(remote, "POST", "/v1/fetch", input));
     const ctx = await openContext();
     try {
-      return await fetchAll(urls, a, ctx);
+      return await fetchAll(urls, a, localFetcher(ctx));
     } finally {
       await ctx.close();
     }

@@ -1,12 +1,31 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
+import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
+import type { Capture } from "../../src/fetch/types.ts";
 import { takeScreenshot } from "../../src/pipeline/screenshot.ts";
-import { ScreenshotBody } from "../../src/schemas/screenshot.ts";
+import { ScreenshotBody, type ScreenshotData } from "../../src/schemas/screenshot.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
+import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+
+/** A server's Screenshot response, with the image decoded from its data: URL. */
+async function remoteScreenshot(response: {
+  data: ScreenshotData;
+}): Promise<{ data: ScreenshotData; image: Capture }> {
+  const { data } = response;
+  const base64 = data.screenshot.slice(data.screenshot.indexOf(",") + 1);
+  const format = data.metadata.format === "png" ? "png" : "jpeg";
+  const image: Capture = {
+    data: new Uint8Array(Buffer.from(base64, "base64")),
+    format,
+    width: data.metadata.width,
+    height: data.metadata.height,
+  };
+  return { data, image };
+}
 
 type Args = Record<string, string | boolean | string[] | undefined> & { _: string[] };
 
@@ -41,6 +60,7 @@ export default defineCommand({
     timeout: { type: "string", description: "Total timeout, ms (default 30000)", valueHint: "ms" },
     ...browserArgs,
     json: { type: "boolean", description: "Print the Screenshot response (data: URL and metadata) as JSON" },
+    ...remoteArgs,
     quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
   },
   async run({ args }) {
@@ -63,9 +83,14 @@ export default defineCommand({
         cookies: cookiesFlag(a.cookies),
       }),
     );
-    const ctx = await openContext();
+    const remote = remoteOf(a, loadConfig());
+    const ctx = remote ? null : await openContext();
     try {
-      const { data, image } = await takeScreenshot(input, ctx);
+      const { data, image } = ctx
+        ? await takeScreenshot(input, ctx)
+        : await remoteScreenshot(
+            await callApi<{ data: ScreenshotData }>(remote!, "POST", "/v1/screenshot", input),
+          );
       if (a.json) await writeStdout(`${JSON.stringify({ success: true, data })}\n`);
       const file =
         typeof a.output === "string" ? a.output : a.json ? null : defaultOutput(input.url, image.format);
@@ -82,7 +107,7 @@ export default defineCommand({
       }
       return 0;
     } finally {
-      await ctx.close();
+      await ctx?.close();
     }
   },
 });

@@ -9,6 +9,8 @@ import { type ActivityTracker, settle } from "./settle.ts";
 const SELECTOR_WAIT_MS = 5_000;
 /** How long a click or key press may take to start a navigation before we assume it did not. */
 const NAVIGATION_START_MS = 150;
+/** Time left to report a failed action before the overall timeout fires. */
+const DEADLINE_MARGIN_MS = 250;
 /** Upper bound on waiting for what an action set off (navigation, lazy loading) to finish. */
 const AFTER_ACTION_MS = 5_000;
 
@@ -51,7 +53,8 @@ async function element(
   ctx: ActionContext,
   waitMs = SELECTOR_WAIT_MS,
 ): Promise<ElementHandle> {
-  const timeout = Math.max(1, Math.min(waitMs, ctx.deadline - Date.now()));
+  // Give up a little before the fetch's deadline, so the answer names the action, not a timeout.
+  const timeout = Math.max(1, Math.min(waitMs, ctx.deadline - Date.now() - DEADLINE_MARGIN_MS));
   try {
     const found = await page.waitForSelector(action.selector, { timeout });
     if (found) return found;

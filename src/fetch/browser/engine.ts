@@ -1,18 +1,16 @@
-import type { Browser, BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
-import { acceptLanguage } from "../locale.ts";
 import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "../types.ts";
 import { parseTargetUrl } from "../url.ts";
 import { runActions } from "./actions.ts";
 import { capture } from "./capture.ts";
-import { countryLocale } from "./locale.ts";
 import { navigationError } from "./navigation-error.ts";
+import { preparePage } from "./page-setup.ts";
 import type { BrowserPool } from "./pool.ts";
 import { guardRequests } from "./requests.ts";
 import { settle, trackActivity } from "./settle.ts";
-import { applyStealth, stealthUserAgent } from "./stealth.ts";
 
 /** Which flavour of browser engine to build. */
 export interface BrowserEngineOptions {
@@ -22,34 +20,14 @@ export interface BrowserEngineOptions {
   resolver?: Resolver;
 }
 
-const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 /** Cap on waiting for a page to render after load (script-driven content, JS challenges). */
 const SETTLE_MAX_MS = 3_000;
-/** Headers that are not plain request headers in a browser: handled through their own APIs. */
-const MANAGED_HEADERS = new Set(["user-agent", "cookie", "accept-language", "host"]);
+/** Statuses JavaScript challenges answer with before their script sets a cookie and reloads. */
+const CHALLENGE_STATUSES = new Set([403, 429, 503]);
+/** How long a challenge page gets to start its reload (real ones take a few seconds). */
+const CHALLENGE_WAIT_MS = 5_000;
 /** The DOM is serialised as UTF-8 whatever the page was sent in. */
 const REWRITTEN_HEADERS = ["content-length", "content-encoding"];
-
-const userAgents = new WeakMap<Browser, Promise<string>>();
-
-/** The browser's own User-Agent without the "Headless" that sites block on. */
-function realUserAgent(browser: Browser): Promise<string> {
-  let ua = userAgents.get(browser);
-  if (!ua) {
-    ua = browser.userAgent().then((value) => value.replace(/HeadlessChrome/g, "Chrome"));
-    userAgents.set(browser, ua);
-  }
-  return ua;
-}
-
-function parseCookies(list: string[] | undefined, header: string | undefined): [string, string][] {
-  const pairs = list?.length ? list : (header?.split(";") ?? []);
-  return pairs.flatMap((pair) => {
-    const eq = pair.indexOf("=");
-    const name = eq > 0 ? pair.slice(0, eq).trim() : "";
-    return name ? [[name, pair.slice(eq + 1).trim()] as [string, string]] : [];
-  });
-}
 
 function isHtml(contentType: string | undefined): boolean {
   return !contentType || /html|xml/i.test(contentType);
@@ -93,54 +71,6 @@ export function createBrowserEngine(
     resolver: engineOptions.resolver,
   });
 
-  async function prepare(page: Page, context: BrowserContext, target: URL, options: EngineFetchOptions) {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-    const browser = page.browser();
-    const userAgent =
-      headers["user-agent"] ??
-      (engineOptions.stealth ? stealthUserAgent(await browser.version()) : await realUserAgent(browser));
-    const accept =
-      headers["accept-language"] ?? acceptLanguage(options.location, options.languages) ?? "en-US,en;q=0.9";
-    const languages = accept.split(",").map((tag) => tag.split(";")[0]!.trim());
-    const viewport = options.viewport ?? DEFAULT_VIEWPORT;
-
-    await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
-    const cdp = await page.createCDPSession();
-    if (engineOptions.stealth) {
-      await applyStealth(page, { userAgent, languages });
-      // Stealth's user-agent override does not carry languages: send the header ourselves.
-      await page.setExtraHTTPHeaders({ "accept-language": accept });
-    } else {
-      // Chromium derives navigator.languages and the header (adding q-values) from a plain list.
-      await cdp.send("Emulation.setUserAgentOverride", { userAgent, acceptLanguage: languages.join(",") });
-    }
-    // Intl formats dates and numbers like the claimed language; best effort, it is cosmetic.
-    await cdp.send("Emulation.setLocaleOverride", { locale: languages[0] }).catch(() => {});
-    if (options.location) {
-      const locale = countryLocale(options.location);
-      await page.emulateTimezone(locale.timezone);
-      if (locale.geolocation) {
-        await context.overridePermissions(target.origin, ["geolocation"]);
-        await page.setGeolocation(locale.geolocation);
-      }
-    }
-    const cookies = parseCookies(options.cookies, headers.cookie);
-    if (cookies.length) {
-      await context.setCookie(
-        ...cookies.map(([name, value]) => ({
-          name,
-          value,
-          domain: target.hostname,
-          path: "/",
-          secure: target.protocol === "https:",
-        })),
-      );
-    }
-    const custom = Object.fromEntries(Object.entries(headers).filter(([name]) => !MANAGED_HEADERS.has(name)));
-    return { viewport, custom };
-  }
-
   async function render(
     page: Page,
     context: BrowserContext,
@@ -152,9 +82,8 @@ export function createBrowserEngine(
     // Our timeout or the caller's cancel closes the page, which ends every pending puppeteer call.
     const onAbort = () => void page.close().catch(() => {});
     signal.addEventListener("abort", onAbort, { once: true });
-    let T = performance.now(); const M: string[] = []; const mk = (n: string) => { const x = performance.now(); M.push(`${n}=${Math.round(x - T)}`); T = x; };
     try {
-      const { viewport, custom } = await prepare(page, context, target, options);mk("prep");
+      const { viewport, custom } = await preparePage(page, context, target, options, engineOptions.stealth);
       const actions = options.actions ?? [];
       const requests = await guardRequests(page, {
         guard: config.disableSsrfProtection ? undefined : guard,
@@ -163,7 +92,7 @@ export function createBrowserEngine(
         images: options.screenshot !== undefined || actions.some((a) => a.type === "screenshot"),
         signal,
       });
-      mk("guard");const tracker = trackActivity(page);
+      const tracker = trackActivity(page);
       let main: HTTPResponse | undefined;
       page.on("response", (response) => {
         const request = response.request();
@@ -179,7 +108,12 @@ export function createBrowserEngine(
       } catch (error) {
         throw navigationError(error, target, requests.documentRefusal());
       }
-      mk("goto");await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));mk("settle");
+      await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
+      // A challenge may pass in several rounds; each reload brings a new main response.
+      for (let round = 0; round < 3 && main && CHALLENGE_STATUSES.has(main.status()); round++) {
+        if (!(await tracker.nextNavigation(Math.min(CHALLENGE_WAIT_MS, deadline - Date.now())))) break;
+        await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
+      }
       if (options.wait) await sleep(Math.min(options.wait, deadline - Date.now()));
       const actionScreenshots = actions.length
         ? await runActions(page, actions, { deadline, viewport, tracker })
@@ -198,13 +132,17 @@ export function createBrowserEngine(
       }
       const serialised = body === undefined;
       body ??= new TextEncoder().encode(await page.content());
-      tracker.dispose();mk("content");console.log(M.join(" "));
+      tracker.dispose();
       const result: FetchedPage = {
         url: page.url(),
         status: main?.status() ?? 200,
         headers: responseHeaders(main, serialised),
         body,
-        redirects: main?.request().redirectChain().map((request) => request.url()) ?? [],
+        redirects:
+          main
+            ?.request()
+            .redirectChain()
+            .map((request) => request.url()) ?? [],
       };
       if (screenshot) result.screenshot = screenshot;
       if (actionScreenshots.length) result.actionScreenshots = actionScreenshots;
@@ -237,7 +175,10 @@ export function createBrowserEngine(
       aborted.catch(() => {});
       try {
         await Promise.race([guard.check(target, signal), aborted]);
-        const work = pool.withPage((page, context) => render(page, context, target, options, deadline, signal), signal);
+        const work = pool.withPage(
+          (page, context) => render(page, context, target, options, deadline, signal),
+          signal,
+        );
         work.catch(() => {});
         return await Promise.race([work, aborted]);
       } catch (error) {

@@ -1,7 +1,7 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 
 /** How long the DOM must stay unchanged before a page counts as rendered. */
-const DOM_QUIET_MS = 70;
+const DOM_QUIET_MS = 60;
 
 /** Tracks main-frame navigations and open requests of a page, to tell when it has settled. */
 export interface ActivityTracker {
@@ -11,6 +11,8 @@ export interface ActivityTracker {
   readonly navigating: boolean;
   /** Resolves at the next main-frame load event, or after `ms`. */
   nextLoad(ms: number): Promise<void>;
+  /** Resolves true when a main-frame navigation starts (or is under way), false after `ms`. */
+  nextNavigation(ms: number): Promise<boolean>;
   /** Stops listening. */
   dispose(): void;
 }
@@ -20,11 +22,15 @@ export function trackActivity(page: Page): ActivityTracker {
   const open = new Set<HTTPRequest>();
   let navigating = false;
   let loadWaiters: (() => void)[] = [];
+  let navigationWaiters: (() => void)[] = [];
   const isMainNavigation = (request: HTTPRequest) =>
     request.isNavigationRequest() && request.frame() === page.mainFrame();
   const onRequest = (request: HTTPRequest) => {
     open.add(request);
-    if (isMainNavigation(request)) navigating = true;
+    if (isMainNavigation(request)) {
+      navigating = true;
+      for (const wake of navigationWaiters.splice(0)) wake();
+    }
   };
   const onDone = (request: HTTPRequest) => {
     open.delete(request);
@@ -55,12 +61,23 @@ export function trackActivity(page: Page): ActivityTracker {
         });
       });
     },
+    nextNavigation(ms) {
+      if (navigating) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), Math.max(0, ms));
+        navigationWaiters.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    },
     dispose() {
       page.off("request", onRequest);
       page.off("requestfinished", onDone);
       page.off("requestfailed", onDone);
       page.off("load", onLoad);
       loadWaiters = [];
+      navigationWaiters = [];
     },
   };
 }

@@ -215,6 +215,7 @@ describe("how the evasions are installed", () => {
       expect(headers["sec-ch-ua"]).toContain('"Google Chrome"');
       expect(headers["sec-ch-ua"]).not.toContain("Headless");
       expect(headers["sec-ch-ua-platform"]).toBe('"Windows"');
+      expect(headers["accept-language"]).toBe("en-GB,en;q=0.9");
       expect(platform).toBe("Win32");
     },
     BROWSER_TEST_MS,

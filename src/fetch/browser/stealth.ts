@@ -191,7 +191,11 @@ export async function applyStealth(page: Page, options: StealthOptions): Promise
   const profile = PROFILES[platformOf(options.userAgent, options.platform)];
   const override = {
     userAgent: options.userAgent,
-    userAgentMetadata: stealthClientHints(options.userAgent, await page.browser().version(), options.platform),
+    userAgentMetadata: stealthClientHints(
+      options.userAgent,
+      await page.browser().version(),
+      options.platform,
+    ),
     platform: profile.navigatorPlatform,
   };
   // Through puppeteer too, so frames in other processes (which it attaches to) get the same.

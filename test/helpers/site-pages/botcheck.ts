@@ -33,6 +33,8 @@ export const BOTCHECK_CHECKS = [
   "window-size",
   // a fresh iframe shows the same webdriver and user agent as the page
   "iframe",
+  // a dedicated worker reports the same user agent, CPU count and languages as the page
+  "worker",
 ] as const;
 
 /** A name of BOTCHECK_CHECKS. */
@@ -104,6 +106,15 @@ const SCRIPT = `
         nav.hardwareConcurrency === navigator.hardwareConcurrency;
       frame.remove();
       return ok;
+    },
+    "worker": function () {
+      var source = "postMessage([navigator.userAgent, navigator.hardwareConcurrency, navigator.languages.join(), !!navigator.webdriver])";
+      var worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+      var page = [navigator.userAgent, navigator.hardwareConcurrency, navigator.languages.join(), !!navigator.webdriver];
+      return new Promise(function (resolve) {
+        worker.onmessage = function (event) { worker.terminate(); resolve(JSON.stringify(event.data) === JSON.stringify(page)); };
+        worker.onerror = function () { resolve(false); };
+      });
     },
   };
   var list = document.getElementById("checks");

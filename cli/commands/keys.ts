@@ -1,0 +1,126 @@
+import { defineCommand } from "citty";
+import { createAccountWithKey, issueKey, revokeKey } from "../../src/auth/keys.ts";
+import { loadPlans } from "../../src/auth/plans.ts";
+import { loadConfig } from "../../src/config.ts";
+import { SiphonError } from "../../src/errors.ts";
+import { openStore } from "../../src/store/index.ts";
+import type { ApiKeyInfo, Store } from "../../src/store/types.ts";
+import { log, writeStdout } from "../output.ts";
+
+async function withStore<T>(run: (store: Store, tiers: string[]) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const store = await openStore(config);
+  try {
+    return await run(store, [...loadPlans(config).keys()]);
+  } finally {
+    await store.close();
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d+Z$/, "Z"));
+
+const create = defineCommand({
+  meta: { name: "create", description: "Create a key (and an account of --tier unless --account is given)" },
+  args: {
+    name: {
+      type: "string",
+      required: true,
+      description: "A name to recognise the key by",
+      valueHint: "name",
+    },
+    tier: {
+      type: "string",
+      description: "Plan tier of the new account: free, starter, pro, max (default free)",
+    },
+    account: { type: "string", description: "Add the key to this existing account id", valueHint: "id" },
+    test: { type: "boolean", description: "Create a sph_test_ key (refused by production servers)" },
+    json: { type: "boolean", description: "Print {key, id, prefix, accountId, tier} as JSON" },
+  },
+  async run({ args }) {
+    return withStore(async (store, tiers) => {
+      const kind = args.test ? "test" : "live";
+      const now = Date.now();
+      let tier = args.tier ?? "free";
+      let created: Awaited<ReturnType<typeof issueKey>>;
+      if (args.account) {
+        const account = await store.accounts.getAccount(args.account);
+        if (!account) throw new SiphonError("not_found", `No account "${args.account}"`);
+        tier = account.tier;
+        created = await issueKey(store.accounts, { accountId: account.id, name: args.name, kind, now });
+      } else {
+        if (!tiers.includes(tier)) {
+          throw new SiphonError(
+            "invalid_request",
+            `--tier must be one of ${tiers.join(", ")}, got "${tier}"`,
+          );
+        }
+        created = await createAccountWithKey(store.accounts, { name: args.name, tier, kind, now });
+      }
+      const { key, info } = created;
+      if (args.json) {
+        await writeStdout(
+          `${JSON.stringify({ key, id: info.id, prefix: info.prefix, accountId: info.accountId, tier })}\n`,
+        );
+      } else {
+        await writeStdout(`${key}\n`);
+        log.success(
+          `created key ${info.id} (${tier}, account ${info.accountId}); it is shown only this once`,
+        );
+      }
+      return 0;
+    });
+  },
+});
+
+function row(key: ApiKeyInfo, tier: string): string {
+  return [
+    key.id,
+    key.name,
+    `${key.prefix}…`,
+    tier,
+    iso(key.createdAt),
+    iso(key.lastUsedAt),
+    key.revokedAt ? `revoked ${iso(key.revokedAt)}` : "active",
+  ].join("\t");
+}
+
+const list = defineCommand({
+  meta: { name: "list", description: "List keys: id, name, prefix, tier, created, last used, revoked" },
+  args: { json: { type: "boolean", description: "JSON Lines, one key a line" } },
+  async run({ args }) {
+    return withStore(async (store) => {
+      const keys = await store.accounts.listKeys();
+      const lines: string[] = [];
+      for (const key of keys) {
+        const tier = (await store.accounts.getAccount(key.accountId))?.tier ?? "?";
+        lines.push(args.json ? JSON.stringify({ ...key, tier }) : row(key, tier));
+      }
+      if (!args.json && lines.length)
+        lines.unshift(["ID", "NAME", "PREFIX", "TIER", "CREATED", "LAST USED", "STATE"].join("\t"));
+      if (lines.length) await writeStdout(`${lines.join("\n")}\n`);
+      else log.info("no keys yet: siphon keys create --name NAME");
+      return 0;
+    });
+  },
+});
+
+const revoke = defineCommand({
+  meta: { name: "revoke", description: "Revoke a key by id or prefix; the next request with it gets 401" },
+  args: {
+    key: { type: "positional", required: true, description: "Key id (key_…) or prefix (sph_live_…)" },
+    json: { type: "boolean", description: "Print the revoked key as JSON" },
+  },
+  async run({ args }) {
+    return withStore(async (store) => {
+      const key = await revokeKey(store.accounts, args.key, Date.now());
+      if (args.json) await writeStdout(`${JSON.stringify(key)}\n`);
+      else log.success(`revoked ${key.id} (${key.prefix}…)`);
+      return 0;
+    });
+  },
+});
+
+export default defineCommand({
+  meta: { name: "keys", description: "Create, list and revoke API keys in the local store" },
+  subCommands: { create, list, revoke },
+});

@@ -2,15 +2,32 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../server/app.ts";
+import { createGuard } from "../../server/guard.ts";
+import { createAccountWithKey } from "../../src/auth/keys.ts";
 import { type ConfigOverrides, loadConfig } from "../../src/config.ts";
 import { createEngines } from "../../src/pipeline/engines.ts";
-import { openStore } from "../../src/store/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
 
 export interface TestApp {
   /** Sends a request to the app in process (no socket). */
   request(path: string, init?: RequestInit): Promise<Response>;
   home: string;
+  store: Store;
+  /** Creates an account of `tier` with one key and returns the key. */
+  createKey(
+    tier?: string,
+    kind?: "live" | "test",
+  ): Promise<{ key: string; keyId: string; accountId: string }>;
   close(): Promise<void>;
+}
+
+/** A clock tests move by hand. */
+export class TestClock {
+  constructor(public ms = Date.UTC(2026, 10, 18, 12, 0, 0)) {}
+  now = () => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
 }
 
 /**
@@ -18,15 +35,26 @@ export interface TestApp {
  * default because the fixture site lives on loopback; pass
  * `{ disableSsrfProtection: false }` to test the guard itself.
  */
-export async function startTestApp(overrides: ConfigOverrides = {}): Promise<TestApp> {
+export async function startTestApp(overrides: ConfigOverrides = {}, clock?: TestClock): Promise<TestApp> {
   const home = mkdtempSync(join(tmpdir(), "siphon-test-"));
   const config = loadConfig({}, { home, disableSsrfProtection: true, ...overrides });
   const store = await openStore(config);
   const engines = createEngines(config);
-  const app = createApp({ config, store, engines });
+  const now = clock?.now ?? Date.now;
+  const app = createApp({ config, store, engines, now, guard: createGuard(config, store, now) });
   return {
     home,
+    store,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    async createKey(tier = "free", kind = "live") {
+      const { key, info } = await createAccountWithKey(store.accounts, {
+        name: "test",
+        tier,
+        kind,
+        now: now(),
+      });
+      return { key, keyId: info.id, accountId: info.accountId };
+    },
     async close() {
       await engines.close();
       await store.close();

@@ -3,17 +3,24 @@ import { gunzipSync } from "node:zlib";
 import {
   ARTICLE_SENTENCE,
   ARTICLE_TITLE,
+  BOTCHECK_CHECKS,
   BOTWALL_TITLE,
+  CHALLENGE_ARTICLE_TEXT,
+  CHALLENGE_COOKIE,
   COMPRESSED_TEXT,
   compressedPageBytes,
   DATA_JSON,
+  DELAYED_TEXT,
   ENCODED_PAGES,
   type FixtureSite,
+  HOVER_TEXT,
   HUGE_BYTES,
   LISTING_CARD_COUNT,
   NAV_TEXT,
   PDF_TITLE,
+  SCROLL_INITIAL_ITEMS,
   startFixtureSite,
+  TALL_HEIGHT,
 } from "./fixture-site.ts";
 
 let site: FixtureSite;
@@ -172,4 +179,49 @@ test("hits count requests per path, ignoring the query", async () => {
   await get("/plain.txt?x=1");
   expect(site.hits("/plain.txt")).toBe(2);
   expect(site.hits("/never")).toBe(0);
+});
+
+describe("browser pages", () => {
+  test("/js-challenge is a 403 Cloudflare-like wall without the cookie and the article with it", async () => {
+    const wall = await get("/js-challenge");
+    const wallHtml = await wall.text();
+    expect(wall.status).toBe(403);
+    expect(wall.headers.get("cf-mitigated")).toBe("challenge");
+    expect(wallHtml).toContain(`<title>${BOTWALL_TITLE}</title>`);
+    expect(wallHtml).toContain(`document.cookie = "${CHALLENGE_COOKIE}`);
+    expect(wallHtml).not.toContain(CHALLENGE_ARTICLE_TEXT);
+    const article = await get("/js-challenge", { headers: { cookie: `theme=dark; ${CHALLENGE_COOKIE}` } });
+    expect(article.status).toBe(200);
+    expect(await article.text()).toContain(CHALLENGE_ARTICLE_TEXT);
+  });
+
+  test("/cookies lists the cookies the request carried, escaped", async () => {
+    const html = await (await get("/cookies", { headers: { cookie: "a=1; b=<2>" } })).text();
+    expect(html).toContain('<pre id="cookies">a=1; b=&lt;2&gt;</pre>');
+    expect(await (await get("/cookies")).text()).toContain('<pre id="cookies"></pre>');
+  });
+
+  test("JavaScript-only content is absent from the served HTML", async () => {
+    const delayed = await (await get("/delayed")).text();
+    expect(delayed).toContain(JSON.stringify(DELAYED_TEXT));
+    expect(delayed).not.toContain(`<p id="delayed">`);
+    const scroll = await (await get("/scroll")).text();
+    expect(scroll).toContain(`i < start + ${SCROLL_INITIAL_ITEMS}`);
+    expect(scroll).not.toContain('class="item"');
+    expect(await (await get("/hover")).text()).toContain(`<div id="submenu">${HOVER_TEXT}</div>`);
+  });
+
+  test("the interaction pages carry the elements tests drive", async () => {
+    const pages = await Promise.all(
+      ["/form", "/select", "/keys", "/tall", "/botcheck"].map(async (path) => (await get(path)).text()),
+    );
+    const [form, select, keys, tall, botcheck] = pages as [string, string, string, string, string];
+    expect(form).toContain('id="q"');
+    expect(form).toContain('id="go"');
+    expect(select).toContain('<option value="M">M</option>');
+    expect(keys).toContain('id="box"');
+    expect(tall).toContain(`height:${TALL_HEIGHT}px`);
+    expect(botcheck).toContain(JSON.stringify(BOTCHECK_CHECKS));
+    expect(botcheck).not.toContain('id="verdict"');
+  });
 });

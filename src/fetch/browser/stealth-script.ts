@@ -1,8 +1,8 @@
 /**
  * The in-page half of stealth: one self-contained function that Chromium runs
- * in every new document (top page and each frame) before any page script.
- * Puppeteer serialises it with its argument, so it must not touch anything
- * outside its own body.
+ * in every new document (top page and each frame) and in each dedicated worker
+ * before any page script. It is serialised with its argument, so it must not
+ * touch anything outside its own body.
  *
  * Rule of thumb: repair only what is wrong. Each evasion first checks whether
  * the browser already looks right (new headless plus the launch flags and
@@ -13,14 +13,22 @@
 /** What the page script needs to know; plain JSON. */
 export interface StealthScriptConfig {
   languages: string[];
+  /** navigator.platform; CDP sets it in documents, but workers keep the real one. */
+  platform: string;
   hardwareConcurrency: number;
   deviceMemory: number;
   webglVendor: string;
   webglRenderer: string;
 }
 
-/** Installs the evasions in the current realm. Runs inside the page, never in Bun. */
+/** Installs the evasions in the current realm (window or worker). Runs in the browser, never in Bun. */
 export function stealthScript(config: StealthScriptConfig): void {
+  // Workers have WorkerNavigator and no DOM; the navigator evasions apply to both.
+  const scope = globalThis as unknown as {
+    Navigator?: { prototype: object };
+    WorkerNavigator?: { prototype: object };
+  };
+  const navigatorProto = (scope.Navigator ?? scope.WorkerNavigator)!.prototype;
   // --- Tools: patched functions are Proxies of the native ones, so name, length, the
   // missing prototype and "Illegal invocation" on a foreign receiver stay native.
   const nativeToString = Function.prototype.toString;
@@ -56,24 +64,26 @@ export function stealthScript(config: StealthScriptConfig): void {
 
   // --- navigator.webdriver: true under automation, false in a normal Chrome. The
   // AutomationControlled launch flag fixes it natively; this covers browsers without it.
-  if (navigator.webdriver) overrideGetter(Navigator.prototype, "webdriver", () => false);
+  if (navigator.webdriver) overrideGetter(navigatorProto, "webdriver", () => false);
 
   // --- Languages: headless reports the machine's, which may contradict Accept-Language.
   const languages = Object.freeze([...config.languages]);
   if (languages.length > 0 && navigator.languages.join() !== languages.join()) {
-    overrideGetter(Navigator.prototype, "languages", () => languages);
-    overrideGetter(Navigator.prototype, "language", () => languages[0]);
+    overrideGetter(navigatorProto, "languages", () => languages);
+    overrideGetter(navigatorProto, "language", () => languages[0]);
   }
+  if (navigator.platform !== config.platform)
+    overrideGetter(navigatorProto, "platform", () => config.platform);
 
   // --- Hardware: CDP sets hardwareConcurrency natively; these are the fallbacks.
   if (navigator.hardwareConcurrency !== config.hardwareConcurrency)
-    overrideGetter(Navigator.prototype, "hardwareConcurrency", () => config.hardwareConcurrency);
+    overrideGetter(navigatorProto, "hardwareConcurrency", () => config.hardwareConcurrency);
   // deviceMemory exists in secure contexts only; a real desktop reports a modest power of two.
   if (
     "deviceMemory" in navigator &&
     (navigator as { deviceMemory?: number }).deviceMemory !== config.deviceMemory
   )
-    overrideGetter(Navigator.prototype, "deviceMemory", () => config.deviceMemory);
+    overrideGetter(navigatorProto, "deviceMemory", () => config.deviceMemory);
 
   // --- WebGL: without a GPU Chromium renders with SwiftShader and says so in the
   // unmasked vendor/renderer, the clearest "server, not a person" signal there is.
@@ -115,6 +125,7 @@ export function stealthScript(config: StealthScriptConfig): void {
     });
   }
 
+  if (typeof window === "undefined") return;
   installChrome();
   if (navigator.plugins.length === 0) installPlugins();
   fixWindowSize();

@@ -118,14 +118,14 @@ describe("user agent and client hints", () => {
 
 describe("against the bot-detection page", () => {
   test(
-    "plain headless is caught: webdriver, HeadlessChrome, SwiftShader, window size, iframe",
+    "plain headless is caught: webdriver, HeadlessChrome, SwiftShader, window size, iframe, worker",
     async () => {
       const page = await plain.browser.newPage();
       const check = await runBotcheck(page);
       await page.close();
       expect(Object.keys(check.results)).toEqual([...BOTCHECK_CHECKS]);
       expect(check.verdict).toBe("BOT");
-      expect(failed(check)).toEqual(["webdriver", "user-agent", "webgl", "window-size", "iframe"]);
+      expect(failed(check)).toEqual(["webdriver", "user-agent", "webgl", "window-size", "iframe", "worker"]);
     },
     BROWSER_TEST_MS,
   );

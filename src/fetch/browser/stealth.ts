@@ -212,10 +212,18 @@ export async function applyStealth(page: Page, options: StealthOptions): Promise
     .catch(() => undefined);
   const config: StealthScriptConfig = {
     languages: options.languages,
+    platform: profile.navigatorPlatform,
     hardwareConcurrency: HARDWARE_CONCURRENCY,
     deviceMemory: DEVICE_MEMORY_GB,
     webglVendor: profile.webglVendor,
     webglRenderer: profile.webglRenderer,
   };
   await page.evaluateOnNewDocument(stealthScript, config);
+  // Puppeteer announces a dedicated worker while it is still paused before its first line
+  // (it resumes it right after), so an evaluate sent now runs first. Workers keep the real
+  // CPU count, platform and languages otherwise, a page-versus-worker mismatch detectors look for.
+  const workerScript = `(${stealthScript})(${JSON.stringify(config)})`;
+  page.on("workercreated", (worker) => {
+    worker.client.send("Runtime.evaluate", { expression: workerScript }).catch(() => undefined);
+  });
 }

@@ -33,7 +33,7 @@ export const BOTCHECK_CHECKS = [
   "window-size",
   // a fresh iframe shows the same webdriver and user agent as the page
   "iframe",
-  // a dedicated worker reports the same user agent, CPU count and languages as the page
+  // a dedicated worker reports the same user agent, CPU count, languages and platform as the page
   "worker",
 ] as const;
 
@@ -108,9 +108,9 @@ const SCRIPT = `
       return ok;
     },
     "worker": function () {
-      var source = "postMessage([navigator.userAgent, navigator.hardwareConcurrency, navigator.languages.join(), !!navigator.webdriver])";
+      var source = "postMessage([navigator.userAgent, navigator.hardwareConcurrency, navigator.languages.join(), navigator.platform, !!navigator.webdriver])";
       var worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
-      var page = [navigator.userAgent, navigator.hardwareConcurrency, navigator.languages.join(), !!navigator.webdriver];
+      var page = [navigator.userAgent, navigator.hardwareConcurrency, navigator.languages.join(), navigator.platform, !!navigator.webdriver];
       return new Promise(function (resolve) {
         worker.onmessage = function (event) { worker.terminate(); resolve(JSON.stringify(event.data) === JSON.stringify(page)); };
         worker.onerror = function () { resolve(false); };

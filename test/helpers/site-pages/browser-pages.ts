@@ -107,7 +107,7 @@ export function scrollPage(): string {
 export function tallPage(): string {
   return page(
     "Tall page",
-    `<style>body{margin:0}#tall{height:${TALL_HEIGHT}px;background:linear-gradient(#fff,#36c)}</style>
+    `<style>body{margin:0}#tall{height:${TALL_HEIGHT}px;background:linear-gradient(#fff,#36c)}h1{margin:0}</style>
 <div id="tall"><h1>Top of the tall page</h1></div>`,
   );
 }

@@ -45,6 +45,22 @@ function failure(action: PageAction, index: number, message: string, cause?: unk
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
+/** Puppeteer's own selector syntaxes (::-p-text, aria/, xpath/...) that the CSS parser does not know. */
+const PUPPETEER_SELECTOR = /::-p-|^(aria|pierce|text|xpath)\//;
+
+/** Puppeteer keeps polling a selector the CSS parser rejects; ask the parser once instead. */
+async function isValidSelector(page: Page, selector: string): Promise<boolean> {
+  if (PUPPETEER_SELECTOR.test(selector)) return true;
+  return page.evaluate((css) => {
+    try {
+      document.createDocumentFragment().querySelector(css);
+      return true;
+    } catch {
+      return false;
+    }
+  }, selector);
+}
+
 /** Waits for the element; a bad selector or one that never matches is the caller's error. */
 async function element(
   page: Page,
@@ -53,18 +69,16 @@ async function element(
   ctx: ActionContext,
   waitMs = SELECTOR_WAIT_MS,
 ): Promise<ElementHandle> {
+  if (!(await isValidSelector(page, action.selector))) {
+    throw failure(action, index, `"${action.selector}" is not a valid CSS selector`);
+  }
   // Give up a little before the fetch's deadline, so the answer names the action, not a timeout.
   const timeout = Math.max(1, Math.min(waitMs, ctx.deadline - Date.now() - DEADLINE_MARGIN_MS));
   try {
     const found = await page.waitForSelector(action.selector, { timeout });
     if (found) return found;
   } catch (error) {
-    const name = (error as Error | null)?.name;
-    const message = String((error as Error | null)?.message ?? "");
-    if (name !== "TimeoutError" && /not a valid selector|SyntaxError/i.test(message)) {
-      throw failure(action, index, `"${action.selector}" is not a valid CSS selector`, error);
-    }
-    if (name !== "TimeoutError") throw error;
+    if ((error as Error | null)?.name !== "TimeoutError") throw error;
     throw failure(action, index, `no element matches the selector after ${timeout} ms`, error);
   }
   throw failure(action, index, `no element matches the selector after ${timeout} ms`);

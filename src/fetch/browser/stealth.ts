@@ -12,8 +12,9 @@ import { type StealthScriptConfig, stealthScript } from "./stealth-script.ts";
  * the browser binary): plugins, mimeTypes, window.chrome and a consistent
  * notification permission are already right. What gives it away is
  * navigator.webdriver, "HeadlessChrome" in the user agent, the SwiftShader
- * WebGL renderer, an 800x600 screen smaller than the window and, with an
- * emulated viewport, an outer window smaller than the inner one.
+ * WebGL renderer, an 800x600 screen smaller than the window, with an
+ * emulated viewport an outer window smaller than the inner one, and workers
+ * that report the real CPU count, platform and languages.
  */
 
 /**

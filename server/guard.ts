@@ -11,6 +11,8 @@ export interface Guard extends AuthContext {
   keyOptional: boolean;
   /** The daemon listens on loopback: refuse Host headers that are not loopback names. */
   loopbackOnly: boolean;
+  /** off mode: no authentication and no metering (a trusted single-user setup). */
+  off: boolean;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -24,10 +26,10 @@ export function isLoopbackHost(host: string): boolean {
 export function createGuard(config: Config, store: Store, now: () => number = Date.now): Guard {
   const loopback = isLoopbackHost(config.host);
   const mode = config.auth || (loopback ? "optional" : "required");
-  if (mode !== "optional" && mode !== "required") {
+  if (mode !== "optional" && mode !== "required" && mode !== "off") {
     throw new SiphonError(
       "invalid_request",
-      `SIPHON_AUTH must be required or optional, got "${config.auth}"`,
+      `SIPHON_AUTH must be required, optional or off, got "${config.auth}"`,
     );
   }
   return {
@@ -35,8 +37,9 @@ export function createGuard(config: Config, store: Store, now: () => number = Da
     store,
     now,
     plans: loadPlans(config),
-    keyOptional: mode === "optional",
+    keyOptional: mode !== "required",
     loopbackOnly: loopback,
+    off: mode === "off",
   };
 }
 
@@ -73,8 +76,10 @@ export async function metered<T>(
   request: Request,
   set: { headers: SetHeaders },
   route: string,
-  run: (admission: Admission) => Promise<{ body: T; credits: number; degraded?: string }>,
+  run: (admission: Admission | null) => Promise<{ body: T; credits: number; degraded?: string }>,
 ): Promise<T> {
+  // Off mode: nothing authenticates or limits the request, so the route sees no admission.
+  if (guard.off) return (await run(null)).body;
   const started = performance.now();
   const principal = await identify(guard, request);
   const admission = await admit(principal, guard);

@@ -92,7 +92,7 @@ const SETTINGS = {
     env: "SIPHON_AUTH",
     kind: "string",
     default: "",
-    doc: "required or optional; default: required when the server binds a non-loopback address, else optional",
+    doc: "required, optional or off (no auth, no metering); default: required off loopback, else optional",
   },
   localTier: {
     env: "SIPHON_LOCAL_TIER",

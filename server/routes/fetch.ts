@@ -13,7 +13,7 @@ function run(input: unknown, deps: FetchDeps, guard: Guard, request: Request, se
     const outcome = await fetchPage(body, {
       ...deps,
       signal: request.signal,
-      httpOnly: admission.softLimited,
+      httpOnly: admission?.softLimited,
     });
     set.headers["x-cache"] = outcome.cache.hit ? "HIT" : "MISS";
     if (outcome.cache.hit) set.headers["x-cache-age"] = String(outcome.cache.ageSeconds ?? 0);

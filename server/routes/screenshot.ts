@@ -14,7 +14,7 @@ export function screenshotRoutes(deps: FetchDeps, guard: Guard) {
     ({ body, set, request }) => {
       const input = validate(ScreenshotBody, body);
       return metered(guard, request, set, "screenshot", async (admission) => {
-        if (admission.softLimited) {
+        if (admission?.softLimited) {
           // A screenshot has no HTTP-only form to degrade to, so past the weekly quota it waits for the reset.
           const retryAfter = Math.max(1, Math.ceil((admission.weekly.resetsAt - guard.now()) / 1000));
           throw new SiphonError("rate_limited", "The weekly quota is used up; screenshots need the browser", {

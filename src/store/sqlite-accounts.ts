@@ -1,5 +1,7 @@
+import type { Database } from "bun:sqlite";
 import { eq, like, sql } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { ReadMemo } from "./read-memo.ts";
 import { accounts, apiKeys } from "./sqlite-schema.ts";
 import type { Account, AccountStore, ApiKeyInfo } from "./types.ts";
 
@@ -19,13 +21,31 @@ function keyInfo(row: KeyRow): ApiKeyInfo {
 }
 
 /** Accounts and keys in SQLite. */
-export function sqliteAccounts(db: BunSQLiteDatabase): AccountStore {
+export function sqliteAccounts(db: BunSQLiteDatabase, sqlite: Database): AccountStore {
+  // Every authenticated request runs these two: prepared once, they cost ~3 µs instead of ~60.
+  const accountById = db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder("id")))
+    .prepare();
+  const keyByHash = db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.hash, sql.placeholder("hash")))
+    .prepare();
+  const accountMemo = new ReadMemo<Account | null>(sqlite);
+  const keyMemo = new ReadMemo<ApiKeyInfo | null>(sqlite);
+  const wrote = () => {
+    accountMemo.clear();
+    keyMemo.clear();
+  };
   return {
     async createAccount(account: Account) {
       db.insert(accounts).values(account).run();
+      wrote();
     },
     async getAccount(id) {
-      return db.select().from(accounts).where(eq(accounts.id, id)).get() ?? null;
+      return accountMemo.get(id, () => accountById.get({ id }) ?? null);
     },
     async chargeExtra(accountId, micros) {
       // One statement: the balance check and the update cannot interleave with another request.
@@ -35,6 +55,7 @@ export function sqliteAccounts(db: BunSQLiteDatabase): AccountStore {
         .where(sql`${accounts.id} = ${accountId} AND ${accounts.extraBalanceMicros} + ${micros} >= 0`)
         .returning({ balance: accounts.extraBalanceMicros })
         .get();
+      wrote();
       return row ? row.balance : null;
     },
     async setExtraUsage(accountId, enabled, balanceMicros) {
@@ -42,15 +63,19 @@ export function sqliteAccounts(db: BunSQLiteDatabase): AccountStore {
         .set({ extraUsageEnabled: enabled, extraBalanceMicros: balanceMicros })
         .where(eq(accounts.id, accountId))
         .run();
+      wrote();
     },
     async createKey(key, hash) {
       db.insert(apiKeys)
         .values({ ...key, hash })
         .run();
+      wrote();
     },
     async findKeyByHash(hash) {
-      const row = db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get();
-      return row ? keyInfo(row) : null;
+      return keyMemo.get(hash, () => {
+        const row = keyByHash.get({ hash });
+        return row ? keyInfo(row) : null;
+      });
     },
     async listKeys() {
       return db.select().from(apiKeys).orderBy(apiKeys.createdAt).all().map(keyInfo);
@@ -66,12 +91,15 @@ export function sqliteAccounts(db: BunSQLiteDatabase): AccountStore {
             .all();
       const row = matches.length === 1 ? matches[0] : undefined;
       if (!row) return null;
-      if (row.revokedAt === null)
+      if (row.revokedAt === null) {
         db.update(apiKeys).set({ revokedAt: at }).where(eq(apiKeys.id, row.id)).run();
+        wrote();
+      }
       return keyInfo({ ...row, revokedAt: row.revokedAt ?? at });
     },
     async touchKey(id, at) {
       db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
+      wrote();
     },
   };
 }

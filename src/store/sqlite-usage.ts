@@ -1,82 +1,121 @@
 import type { Database } from "bun:sqlite";
-import { and, eq, sql } from "drizzle-orm";
-import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { requestLog, usageWeeks } from "./sqlite-schema.ts";
-import type { UsageStore } from "./types.ts";
+import { BurstWindows } from "./burst-window.ts";
+import { ReadMemo } from "./read-memo.ts";
+import type { RequestLogEntry, UsageStore } from "./types.ts";
+
+const FLUSH_EVERY_MS = 200;
+const FLUSH_AT_ROWS = 500;
+// Rows older than any window are useless; an hour is the longest window in use.
+const KEEP_BURST_MS = 3_600_000;
+
+export interface SqliteUsage extends UsageStore {
+  /** Writes buffered rows now (the store calls it on close). */
+  flush(): void;
+}
 
 /**
- * Usage in SQLite. The burst window runs in an IMMEDIATE transaction, so the
- * count and the insert are one step even when a CLI and a server share the
- * file; bun:sqlite is synchronous, so requests in one process cannot
- * interleave between them either.
+ * Usage in SQLite. A write commit costs 50-90 µs, more than the rest of a
+ * cached request, so the two writes every request makes (its burst-window
+ * entry and its request-log row) are buffered and written together every
+ * 200 ms. The burst window itself is exact and lives in this process's
+ * memory, loaded from SQLite on first use so that a restart keeps it; other
+ * processes reading the file (`siphon usage`) see it at most 200 ms late.
+ * Several server processes sharing one limit use the Redis store instead.
+ * Weekly credits are written at once: the quota must never lose a credit.
  */
-export function sqliteUsage(db: BunSQLiteDatabase, sqlite: Database): UsageStore {
-  const prune = sqlite.prepare("DELETE FROM burst_events WHERE subject = ?1 AND at <= ?2");
-  const window = sqlite.prepare<{ used: number; oldest: number | null }, [string, number]>(
-    "SELECT count(*) AS used, min(at) AS oldest FROM burst_events WHERE subject = ?1 AND at > ?2",
+export function sqliteUsage(sqlite: Database): SqliteUsage {
+  const windows = new BurstWindows();
+  const weeklyMemo = new ReadMemo<number>(sqlite);
+  const pendingBurst: [string, number][] = [];
+  const pendingLog: RequestLogEntry[] = [];
+
+  const loadWindow = sqlite.prepare<{ at: number }, [string, number]>(
+    "SELECT at FROM burst_events WHERE subject = ?1 AND at > ?2 ORDER BY at",
   );
-  const insert = sqlite.prepare("INSERT INTO burst_events (subject, at) VALUES (?1, ?2)");
+  const insertBurst = sqlite.prepare("INSERT INTO burst_events (subject, at) VALUES (?1, ?2)");
+  const pruneBurst = sqlite.prepare("DELETE FROM burst_events WHERE at <= ?1");
+  const insertLog = sqlite.prepare(
+    "INSERT INTO request_log (account_id, key_id, route, status, duration_ms, credits, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  );
+  const addCredits = sqlite.prepare<{ credits: number }, [string, number, number]>(
+    "INSERT INTO usage_weeks (account_id, week_start, credits) VALUES (?1, ?2, ?3) " +
+      "ON CONFLICT (account_id, week_start) DO UPDATE SET credits = credits + ?3 RETURNING credits",
+  );
+  const weekly = sqlite.prepare<{ credits: number }, [string, number]>(
+    "SELECT credits FROM usage_weeks WHERE account_id = ?1 AND week_start = ?2",
+  );
+  const stats = sqlite.prepare<{ total: number; ok: number; avg: number }, [string]>(
+    "SELECT count(*) AS total, coalesce(sum(status < 400), 0) AS ok, coalesce(avg(duration_ms), 0) AS avg " +
+      "FROM request_log WHERE account_id = ?1",
+  );
 
-  const peek = (subject: string, now: number, windowMs: number) => {
-    const row = window.get(subject, now - windowMs);
-    const used = row?.used ?? 0;
-    return { used, oldestExpiresAt: row?.oldest != null ? row.oldest + windowMs : now };
-  };
-
-  const take = sqlite.transaction((subject: string, now: number, windowMs: number, limit: number) => {
-    prune.run(subject, now - windowMs);
-    const before = peek(subject, now, windowMs);
-    if (before.used >= limit) return { allowed: false, ...before };
-    insert.run(subject, now);
-    return { allowed: true, ...peek(subject, now, windowMs) };
+  const flush = sqlite.transaction(() => {
+    for (const [subject, at] of pendingBurst.splice(0)) insertBurst.run(subject, at);
+    for (const e of pendingLog.splice(0)) {
+      insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at);
+    }
+    pruneBurst.run(Date.now() - KEEP_BURST_MS);
   });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = () => {
+    if (pendingBurst.length + pendingLog.length >= FLUSH_AT_ROWS) return flushNow();
+    // unref: a pending flush must not keep a finished CLI run alive; close() flushes what is left.
+    timer ??= setTimeout(flushNow, FLUSH_EVERY_MS);
+    timer.unref?.();
+  };
+  function flushNow() {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pendingBurst.length || pendingLog.length) flush.immediate();
+  }
+
+  const windowOf = (subject: string, now: number, windowMs: number) => {
+    if (!windows.has(subject)) {
+      const persisted = loadWindow.all(subject, now - windowMs).map((r) => r.at);
+      const buffered = pendingBurst.filter(([s]) => s === subject).map(([, at]) => at);
+      windows.load(subject, [...persisted, ...buffered]);
+    }
+  };
 
   return {
     async takeBurstSlot(subject, now, windowMs, limit) {
-      return take.immediate(subject, now, windowMs, limit);
+      windowOf(subject, now, windowMs);
+      const verdict = windows.take(subject, now, windowMs, limit);
+      if (verdict.allowed) {
+        pendingBurst.push([subject, now]);
+        schedule();
+      }
+      return verdict;
     },
     async peekBurst(subject, now, windowMs) {
-      return peek(subject, now, windowMs);
+      windowOf(subject, now, windowMs);
+      return windows.peek(subject, now, windowMs);
     },
     async addCredits(accountId, weekStart, credits) {
-      const row = db
-        .insert(usageWeeks)
-        .values({ accountId, weekStart, credits })
-        .onConflictDoUpdate({
-          target: [usageWeeks.accountId, usageWeeks.weekStart],
-          set: { credits: sql`${usageWeeks.credits} + ${credits}` },
-        })
-        .returning({ credits: usageWeeks.credits })
-        .get();
-      return row?.credits ?? credits;
+      const total = addCredits.get(accountId, weekStart, credits)?.credits ?? credits;
+      weeklyMemo.set(`${accountId}:${weekStart}`, total);
+      return total;
     },
     async weeklyCredits(accountId, weekStart) {
-      const row = db
-        .select({ credits: usageWeeks.credits })
-        .from(usageWeeks)
-        .where(and(eq(usageWeeks.accountId, accountId), eq(usageWeeks.weekStart, weekStart)))
-        .get();
-      return row?.credits ?? 0;
+      return weeklyMemo.get(
+        `${accountId}:${weekStart}`,
+        () => weekly.get(accountId, weekStart)?.credits ?? 0,
+      );
     },
     async logRequest(entry) {
-      db.insert(requestLog).values(entry).run();
+      pendingLog.push(entry);
+      schedule();
     },
     async stats(accountId) {
-      const row = db
-        .select({
-          total: sql<number>`count(*)`,
-          ok: sql<number>`coalesce(sum(case when ${requestLog.status} < 400 then 1 else 0 end), 0)`,
-          avg: sql<number>`coalesce(avg(${requestLog.durationMs}), 0)`,
-        })
-        .from(requestLog)
-        .where(eq(requestLog.accountId, accountId))
-        .get();
+      flushNow();
+      const row = stats.get(accountId);
       const total = row?.total ?? 0;
       return {
         totalRequests: total,
-        successRate: total ? Math.round((row!.ok / total) * 1000) / 10 : 100,
+        successRate: total ? Math.round(((row?.ok ?? 0) / total) * 1000) / 10 : 100,
         avgResponseTime: Math.round(row?.avg ?? 0),
       };
     },
+    flush: flushNow,
   };
 }

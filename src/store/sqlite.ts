@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { sqliteAccounts } from "./sqlite-accounts.ts";
@@ -22,9 +22,14 @@ function migrate(db: BunSQLiteDatabase): void {
 }
 
 function sqliteCache(db: BunSQLiteDatabase): CacheStore {
+  const byKey = db
+    .select()
+    .from(cacheEntries)
+    .where(eq(cacheEntries.key, sql.placeholder("key")))
+    .prepare();
   return {
     async get<T>(key: string) {
-      const row = db.select().from(cacheEntries).where(eq(cacheEntries.key, key)).get();
+      const row = byKey.get({ key });
       if (!row) return null;
       try {
         return { value: JSON.parse(row.value) as T, createdAt: row.createdAt };
@@ -60,12 +65,14 @@ export function openSqliteStore(path: string): Store {
   );
   const db = drizzle(sqlite);
   migrate(db);
+  const usage = sqliteUsage(sqlite);
   return {
     kind: "sqlite",
     cache: sqliteCache(db),
-    accounts: sqliteAccounts(db),
-    usage: sqliteUsage(db, sqlite),
+    accounts: sqliteAccounts(db, sqlite),
+    usage,
     async close() {
+      usage.flush();
       sqlite.close();
     },
   };

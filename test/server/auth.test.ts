@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { errorOf, startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 
@@ -55,6 +57,18 @@ describe("authentication", () => {
     expect((await errorOf(res)).message).toMatch(/revoked/);
   });
 
+  test("revocation from another process (the CLI on the same file) takes effect on the next request", async () => {
+    const a = await app();
+    const { key, keyId } = await a.createKey();
+    // Two requests: the first records last-used, the second is answered from the warm in-process memo.
+    for (let i = 0; i < 2; i++)
+      expect((await a.request(fetchUrl("/article"), { headers: bearer(key) })).status).toBe(200);
+    const other = openSqliteStore(join(a.home, "siphon.db"));
+    await other.accounts.revokeKey(keyId, Date.now());
+    await other.close();
+    expect((await a.request(fetchUrl("/article"), { headers: bearer(key) })).status).toBe(401);
+  });
+
   test("test keys work in development and are refused in production", async () => {
     const dev = await app();
     const devKey = await dev.createKey("free", "test");
@@ -84,6 +98,15 @@ describe("authentication", () => {
     apps.push(open);
     expect((await open.request(fetchUrl("/article"))).status).toBe(401);
     expect((await open.request("/health")).status).toBe(200);
+  });
+
+  test("off mode neither authenticates nor meters", async () => {
+    const a = await app({ auth: "off" });
+    const res = await a.request(fetchUrl("/article"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-credits-used")).toBeNull();
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+    expect((await a.request("/v1/stats")).status).toBe(401);
   });
 
   test("a loopback daemon refuses a Host header that is not a loopback name", async () => {

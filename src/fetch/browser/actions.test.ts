@@ -100,7 +100,9 @@ describe("page actions through the engine", () => {
   test(
     "waitForSelector waits for late content",
     async () => {
-      const html = await render("/delayed", [{ type: "waitForSelector", selector: "#delayed", timeout: 5_000 }]);
+      const html = await render("/delayed", [
+        { type: "waitForSelector", selector: "#delayed", timeout: 5_000 },
+      ]);
       expect(html).toContain(DELAYED_TEXT);
     },
     BROWSER_TEST_MS,
@@ -114,7 +116,9 @@ describe("page actions through the engine", () => {
         { type: "waitForSelector", selector: "#never", timeout: 300 },
       ]);
       expect(error.type).toBe("invalid_request");
-      expect(error.message).toBe("actions[1] (waitForSelector #never): no element matches the selector after 300 ms");
+      expect(error.message).toBe(
+        "actions[1] (waitForSelector #never): no element matches the selector after 300 ms",
+      );
     },
     BROWSER_TEST_MS,
   );
@@ -162,7 +166,11 @@ describe("page actions through the engine", () => {
       });
       expect(page.actionScreenshots).toHaveLength(2);
       const png = page.actionScreenshots?.[0];
-      expect(Buffer.from(png?.data ?? []).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+      expect(
+        Buffer.from(png?.data ?? [])
+          .subarray(0, 8)
+          .toString("hex"),
+      ).toBe("89504e470d0a1a0a");
       expect(png?.width).toBe(1280);
       expect(png?.height).toBe(720);
     },

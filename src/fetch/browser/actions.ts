@@ -176,7 +176,12 @@ async function runOne(
         await page.keyboard.press(action.key as KeyInput);
       } catch (error) {
         if (/Unknown key/i.test(String((error as Error | null)?.message))) {
-          throw failure(action, index, `"${action.key}" is not a key name (try Enter, Tab, ArrowDown)`, error);
+          throw failure(
+            action,
+            index,
+            `"${action.key}" is not a key name (try Enter, Tab, ArrowDown)`,
+            error,
+          );
         }
         throw error;
       }

@@ -17,7 +17,10 @@ const BROWSER_TEST_MS = 30_000;
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
 
 function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({ SIPHON_HOME: "/nonexistent/siphon-test-home" }, { disableSsrfProtection: true, ...overrides });
+  return loadConfig(
+    { SIPHON_HOME: "/nonexistent/siphon-test-home" },
+    { disableSsrfProtection: true, ...overrides },
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<SiphonError> {
@@ -113,9 +116,12 @@ describe("browser engine", () => {
   test(
     "waits the asked time after load for late content",
     async () => {
-      const page = await createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(`${site.url}/delayed`, {
-        wait: 700,
-      });
+      const page = await createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(
+        `${site.url}/delayed`,
+        {
+          wait: 700,
+        },
+      );
       expect(text(page.body)).toContain(DELAYED_TEXT);
     },
     BROWSER_TEST_MS,
@@ -138,9 +144,14 @@ describe("browser engine", () => {
     "sends custom headers and cookies to the site",
     async () => {
       const engine = createBrowserEngine(testConfig(), pool, { stealth: false });
-      const echoed = await engine.fetch(`${site.url}/headers`, { headers: { "X-Siphon-Test": "kept" } });
+      const echoed = await engine.fetch(`${site.url}/headers`, {
+        headers: { "X-Siphon-Test": "kept" },
+        cookies: ["jar=1"],
+      });
       const headers = JSON.parse(text(echoed.body));
       expect(headers["x-siphon-test"]).toBe("kept");
+      // Adding headers to an intercepted request must not drop the cookies the browser attaches.
+      expect(headers.cookie).toBe("jar=1");
       expect(headers["user-agent"]).not.toContain("Headless");
       const cookies = await engine.fetch(`${site.url}/cookies`, { cookies: ["flavour=oat", "size=large"] });
       expect(text(cookies.body)).toContain("flavour=oat; size=large");
@@ -167,7 +178,9 @@ describe("browser engine", () => {
   test(
     "stealth passes a JavaScript challenge that sets a cookie and reloads",
     async () => {
-      const page = await createBrowserEngine(testConfig(), pool, { stealth: true }).fetch(`${site.url}/js-challenge`);
+      const page = await createBrowserEngine(testConfig(), pool, { stealth: true }).fetch(
+        `${site.url}/js-challenge`,
+      );
       expect(page.status).toBe(200);
       expect(text(page.body)).toContain(CHALLENGE_ARTICLE_TEXT);
     },
@@ -179,7 +192,9 @@ describe("browser engine", () => {
     async () => {
       const started = Date.now();
       const error = await failure(
-        createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(`${site.url}/hang`, { timeoutMs: 1_500 }),
+        createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(`${site.url}/hang`, {
+          timeoutMs: 1_500,
+        }),
       );
       expect(error.type).toBe("timeout");
       expect(error.message).toContain(`${site.url}/hang`);
@@ -222,9 +237,12 @@ describe("SSRF protection in the browser", () => {
       expect(text(page.body)).toContain("Inside page");
       expect(outsideHits).toBe(0);
       // Control: without the guard the same page does reach the other server.
-      await createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(`http://127.0.0.1:${inside.port}/`, {
-        screenshot: { fullPage: false, format: "png" },
-      });
+      await createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(
+        `http://127.0.0.1:${inside.port}/`,
+        {
+          screenshot: { fullPage: false, format: "png" },
+        },
+      );
       expect(outsideHits).toBeGreaterThanOrEqual(4);
     },
     BROWSER_TEST_MS,

@@ -165,10 +165,7 @@ export async function launchBrowser(config: Config): Promise<LaunchedBrowser> {
       await withTimeout(browser.close(), 5_000);
       if (child && child.exitCode === null && child.signalCode === null) {
         child.kill("SIGKILL");
-        await withTimeout(
-          new Promise((resolve) => child.once("exit", resolve)),
-          2_000,
-        );
+        await withTimeout(new Promise((resolve) => child.once("exit", resolve)), 2_000);
       }
       // Helpers (zygote, renderers, utilities) of a killed browser can outlive it for a moment;
       // they carry the unique profile path, so only this browser's processes match.

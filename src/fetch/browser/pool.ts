@@ -119,8 +119,9 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       generations.delete(gen);
       const launched = await gen.ready.catch(() => undefined);
       // A connected (remote) browser outlives us: its spare context must not be left behind.
-      const spare = await gen.spare;
+      const pending = gen.spare;
       gen.spare = undefined;
+      const spare = await pending;
       await spare?.context.close().catch(() => {});
       await launched?.close();
     })();
@@ -152,8 +153,10 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
 
   /** Hands out the spare, else a new context. */
   async function takeFresh(gen: Generation, browser: Browser): Promise<Fresh> {
-    const spare = await gen.spare;
+    // Taken before awaiting, so two callers can never be handed the same page.
+    const pending = gen.spare;
     gen.spare = undefined;
+    const spare = await pending;
     if (spare && !spare.page.isClosed()) return spare;
     return openFresh(browser);
   }

@@ -1,0 +1,137 @@
+/**
+ * Server benchmark: requests per second and p99 latency of a cached
+ * GET /v1/fetch with auth and limits on (a key, burst window, weekly quota,
+ * usage headers, request log) against the same route with SIPHON_AUTH=off,
+ * in one run. Both servers run as real `siphon serve` processes on loopback
+ * and are measured alternately with autocannon so machine noise hits both.
+ *
+ *   bun scripts/bench/server.ts [--seconds 5] [--rounds 3] [--connections 16] [--json]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { startFixtureSite } from "../../test/helpers/fixture-site.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const seconds = flag("seconds", 5);
+const rounds = flag("rounds", 3);
+const connections = flag("connections", 16);
+const root = new URL("../..", import.meta.url).pathname;
+
+interface Server {
+  name: string;
+  base: string;
+  headers: Record<string, string>;
+  stop(): void;
+}
+
+async function startServer(name: string, auth: string): Promise<Server> {
+  const home = mkdtempSync(join(tmpdir(), "siphon-bench-"));
+  // A plan whose burst limit the benchmark cannot reach: the cost measured is the bookkeeping, not 429s.
+  const env = {
+    ...process.env,
+    SIPHON_HOME: home,
+    SIPHON_AUTH: auth,
+    DISABLE_SSRF_PROTECTION: "true",
+    SIPHON_PLANS: JSON.stringify({ pro: { weeklyQuota: 1e9, burstPerHour: 1e9 } }),
+  };
+  const headers: Record<string, string> = {};
+  if (auth === "required") {
+    const made = Bun.spawnSync(
+      ["bun", "cli/main.ts", "keys", "create", "--name", "bench", "--tier", "pro", "--json"],
+      {
+        cwd: root,
+        env,
+      },
+    );
+    headers.authorization = `Bearer ${JSON.parse(made.stdout.toString()).key}`;
+  }
+  const server = Bun.spawn(["bun", "cli/main.ts", "serve", "--port", "0"], {
+    cwd: root,
+    env,
+    stderr: "pipe",
+  });
+  const reader = (server.stderr as ReadableStream<Uint8Array>).getReader();
+  let banner = "";
+  while (!/listening on (http:\/\/\S+)/.test(banner)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${name}: server exited: ${banner}`);
+    banner += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+  return {
+    name,
+    base,
+    headers,
+    stop() {
+      server.kill();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+function run(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections, duration: seconds }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+const site = await startFixtureSite();
+const servers = [
+  await startServer("auth + limits on", "required"),
+  await startServer("auth + limits off", "off"),
+];
+const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=text`;
+const totals = new Map<string, { rps: number[]; p99: number[]; non2xx: number }>();
+try {
+  for (const s of servers) {
+    const warm = await fetch(`${s.base}${path}`, { headers: s.headers });
+    if (warm.status !== 200) throw new Error(`${s.name}: warm-up answered ${warm.status}`);
+    await run(`${s.base}${path}`, s.headers); // JIT and cache warm-up, not counted
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const s of round % 2 ? [...servers].reverse() : servers) {
+      const result = await run(`${s.base}${path}`, s.headers);
+      const t = totals.get(s.name) ?? { rps: [], p99: [], non2xx: 0 };
+      t.rps.push(result.requests.average);
+      t.p99.push(result.latency.p99);
+      t.non2xx += result.non2xx;
+      totals.set(s.name, t);
+    }
+  }
+} finally {
+  for (const s of servers) s.stop();
+  await site.stop();
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const rows = servers.map((s) => {
+  const t = totals.get(s.name)!;
+  return {
+    server: s.name,
+    rps: Math.round(mean(t.rps)),
+    p99: Math.round(mean(t.p99) * 10) / 10,
+    non2xx: t.non2xx,
+  };
+});
+const [on, off] = rows as [(typeof rows)[0], (typeof rows)[0]];
+const cost = Math.round((1 - on.rps / off.rps) * 1000) / 10;
+if (args.includes("--json"))
+  console.log(JSON.stringify({ seconds, rounds, connections, rows, costPercent: cost }));
+else {
+  console.log(
+    `cached GET /v1/fetch, ${connections} connections, ${rounds} x ${seconds} s each, alternating\n`,
+  );
+  console.log("| server | requests/s | p99 latency (ms) | non-2xx |");
+  console.log("|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.server} | ${r.rps} | ${r.p99} | ${r.non2xx} |`);
+  console.log(`\nauth + metering cost: ${cost}% of throughput (target: under 15%)`);
+}

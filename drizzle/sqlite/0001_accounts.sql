@@ -22,13 +22,6 @@ CREATE TABLE `api_keys` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `api_keys_hash_unique` ON `api_keys` (`hash`);--> statement-breakpoint
 CREATE INDEX `api_keys_account` ON `api_keys` (`account_id`);--> statement-breakpoint
-CREATE TABLE `burst_events` (
-	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`subject` text NOT NULL,
-	`at` integer NOT NULL
-);
---> statement-breakpoint
-CREATE INDEX `burst_events_subject_at` ON `burst_events` (`subject`,`at`);--> statement-breakpoint
 CREATE TABLE `request_log` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`account_id` text NOT NULL,
@@ -41,6 +34,7 @@ CREATE TABLE `request_log` (
 );
 --> statement-breakpoint
 CREATE INDEX `request_log_account_at` ON `request_log` (`account_id`,`at`);--> statement-breakpoint
+CREATE INDEX `request_log_key_at` ON `request_log` (`key_id`,`at`);--> statement-breakpoint
 CREATE TABLE `usage_weeks` (
 	`account_id` text NOT NULL,
 	`week_start` integer NOT NULL,

@@ -17,14 +17,13 @@ export const SQLITE_MIGRATIONS: MigrationMeta[] = [
       "\nCREATE TABLE `api_keys` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`prefix` text NOT NULL,\n\t`hash` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`last_used_at` integer,\n\t`revoked_at` integer,\n\tFOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action\n);\n",
       "\nCREATE UNIQUE INDEX `api_keys_hash_unique` ON `api_keys` (`hash`);",
       "\nCREATE INDEX `api_keys_account` ON `api_keys` (`account_id`);",
-      "\nCREATE TABLE `burst_events` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`subject` text NOT NULL,\n\t`at` integer NOT NULL\n);\n",
-      "\nCREATE INDEX `burst_events_subject_at` ON `burst_events` (`subject`,`at`);",
       "\nCREATE TABLE `request_log` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`account_id` text NOT NULL,\n\t`key_id` text,\n\t`route` text NOT NULL,\n\t`status` integer NOT NULL,\n\t`duration_ms` integer NOT NULL,\n\t`credits` integer NOT NULL,\n\t`at` integer NOT NULL\n);\n",
       "\nCREATE INDEX `request_log_account_at` ON `request_log` (`account_id`,`at`);",
+      "\nCREATE INDEX `request_log_key_at` ON `request_log` (`key_id`,`at`);",
       "\nCREATE TABLE `usage_weeks` (\n\t`account_id` text NOT NULL,\n\t`week_start` integer NOT NULL,\n\t`credits` integer DEFAULT 0 NOT NULL,\n\tPRIMARY KEY(`account_id`, `week_start`)\n);\n"
     ],
     "bps": true,
-    "folderMillis": 1795300932204,
-    "hash": "8e3b211b2fc87ea91d7ac02635f838236ca7994cc47cbf04417ad321263567ac"
+    "folderMillis": 1795303432457,
+    "hash": "fce87cb733bf7aa3fc21a3bf11dac4ce9544ec43bb15373d5b99914f235b6b51"
   }
 ];

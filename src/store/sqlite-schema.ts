@@ -45,17 +45,6 @@ export const apiKeys = sqliteTable(
   (table) => [index("api_keys_account").on(table.accountId)],
 );
 
-/** Requests inside the burst window, one row each; rows older than the window are pruned as they expire. */
-export const burstEvents = sqliteTable(
-  "burst_events",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    subject: text("subject").notNull(),
-    at: integer("at").notNull(),
-  },
-  (table) => [index("burst_events_subject_at").on(table.subject, table.at)],
-);
-
 /** Credits used per account per week (week = Monday 00:00 UTC, as ms since epoch). */
 export const usageWeeks = sqliteTable(
   "usage_weeks",
@@ -67,7 +56,7 @@ export const usageWeeks = sqliteTable(
   (table) => [primaryKey({ columns: [table.accountId, table.weekStart] })],
 );
 
-/** One row per metered request, for /v1/stats. */
+/** One row per admitted metered request: /v1/stats reads it, and so does the burst window after a restart. */
 export const requestLog = sqliteTable(
   "request_log",
   {
@@ -80,5 +69,8 @@ export const requestLog = sqliteTable(
     credits: integer("credits").notNull(),
     at: integer("at").notNull(),
   },
-  (table) => [index("request_log_account_at").on(table.accountId, table.at)],
+  (table) => [
+    index("request_log_account_at").on(table.accountId, table.at),
+    index("request_log_key_at").on(table.keyId, table.at),
+  ],
 );

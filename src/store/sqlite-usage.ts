@@ -5,8 +5,6 @@ import type { RequestLogEntry, UsageStore } from "./types.ts";
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT_ROWS = 500;
-// Rows older than any window are useless; an hour is the longest window in use.
-const KEEP_BURST_MS = 3_600_000;
 
 export interface SqliteUsage extends UsageStore {
   /** Writes buffered rows now (the store calls it on close). */
@@ -15,25 +13,26 @@ export interface SqliteUsage extends UsageStore {
 
 /**
  * Usage in SQLite. A write commit costs 50-90 µs, more than the rest of a
- * cached request, so the two writes every request makes (its burst-window
- * entry and its request-log row) are buffered and written together every
- * 200 ms. The burst window itself is exact and lives in this process's
- * memory, loaded from SQLite on first use so that a restart keeps it; other
- * processes reading the file (`siphon usage`) see it at most 200 ms late.
+ * cached request, so request-log rows are buffered and written together
+ * every 200 ms. The burst window is exact and lives in this process's
+ * memory; it is loaded from the request log on first use (each admitted
+ * request has one row), so a restart keeps it, and other processes reading
+ * the file (`siphon usage`) see it at most 200 ms late.
  * Several server processes sharing one limit use the Redis store instead.
  * Weekly credits are written at once: the quota must never lose a credit.
  */
 export function sqliteUsage(sqlite: Database): SqliteUsage {
   const windows = new BurstWindows();
   const weeklyMemo = new ReadMemo<number>(sqlite);
-  const pendingBurst: [string, number][] = [];
   const pendingLog: RequestLogEntry[] = [];
 
-  const loadWindow = sqlite.prepare<{ at: number }, [string, number]>(
-    "SELECT at FROM burst_events WHERE subject = ?1 AND at > ?2 ORDER BY at",
+  // Every admitted request has one request-log row, so the log is also the burst window's record.
+  const keyWindow = sqlite.prepare<{ at: number }, [string, number]>(
+    "SELECT at FROM request_log WHERE key_id = ?1 AND at > ?2 ORDER BY at",
   );
-  const insertBurst = sqlite.prepare("INSERT INTO burst_events (subject, at) VALUES (?1, ?2)");
-  const pruneBurst = sqlite.prepare("DELETE FROM burst_events WHERE at <= ?1");
+  const accountWindow = sqlite.prepare<{ at: number }, [string, number]>(
+    "SELECT at FROM request_log WHERE account_id = ?1 AND key_id IS NULL AND at > ?2 ORDER BY at",
+  );
   const insertLog = sqlite.prepare(
     "INSERT INTO request_log (account_id, key_id, route, status, duration_ms, credits, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
   );
@@ -50,15 +49,13 @@ export function sqliteUsage(sqlite: Database): SqliteUsage {
   );
 
   const flush = sqlite.transaction(() => {
-    for (const [subject, at] of pendingBurst.splice(0)) insertBurst.run(subject, at);
     for (const e of pendingLog.splice(0)) {
       insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at);
     }
-    pruneBurst.run(Date.now() - KEEP_BURST_MS);
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
-    if (pendingBurst.length + pendingLog.length >= FLUSH_AT_ROWS) return flushNow();
+    if (pendingLog.length >= FLUSH_AT_ROWS) return flushNow();
     // unref: a pending flush must not keep a finished CLI run alive; close() flushes what is left.
     timer ??= setTimeout(flushNow, FLUSH_EVERY_MS);
     timer.unref?.();
@@ -66,26 +63,24 @@ export function sqliteUsage(sqlite: Database): SqliteUsage {
   function flushNow() {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (pendingBurst.length || pendingLog.length) flush.immediate();
+    if (pendingLog.length) flush.immediate();
   }
 
   const windowOf = (subject: string, now: number, windowMs: number) => {
-    if (!windows.has(subject)) {
-      const persisted = loadWindow.all(subject, now - windowMs).map((r) => r.at);
-      const buffered = pendingBurst.filter(([s]) => s === subject).map(([, at]) => at);
-      windows.load(subject, [...persisted, ...buffered]);
-    }
+    if (windows.has(subject)) return;
+    flushNow();
+    const [kind, id = ""] = subject.split(/:(.*)/s);
+    const rows = (kind === "key" ? keyWindow : accountWindow).all(id, now - windowMs);
+    windows.load(
+      subject,
+      rows.map((r) => r.at),
+    );
   };
 
   return {
     async takeBurstSlot(subject, now, windowMs, limit) {
       windowOf(subject, now, windowMs);
-      const verdict = windows.take(subject, now, windowMs, limit);
-      if (verdict.allowed) {
-        pendingBurst.push([subject, now]);
-        schedule();
-      }
-      return verdict;
+      return windows.take(subject, now, windowMs, limit);
     },
     async peekBurst(subject, now, windowMs) {
       windowOf(subject, now, windowMs);

@@ -70,7 +70,11 @@ export interface BurstVerdict {
   oldestExpiresAt: number;
 }
 
-/** Rate-limit windows, weekly credits and the request log. */
+/**
+ * Rate-limit windows, weekly credits and the request log. A burst subject is
+ * `key:<keyId>`, or `account:<accountId>` for keyless requests; every
+ * admitted request must be logged (logRequest) under the same key or account.
+ */
 export interface UsageStore {
   /**
    * Counts a request in `subject`'s sliding window if fewer than `limit`

@@ -48,6 +48,12 @@ function responseHeaders(response: HTTPResponse | undefined, serialised: boolean
   return headers;
 }
 
+/** An error status on a page that runs scripts: it may be a challenge about to reload itself. */
+async function mayBeChallenge(page: Page, main: HTTPResponse | undefined): Promise<boolean> {
+  if (!main || !CHALLENGE_STATUSES.has(main.status())) return false;
+  return page.evaluate(() => document.scripts.length > 0).catch(() => false);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /**
@@ -110,7 +116,7 @@ export function createBrowserEngine(
       }
       await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
       // A challenge may pass in several rounds; each reload brings a new main response.
-      for (let round = 0; round < 3 && main && CHALLENGE_STATUSES.has(main.status()); round++) {
+      for (let round = 0; round < 3 && (await mayBeChallenge(page, main)); round++) {
         if (!(await tracker.nextNavigation(Math.min(CHALLENGE_WAIT_MS, deadline - Date.now())))) break;
         await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
       }
@@ -132,6 +138,13 @@ export function createBrowserEngine(
       }
       const serialised = body === undefined;
       body ??= new TextEncoder().encode(await page.content());
+      if (body.byteLength > config.maxBodyBytes) {
+        throw new SiphonError(
+          "content_too_large",
+          `${target.href} rendered to more than the ${config.maxBodyBytes}-byte limit.`,
+          { hint: "Fetch a smaller page, or raise SIPHON_MAX_BODY_BYTES on a self-hosted server." },
+        );
+      }
       tracker.dispose();
       const result: FetchedPage = {
         url: page.url(),

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BurstWindows } from "./burst-window.ts";
+import { openSqliteStore } from "./sqlite.ts";
+
+const HOUR = 3_600_000;
+const homes: string[] = [];
+afterEach(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+describe("BurstWindows", () => {
+  test("admits up to the limit, then refuses until the oldest request leaves the window", () => {
+    const w = new BurstWindows();
+    const t0 = 1_000_000;
+    for (let i = 0; i < 3; i++) expect(w.take("k", t0 + i * 1000, HOUR, 3).allowed).toBe(true);
+    const refused = w.take("k", t0 + 5000, HOUR, 3);
+    expect(refused).toEqual({ allowed: false, used: 3, oldestExpiresAt: t0 + HOUR });
+    expect(w.take("k", t0 + HOUR, HOUR, 3).allowed).toBe(true);
+    expect(w.peek("k", t0 + HOUR, HOUR)).toEqual({ used: 3, oldestExpiresAt: t0 + 1000 + HOUR });
+    expect(w.peek("other", t0, HOUR)).toEqual({ used: 0, oldestExpiresAt: t0 });
+  });
+
+  test("a large window stays exact after compaction", () => {
+    const w = new BurstWindows();
+    for (let i = 0; i < 5000; i++) w.take("k", i, 1000, 1_000_000);
+    expect(w.peek("k", 4999, 1000).used).toBe(1000);
+  });
+});
+
+describe("SQLite usage store", () => {
+  test("the burst window survives a restart through the request log", async () => {
+    const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
+    homes.push(home);
+    const path = join(home, "siphon.db");
+    const now = Date.now();
+    const first = openSqliteStore(path);
+    for (let i = 0; i < 5; i++) {
+      expect((await first.usage.takeBurstSlot("key:k1", now + i, HOUR, 5)).allowed).toBe(true);
+      await first.usage.logRequest({
+        accountId: "a1",
+        keyId: "k1",
+        route: "fetch",
+        status: 200,
+        durationMs: 1,
+        credits: 1,
+        at: now + i,
+      });
+    }
+    await first.close();
+    const second = openSqliteStore(path);
+    const verdict = await second.usage.takeBurstSlot("key:k1", now + 10, HOUR, 5);
+    expect(verdict).toEqual({ allowed: false, used: 5, oldestExpiresAt: now + HOUR });
+    expect((await second.usage.takeBurstSlot("key:k2", now + 10, HOUR, 5)).allowed).toBe(true);
+    expect((await second.usage.stats("a1")).totalRequests).toBe(5);
+    await second.close();
+  });
+
+  test("weekly credits add up and are read back exactly", async () => {
+    const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
+    homes.push(home);
+    const store = openSqliteStore(join(home, "siphon.db"));
+    expect(await store.usage.weeklyCredits("a1", 0)).toBe(0);
+    await store.usage.addCredits("a1", 0, 2);
+    expect(await store.usage.addCredits("a1", 0, 3)).toBe(5);
+    expect(await store.usage.weeklyCredits("a1", 0)).toBe(5);
+    expect(await store.usage.weeklyCredits("a1", 7)).toBe(0);
+    await store.close();
+  });
+});

@@ -23,7 +23,8 @@ export interface EscalationPlan {
   extract: ExtractOptions;
 }
 
-const DISABLED_HINT = "Automatic escalation is off (SIPHON_ESCALATION=false, or the weekly quota is used up).";
+const DISABLED_HINT =
+  "Automatic escalation is off (SIPHON_ESCALATION=false, or the weekly quota is used up).";
 
 /**
  * Fetches and converts a page, escalating simple -> browser when the HTML

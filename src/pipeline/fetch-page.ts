@@ -76,9 +76,17 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   const forcesBrowser =
     input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
   const wantsBrowser = forcesBrowser || input.stealth;
-  const start: EngineName = deps.httpOnly ? "simple" : input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  const start: EngineName = deps.httpOnly
+    ? "simple"
+    : input.stealth
+      ? "stealth"
+      : forcesBrowser
+        ? "browser"
+        : "simple";
   const skipped =
-    deps.httpOnly && wantsBrowser ? "rendering, stealth, actions and screenshots were skipped (HTTP only)" : undefined;
+    deps.httpOnly && wantsBrowser
+      ? "rendering, stealth, actions and screenshots were skipped (HTTP only)"
+      : undefined;
   // Actions, captures, custom headers and cookies make an answer particular to this request.
   const cacheable =
     deps.config.cacheEnabled &&

@@ -84,6 +84,8 @@ export function trackActivity(page: Page): ActivityTracker {
 
 /** Runs in the page: resolves once no node or text changed for `quietMs`, or after `maxMs`. */
 function domQuiet(quietMs: number, maxMs: number): Promise<void> {
+  // Without a script nothing can change the document after load: no need to watch it.
+  if (document.scripts.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
     let quiet: ReturnType<typeof setTimeout>;
     const finish = () => {

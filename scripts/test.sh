@@ -22,7 +22,7 @@ check typecheck ./node_modules/.bin/tsc --noEmit
 check lint ./node_modules/.bin/biome check .
 
 log=$(mktemp)
-bun test 2>&1 | tee "$log"
+bun test --timeout 30000 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() { grep -E "^ *[0-9]+ $1\$" "$log" | tail -1 | awk '{print $1}'; }
 p=$(count pass); f=$(count fail); s=$(count skip)

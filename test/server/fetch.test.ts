@@ -18,7 +18,8 @@ let app: TestApp;
 
 beforeAll(async () => {
   site = await startFixtureSite();
-  app = await startTestApp({ fetchTimeoutMs: 1500 });
+  // Escalation off: these tests are about the simple path; escalation has its own tests (browser.test.ts).
+  app = await startTestApp({ fetchTimeoutMs: 1500, escalation: false });
 });
 afterAll(async () => {
   await app.close();

@@ -18,6 +18,8 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), "siphon-e2e-"));
 }, 120_000);
 afterAll(async () => {
+  // A failed assertion skips a test's own SIGTERM: no server may outlive the suite.
+  for (const proc of servers) if (proc.exitCode === null) proc.kill("SIGKILL");
   await site.stop();
   rmSync(home, { recursive: true, force: true });
 });
@@ -47,6 +49,8 @@ async function siphon(
   return { code, stdout, stderr };
 }
 
+const servers: Bun.Subprocess[] = [];
+
 /** Starts `dist/siphon serve --port 0` and returns its base URL once it says it is listening. */
 async function startServe(env: Record<string, string> = {}): Promise<{ proc: Bun.Subprocess; base: string }> {
   const proc = Bun.spawn([binary, "serve", "--port", "0"], {
@@ -55,6 +59,7 @@ async function startServe(env: Record<string, string> = {}): Promise<{ proc: Bun
     stdout: "pipe",
     stderr: "pipe",
   });
+  servers.push(proc);
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
   let banner = "";
   const pattern = /listening on (http:\/\/\S+)/;

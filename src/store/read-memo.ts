@@ -9,6 +9,7 @@ import type { Database } from "bun:sqlite";
 export class ReadMemo<T> {
   private readonly version;
   private seen = -1;
+  private checked = false;
   private readonly values = new Map<string, T>();
 
   constructor(sqlite: Database) {
@@ -16,10 +17,18 @@ export class ReadMemo<T> {
   }
 
   get(key: string, load: () => T): T {
-    const version = this.version.get()?.data_version ?? -1;
-    if (version !== this.seen) {
-      this.values.clear();
-      this.seen = version;
+    // One check per event-loop turn: a request's reads all run in one turn, so a commit by
+    // another process is still seen by the next request, at a third of the pragma reads.
+    if (!this.checked) {
+      this.checked = true;
+      setImmediate(() => {
+        this.checked = false;
+      });
+      const version = this.version.get()?.data_version ?? -1;
+      if (version !== this.seen) {
+        this.values.clear();
+        this.seen = version;
+      }
     }
     if (this.values.has(key)) return this.values.get(key) as T;
     const value = load();

@@ -66,6 +66,8 @@ describe("authentication", () => {
     const other = openSqliteStore(join(a.home, "siphon.db"));
     await other.accounts.revokeKey(keyId, Date.now());
     await other.close();
+    // A real request arrives as a new event-loop task (a socket read); in process, yield one.
+    await Bun.sleep(1);
     expect((await a.request(fetchUrl("/article"), { headers: bearer(key) })).status).toBe(401);
   });
 

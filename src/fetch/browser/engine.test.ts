@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rejection } from "../../../test/helpers/errors.ts";
 import {
   CHALLENGE_ARTICLE_TEXT,
   DATA_JSON,
@@ -8,7 +9,6 @@ import {
   startFixtureSite,
 } from "../../../test/helpers/fixture-site.ts";
 import { type Config, loadConfig } from "../../config.ts";
-import { SiphonError } from "../../errors.ts";
 import { createSimpleEngine } from "../simple.ts";
 import { createBrowserEngine } from "./engine.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
@@ -21,16 +21,6 @@ function testConfig(overrides: Partial<Config> = {}): Config {
     { SIPHON_HOME: "/nonexistent/siphon-test-home" },
     { disableSsrfProtection: true, ...overrides },
   );
-}
-
-async function failure(promise: Promise<unknown>): Promise<SiphonError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SiphonError) return error;
-    throw error;
-  }
-  throw new Error("expected the fetch to fail");
 }
 
 /** A page that reports what the browser claims about itself, in the DOM and via the request. */
@@ -191,7 +181,7 @@ describe("browser engine", () => {
     "a page that never answers is a timeout naming the URL",
     async () => {
       const started = Date.now();
-      const error = await failure(
+      const error = await rejection(
         createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(`${site.url}/hang`, {
           timeoutMs: 1_500,
         }),
@@ -209,7 +199,7 @@ describe("browser engine", () => {
       const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
       const port = closed.port;
       closed.stop(true);
-      const error = await failure(
+      const error = await rejection(
         createBrowserEngine(testConfig(), pool, { stealth: false }).fetch(`http://127.0.0.1:${port}/`),
       );
       expect(error.type).toBe("network_error");
@@ -252,9 +242,9 @@ describe("SSRF protection in the browser", () => {
     "a refused URL, or a redirect to one, is forbidden_url",
     async () => {
       outsideHits = 0;
-      const direct = await failure(guarded().fetch(`http://127.0.0.1:${outside.port}/`));
+      const direct = await rejection(guarded().fetch(`http://127.0.0.1:${outside.port}/`));
       expect(direct.type).toBe("forbidden_url");
-      const redirected = await failure(guarded().fetch(`http://127.0.0.1:${inside.port}/to-outside`));
+      const redirected = await rejection(guarded().fetch(`http://127.0.0.1:${inside.port}/to-outside`));
       expect(redirected.type).toBe("forbidden_url");
       expect(outsideHits).toBe(0);
     },

@@ -18,7 +18,7 @@ const CANDIDATES = [
 const INSTALL_HINT = "Install chromium (apt-get install chromium) or set SIPHON_CHROMIUM_PATH.";
 
 /** Flags measured to work on these machines (see STACK.md); the rest of the defaults are puppeteer's. */
-const BASE_ARGS = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-dev-shm-usage",
@@ -27,6 +27,10 @@ const BASE_ARGS = [
   "--disable-sync",
   "--no-first-run",
   "--disable-quic",
+];
+
+const BASE_ARGS = [
+  ...CHROMIUM_ARGS,
   // Hides navigator.webdriver, the first thing bot checks read; cheap for every page, not only stealth.
   "--disable-blink-features=AutomationControlled",
 ];

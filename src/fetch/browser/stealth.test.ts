@@ -4,19 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { BOTCHECK_CHECKS, type FixtureSite, startFixtureSite } from "../../../test/helpers/fixture-site.ts";
+import { CHROMIUM_ARGS } from "./launch.ts";
 import { applyStealth, STEALTH_LAUNCH_ARGS, stealthClientHints, stealthUserAgent } from "./stealth.ts";
 
-// Flags measured to work on these machines (STACK.md), without any stealth flag.
-const BASE_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+// The measured flags (STACK.md) without any stealth flag: plain headless is what must fail the checks.
+const BASE_ARGS = CHROMIUM_ARGS;
 const BROWSER_TEST_MS = 30_000;
 const LANGUAGES = ["en-GB", "en"];
 

@@ -11,6 +11,7 @@ import { log, reportError } from "./output.ts";
 
 const commands: Record<string, () => Promise<CommandDef>> = {
   fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),
+  map: () => import("./commands/map.ts").then((m) => m.default as CommandDef),
   keys: () => import("./commands/keys.ts").then((m) => m.default as CommandDef),
   usage: () => import("./commands/usage.ts").then((m) => m.default as CommandDef),
   screenshot: () => import("./commands/screenshot.ts").then((m) => m.default as CommandDef),

@@ -8,6 +8,7 @@ import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { mapRoutes } from "./routes/map.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 
 export interface AppOptions extends FetchDeps {
@@ -87,6 +88,7 @@ export function createApp(options: AppOptions) {
       .use(healthRoutes(version, options.startedAt ?? Date.now()))
       .use(fetchRoutes(options, guard))
       .use(screenshotRoutes(options, guard))
+      .use(mapRoutes(options, guard))
       .use(accountRoutes(guard))
   );
 }

@@ -175,6 +175,52 @@ describe("dist/siphon fetch", () => {
   });
 });
 
+describe("dist/siphon map, keys and usage", () => {
+  test("map prints one URL a line; --json the API shape", async () => {
+    const run = await siphon(["map", site.url, "--search", "recipes", "--limit", "4"]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toStartWith(`${site.url}/recipes/`);
+    const json = await siphon(["map", site.url, "--limit", "2", "--json"]);
+    const body = JSON.parse(json.stdout);
+    expect(body.success).toBe(true);
+    expect(body.links).toHaveLength(2);
+    expect(body.links[0]).toBe(`${site.url}/`);
+  });
+
+  test("keys create prints the key once; a server then requires it; revoke makes it 401", async () => {
+    const created = await siphon(["keys", "create", "--name", "ci", "--tier", "pro", "--json"]);
+    expect(created.code).toBe(0);
+    const { key, id } = JSON.parse(created.stdout);
+    expect(key).toMatch(/^sph_live_[0-9A-Za-z]{32}$/);
+    const list = await siphon(["keys", "list", "--json"]);
+    expect(list.stdout).not.toContain(key);
+    expect(JSON.parse(list.stdout.trim().split("\n").at(-1) ?? "{}")).toMatchObject({
+      id,
+      tier: "pro",
+      revokedAt: null,
+    });
+    const { proc, base } = await startServe({ SIPHON_AUTH: "required" });
+    try {
+      const target = `${base}/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&maxAge=0`;
+      expect((await fetch(target)).status).toBe(401);
+      expect((await fetch(target, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      const usage = await siphon(["usage", "--json"], { env: { SIPHON_API_URL: base, SIPHON_API_KEY: key } });
+      expect(JSON.parse(usage.stdout)).toMatchObject({ plan: { tier: "pro" }, weekly: { used: 1 } });
+      const remote = await siphon(["fetch", `${site.url}/article`, "--api-url", base, "--api-key", key]);
+      expect(remote.stdout).toContain(ARTICLE_SENTENCE);
+      expect((await siphon(["keys", "revoke", id])).code).toBe(0);
+      expect((await fetch(target, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+      const refused = await siphon(["fetch", `${site.url}/article`, "--api-url", base, "--api-key", key]);
+      expect(refused.code).toBe(3);
+    } finally {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    }
+  });
+});
+
 describe("dist/siphon serve", () => {
   test("serves /health and /v1/fetch, then shuts down on SIGTERM", async () => {
     const { proc, base } = await startServe();

@@ -125,6 +125,24 @@ const SETTINGS = {
     doc: "CLI: call this siphon server instead of running the pipeline locally",
   },
   apiKey: { env: "SIPHON_API_KEY", kind: "string", default: "", doc: "CLI: the key sent to SIPHON_API_URL" },
+  webhookBaseDelayMs: {
+    env: "SIPHON_WEBHOOK_BASE_DELAY_MS",
+    kind: "int",
+    default: 1000,
+    doc: "First webhook retry delay; each further retry doubles it (3 retries)",
+  },
+  webhookTimeoutMs: {
+    env: "SIPHON_WEBHOOK_TIMEOUT_MS",
+    kind: "int",
+    default: 10_000,
+    doc: "A webhook delivery with no answer within this time counts as failed",
+  },
+  jobRetentionMs: {
+    env: "SIPHON_JOB_RETENTION_MS",
+    kind: "int",
+    default: 86_400_000,
+    doc: "How long job results are kept after the job ends",
+  },
   requestBodyLimit: {
     env: "SIPHON_REQUEST_BODY_LIMIT",
     kind: "int",

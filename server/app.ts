@@ -1,6 +1,7 @@
 import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
 import pkg from "../package.json";
+import type { JobRunner } from "../src/jobs/runner.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { readJsonBody } from "./body.ts";
 import { formatB, toApiError } from "./errors.ts";
@@ -8,10 +9,13 @@ import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { jobRoutes } from "./routes/jobs.ts";
 import { mapRoutes } from "./routes/map.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 
 export interface AppOptions extends FetchDeps {
+  /** Runs crawl and batch jobs; the caller starts (resume) and closes it. */
+  runner: JobRunner;
   /** Auth mode and clock; built from the config when absent. */
   guard?: Guard;
   version?: string;
@@ -89,6 +93,7 @@ export function createApp(options: AppOptions) {
       .use(fetchRoutes(options, guard))
       .use(screenshotRoutes(options, guard))
       .use(mapRoutes(options, guard))
+      .use(jobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
   );
 }

@@ -28,8 +28,13 @@ export default defineCommand({
     setQuiet(args.quiet === true);
     const ctx = await openContext({ port: port(args.port), host: args.host });
     const { createApp } = await import("../../server/app.ts");
+    const { startJobRunner } = await import("../../src/jobs/index.ts");
+    const runner = startJobRunner(ctx.config, ctx.store, ctx.engines, {
+      log: (message) => log.warn(message),
+    });
     const app = createApp({
       ...ctx,
+      runner,
       onInternalError: (error, requestId) => log.error(`request ${requestId} failed:`, error),
     });
     app.listen({ port: ctx.config.port, hostname: ctx.config.host });
@@ -37,11 +42,15 @@ export default defineCommand({
     if (!server) throw new SiphonError("internal_error", "The server did not start");
     // Tests and scripts read this line to learn the port when --port 0 is used.
     log.info(`siphon listening on http://${ctx.config.host}:${server.port}`);
+    // Jobs a previous process accepted and did not finish carry on now.
+    const resumed = await runner.resume();
+    if (resumed) log.info(`resumed ${resumed} unfinished job(s)`);
 
     await new Promise<void>((resolve) => {
       const stop = async (signal: string) => {
         log.info(`${signal} received, shutting down`);
         await app.stop();
+        await runner.close();
         await ctx.close();
         resolve();
       };

@@ -25,5 +25,18 @@ export const SQLITE_MIGRATIONS: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795303432457,
     "hash": "fce87cb733bf7aa3fc21a3bf11dac4ce9544ec43bb15373d5b99914f235b6b51"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `job_items` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`job_id` text NOT NULL,\n\t`url` text NOT NULL,\n\t`depth` integer DEFAULT 0 NOT NULL,\n\t`state` text NOT NULL,\n\t`data` text,\n\t`error` text\n);\n",
+      "\nCREATE UNIQUE INDEX `job_items_job_url` ON `job_items` (`job_id`,`url`);",
+      "\nCREATE INDEX `job_items_job_state` ON `job_items` (`job_id`,`state`,`depth`);",
+      "\nCREATE TABLE `jobs` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`type` text NOT NULL,\n\t`status` text NOT NULL,\n\t`account_id` text NOT NULL,\n\t`input` text NOT NULL,\n\t`webhook` text,\n\t`total` integer DEFAULT 0 NOT NULL,\n\t`completed` integer DEFAULT 0 NOT NULL,\n\t`failed` integer DEFAULT 0 NOT NULL,\n\t`credits_used` integer DEFAULT 0 NOT NULL,\n\t`error` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\t`finished_at` integer,\n\t`expires_at` integer\n);\n",
+      "\nCREATE INDEX `jobs_account_created` ON `jobs` (`account_id`,`created_at`);",
+      "\nCREATE INDEX `jobs_status` ON `jobs` (`status`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795304811648,
+    "hash": "1b615c5d864cf37e9fa64e93bd80eb9476ce0d0fcd026168367a8fd2468cda5b"
   }
 ];

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Cached fetch results, keyed by URL plus every option that changes the output. */
 export const cacheEntries = sqliteTable(
@@ -72,5 +72,57 @@ export const requestLog = sqliteTable(
   (table) => [
     index("request_log_account_at").on(table.accountId, table.at),
     index("request_log_key_at").on(table.keyId, table.at),
+  ],
+);
+
+/** Async jobs (crawl, batch): their input, state and counters. */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    accountId: text("account_id").notNull(),
+    /** The validated request, as JSON. */
+    input: text("input").notNull(),
+    /** Webhook config as JSON, or null. */
+    webhook: text("webhook"),
+    total: integer("total").notNull().default(0),
+    completed: integer("completed").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    creditsUsed: integer("credits_used").notNull().default(0),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    finishedAt: integer("finished_at"),
+    expiresAt: integer("expires_at"),
+  },
+  (table) => [
+    index("jobs_account_created").on(table.accountId, table.createdAt),
+    index("jobs_status").on(table.status),
+  ],
+);
+
+/**
+ * A job's URLs: the crawl frontier and the results in one table. A row is
+ * pending until its page is fetched, then done or failed with its data; the
+ * unique (job, url) pair deduplicates the frontier, and results persist as
+ * they happen, so a restarted job re-fetches only what was still pending.
+ */
+export const jobItems = sqliteTable(
+  "job_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    jobId: text("job_id").notNull(),
+    url: text("url").notNull(),
+    depth: integer("depth").notNull().default(0),
+    state: text("state").notNull(),
+    /** The page result as JSON once done. */
+    data: text("data"),
+    error: text("error"),
+  },
+  (table) => [
+    uniqueIndex("job_items_job_url").on(table.jobId, table.url),
+    index("job_items_job_state").on(table.jobId, table.state, table.depth),
   ],
 );

@@ -5,6 +5,7 @@ import { eq, lt, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { sqliteAccounts } from "./sqlite-accounts.ts";
+import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import { cacheEntries } from "./sqlite-schema.ts";
 import { sqliteUsage } from "./sqlite-usage.ts";
@@ -71,6 +72,7 @@ export function openSqliteStore(path: string): Store {
     cache: sqliteCache(db),
     accounts: sqliteAccounts(db, sqlite),
     usage,
+    jobs: sqliteJobs(sqlite),
     async close() {
       usage.flush();
       sqlite.close();

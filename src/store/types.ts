@@ -94,6 +94,78 @@ export interface UsageStore {
   stats(accountId: string): Promise<{ totalRequests: number; successRate: number; avgResponseTime: number }>;
 }
 
+export type JobType = "crawl" | "batch";
+export type JobStatus = "queued" | "processing" | "completed" | "failed" | "cancelled";
+export const TERMINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "cancelled"];
+
+/** A job as stored; `input` and `webhook` are the caller's validated JSON. */
+export interface JobRecord {
+  id: string;
+  type: JobType;
+  status: JobStatus;
+  accountId: string;
+  input: unknown;
+  webhook: unknown;
+  total: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+  expiresAt: number | null;
+}
+
+/** One URL of a job: pending in the frontier, or done/failed with its result. */
+export interface JobItem {
+  url: string;
+  depth: number;
+  state: "pending" | "done" | "failed";
+  data: unknown;
+  error: string | null;
+}
+
+/** Jobs and their items. State changes are guarded so terminal states never change. */
+export interface JobStore {
+  /** Creates a job with its first items (deduplicated); `total` counts the items. */
+  create(
+    job: Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed">,
+    items: { url: string; depth: number }[],
+  ): Promise<void>;
+  get(id: string): Promise<JobRecord | null>;
+  list(filter: {
+    accountId: string;
+    type?: JobType;
+    status?: JobStatus;
+    limit: number;
+  }): Promise<JobRecord[]>;
+  /** Moves a job from one of `from` to `to`; false (and nothing changes) when it was not in `from`. */
+  transition(
+    id: string,
+    from: JobStatus[],
+    to: JobStatus,
+    patch?: { error?: string; finishedAt?: number; expiresAt?: number },
+    at?: number,
+  ): Promise<boolean>;
+  /** Adds frontier items not seen before, up to `cap` items in the job; returns how many were added. */
+  addItems(jobId: string, items: { url: string; depth: number }[], cap: number): Promise<number>;
+  /** Pending items, shallowest first, oldest first. */
+  pending(jobId: string, limit: number): Promise<JobItem[]>;
+  /** Records a page's outcome and bumps the job's counters in one step. */
+  finishItem(
+    jobId: string,
+    url: string,
+    outcome: { state: "done" | "failed"; data?: unknown; error?: string; credits: number },
+  ): Promise<void>;
+  /** Finished items (done and failed) in the order they were found. */
+  results(jobId: string, skip: number, limit: number): Promise<JobItem[]>;
+  /** Jobs a restarted worker must pick up again. */
+  unfinished(): Promise<JobRecord[]>;
+  /** Deletes jobs (and their items) that expired before `now`; returns how many. */
+  deleteExpired(now: number): Promise<number>;
+}
+
 /**
  * Everything siphon persists. SQLite by default; the hosted mode moves parts
  * to PostgreSQL and Redis behind these same interfaces.
@@ -103,5 +175,6 @@ export interface Store {
   cache: CacheStore;
   accounts: AccountStore;
   usage: UsageStore;
+  jobs: JobStore;
   close(): Promise<void>;
 }

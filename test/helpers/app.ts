@@ -5,6 +5,8 @@ import { createApp } from "../../server/app.ts";
 import { createGuard } from "../../server/guard.ts";
 import { createAccountWithKey } from "../../src/auth/keys.ts";
 import { type ConfigOverrides, loadConfig } from "../../src/config.ts";
+import { startJobRunner } from "../../src/jobs/index.ts";
+import type { JobRunner } from "../../src/jobs/runner.ts";
 import { createEngines } from "../../src/pipeline/engines.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 
@@ -13,6 +15,7 @@ export interface TestApp {
   request(path: string, init?: RequestInit): Promise<Response>;
   home: string;
   store: Store;
+  runner: JobRunner;
   /** Creates an account of `tier` with one key and returns the key. */
   createKey(
     tier?: string,
@@ -41,7 +44,8 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
   const store = await openStore(config);
   const engines = createEngines(config);
   const now = clock?.now ?? Date.now;
-  const app = createApp({ config, store, engines, now, guard: createGuard(config, store, now) });
+  const runner = startJobRunner(config, store, engines, { now, log: () => {} });
+  const app = createApp({ config, store, engines, now, runner, guard: createGuard(config, store, now) });
   return {
     home,
     store,
@@ -55,7 +59,9 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
       });
       return { key, keyId: info.id, accountId: info.accountId };
     },
+    runner,
     async close() {
+      await runner.close();
       await engines.close();
       await store.close();
       rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,195 @@
+import { Elysia } from "elysia";
+import { SiphonError } from "../../src/errors.ts";
+import type { JobEvent, JobRunner } from "../../src/jobs/runner.ts";
+import { submitBatch, submitCrawl } from "../../src/jobs/submit.ts";
+import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import { queryNumber } from "../../src/schemas/common.ts";
+import { BatchBody, CrawlBody, JobsQuery, PollQuery } from "../../src/schemas/jobs.ts";
+import { validate } from "../../src/schemas/validate.ts";
+import { type JobRecord, type JobType, TERMINAL_STATUSES } from "../../src/store/types.ts";
+import { type Guard, identify, metered } from "../guard.ts";
+import { jsonRequestBody } from "../openapi.ts";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const finished = (job: JobRecord) => job.completed + job.failed;
+const progressOf = (job: JobRecord) =>
+  TERMINAL_STATUSES.includes(job.status) && job.status !== "cancelled"
+    ? 100
+    : job.total
+      ? Math.floor((finished(job) / job.total) * 100)
+      : 0;
+
+/** A job the caller's account owns and that has not expired; anything else is 404. */
+async function ownedJob(guard: Guard, request: Request, id: string, type: JobType): Promise<JobRecord> {
+  const principal = await identify(guard, request);
+  const job = await guard.store.jobs.get(id);
+  if (
+    !job ||
+    job.type !== type ||
+    job.accountId !== principal.account.id ||
+    (job.expiresAt !== null && job.expiresAt < guard.now())
+  ) {
+    throw new SiphonError("not_found", `No ${type} job ${id}`, {
+      hint: "Job results are kept 24 h after the job ends.",
+    });
+  }
+  return job;
+}
+
+/** Server-sent events: the current progress, then page and progress events, a final done event, then the end. */
+function eventStream(runner: JobRunner, job: JobRecord, request: Request): Response {
+  const encoder = new TextEncoder();
+  let unsubscribe = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: JobEvent) =>
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
+      const end = () => {
+        unsubscribe();
+        controller.close();
+      };
+      const counts = { completed: finished(job), total: job.total };
+      if (TERMINAL_STATUSES.includes(job.status)) {
+        send({ type: "done", status: job.status, ...counts });
+        return end();
+      }
+      send({ type: "progress", status: job.status, ...counts });
+      unsubscribe = runner.subscribe(job.id, (event) => {
+        send(event);
+        if (event.type === "done") end();
+      });
+      // A client that goes away costs nothing: stop listening.
+      request.signal.addEventListener("abort", () => unsubscribe(), { once: true });
+    },
+    cancel() {
+      unsubscribe();
+    },
+  });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" },
+  });
+}
+
+/** The poll response (SPEC), one page of results, with `next` until the last page. */
+async function poll(guard: Guard, request: Request, job: JobRecord, query: Record<string, unknown>) {
+  const { skip, limit } = validate(PollQuery, {
+    skip: queryNumber(query.skip as string | undefined),
+    limit: queryNumber(query.limit as string | undefined),
+  });
+  const items = await guard.store.jobs.results(job.id, skip, limit);
+  const body: Record<string, unknown> = {
+    success: true,
+    status: job.status,
+    progress: progressOf(job),
+    total: job.total,
+    completed: finished(job),
+    failed: job.failed,
+    creditsUsed: job.creditsUsed,
+    expiresAt: iso(job.expiresAt),
+    data: items.map((item) => item.data),
+  };
+  if (job.error) body.error = job.error;
+  if (skip + items.length < finished(job)) {
+    const self = new URL(request.url);
+    body.next = `${self.origin}${self.pathname}?skip=${skip + items.length}&limit=${limit}`;
+  }
+  return body;
+}
+
+function jobRoutesFor(type: JobType, path: string, deps: FetchDeps, guard: Guard, runner: JobRunner) {
+  return new Elysia({ name: `routes:${type}` })
+    .post(
+      path,
+      ({ body, set, request }) =>
+        metered(guard, request, set, type, async (admission) => {
+          const at = guard.now();
+          const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
+          const job =
+            type === "crawl"
+              ? await submitCrawl(validate(CrawlBody, body), accountId, { ...deps, now: at })
+              : await submitBatch(validate(BatchBody, body), accountId, { ...deps, now: at });
+          runner.submit(job.id);
+          set.status = 202;
+          const self = new URL(request.url);
+          // The start is one request in the burst window; each page is charged as it is fetched.
+          return { body: { success: true, id: job.id, url: `${self.origin}${path}/${job.id}` }, credits: 0 };
+        }),
+      {
+        detail: {
+          summary: type === "crawl" ? "Start a crawl" : "Start a batch scrape",
+          requestBody: jsonRequestBody(type === "crawl" ? CrawlBody : BatchBody),
+        } as never,
+      },
+    )
+    .get(
+      `${path}/:id`,
+      async ({ params, query, request }) => {
+        const job = await ownedJob(guard, request, params.id, type);
+        if (request.headers.get("accept")?.includes("text/event-stream"))
+          return eventStream(runner, job, request);
+        return poll(guard, request, job, query);
+      },
+      {
+        detail: {
+          summary: `Poll a ${type} job (Accept: text/event-stream streams progress)`,
+          description:
+            "Results page with ?skip=&limit= (default 100); `next` links the following page. Not metered.",
+        },
+      },
+    )
+    .delete(
+      `${path}/:id`,
+      async ({ params, request }) => {
+        await ownedJob(guard, request, params.id, type);
+        return { success: true, status: await runner.cancel(params.id) };
+      },
+      { detail: { summary: `Cancel a ${type} job; a job already ended keeps its status` } },
+    );
+}
+
+/** Crawl and batch jobs, and the job list. */
+export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
+  return new Elysia({ name: "routes:jobs" })
+    .use(jobRoutesFor("crawl", "/v1/crawl", deps, guard, runner))
+    .use(jobRoutesFor("batch", "/v1/batch/scrape", deps, guard, runner))
+    .get(
+      "/v1/jobs",
+      async ({ query, request }) => {
+        const filter = validate(JobsQuery, {
+          ...query,
+          limit: queryNumber(query.limit as string | undefined),
+        });
+        const principal = await identify(guard, request);
+        const jobs =
+          filter.type === "extract"
+            ? []
+            : await guard.store.jobs.list({
+                accountId: principal.account.id,
+                type: filter.type,
+                status: filter.status,
+                limit: filter.limit,
+              });
+        return {
+          success: true,
+          count: jobs.length,
+          jobs: jobs.map((job) => ({
+            id: job.id,
+            type: job.type,
+            status: job.status,
+            progress: progressOf(job),
+            total: job.total,
+            completed: finished(job),
+            creditsUsed: job.creditsUsed,
+            createdAt: iso(job.createdAt),
+            expiresAt: iso(job.expiresAt),
+          })),
+        };
+      },
+      {
+        detail: {
+          summary: "List your jobs",
+          description: "type (crawl, batch), status, limit (default 50); newest first.",
+        },
+      },
+    );
+}

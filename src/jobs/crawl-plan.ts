@@ -1,0 +1,85 @@
+import { normalizeUrl, sameSite } from "../crawl/normalize.ts";
+import { loadRobots, type Robots } from "../crawl/robots.ts";
+import { collectSitemapUrls } from "../crawl/sitemap.ts";
+import { SiphonError } from "../errors.ts";
+import type { FetchEngine } from "../fetch/types.ts";
+import type { CrawlInput } from "../schemas/jobs.ts";
+
+// Assets no extraction can use; documents (PDF, DOCX) are content and stay in.
+const ASSET =
+  /\.(?:jpe?g|png|gif|webp|svg|ico|bmp|avif|mp[34]|webm|mov|avi|wav|ogg|css|js|woff2?|ttf|eot|zip|gz|tgz|rar|7z|exe|dmg|iso)$/i;
+const MAX_PATTERN_COST = 500;
+
+/** Compiles include/exclude path patterns up front: a bad one is a 400 at submit, not a failed job. */
+export function compilePatterns(patterns: string[] | undefined, field: string): RegExp[] {
+  return (patterns ?? []).map((pattern, index) => {
+    if (pattern.length > MAX_PATTERN_COST)
+      throw new SiphonError("invalid_request", `${field}[${index}] is too long`);
+    try {
+      return new RegExp(pattern);
+    } catch (error) {
+      throw new SiphonError(
+        "invalid_request",
+        `${field}[${index}] is not a valid regular expression: ${(error as Error).message}`,
+      );
+    }
+  });
+}
+
+/** Which discovered URLs a crawl follows, and how politely. */
+export interface CrawlPlan {
+  start: URL;
+  /** Normalised URL when the crawl should follow it, else null. */
+  follow(url: string): string | null;
+  /** Sitemap URLs to seed the frontier with (empty with ignoreSitemap). */
+  seeds(limit: number, signal?: AbortSignal): Promise<string[]>;
+  /** Crawl-delay of the start origin's robots.txt, in ms. */
+  delayMs: number | undefined;
+}
+
+/**
+ * Builds a crawl's frontier rules: same site by default (subdomains or other
+ * sites when allowed), includePaths/excludePaths as regular expressions on the
+ * URL path, robots.txt disallows and Crawl-delay unless ignoreRobotsTxt, no
+ * fragments, tracking parameters or duplicate spellings (normalizeUrl).
+ */
+export async function planCrawl(
+  input: CrawlInput,
+  engine: FetchEngine,
+  userAgent: string,
+  signal?: AbortSignal,
+): Promise<CrawlPlan> {
+  const start = new URL(input.url);
+  const include = compilePatterns(input.includePaths, "includePaths");
+  const exclude = compilePatterns(input.excludePaths, "excludePaths");
+  const robots: Robots | undefined = input.ignoreRobotsTxt
+    ? undefined
+    : await loadRobots(start.origin, engine, userAgent, { signal });
+  const follow = (raw: string): string | null => {
+    const normal = normalizeUrl(raw);
+    if (!normal) return null;
+    const url = new URL(normal);
+    if (!input.allowExternalLinks && !sameSite(url, start, { allowSubdomains: input.allowSubdomains }))
+      return null;
+    if (ASSET.test(url.pathname)) return null;
+    if (include.length && !include.some((re) => re.test(url.pathname))) return null;
+    if (exclude.some((re) => re.test(url.pathname))) return null;
+    // Robots rules are the start origin's; other origins are only reached with allowExternalLinks.
+    if (robots && url.origin === start.origin && !robots.isAllowed(normal)) return null;
+    return normal;
+  };
+  return {
+    start,
+    follow,
+    delayMs: robots?.crawlDelayMs,
+    async seeds(limit, seedSignal) {
+      if (input.ignoreSitemap) return [];
+      const sitemaps = [...(robots?.sitemaps ?? []), `${start.origin}/sitemap.xml`];
+      return collectSitemapUrls(sitemaps, engine, {
+        limit,
+        signal: seedSignal,
+        accept: (url) => follow(url) !== null,
+      });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { loadPlans } from "../auth/plans.ts";
+import type { Config } from "../config.ts";
+import type { Engines } from "../pipeline/fetch-page.ts";
+import type { Store } from "../store/types.ts";
+import { createJobRunner, type JobRunner } from "./runner.ts";
+import { createWebhookSender } from "./webhooks.ts";
+
+/** A job runner with its webhook sender, for a server process. */
+export function startJobRunner(
+  config: Config,
+  store: Store,
+  engines: Engines,
+  options: { now?: () => number; log?: (message: string) => void } = {},
+): JobRunner {
+  return createJobRunner({
+    config,
+    store,
+    engines,
+    plans: loadPlans(config),
+    webhooks: createWebhookSender(config, { log: options.log, now: options.now }),
+    now: options.now,
+  });
+}

@@ -1,0 +1,85 @@
+import type { Config } from "../config.ts";
+import { normalizeUrl } from "../crawl/normalize.ts";
+import { SiphonError } from "../errors.ts";
+import { parseTargetUrl } from "../fetch/url.ts";
+import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
+import type { JobRecord, Store } from "../store/types.ts";
+import { compilePatterns } from "./crawl-plan.ts";
+import { checkWebhookTarget } from "./webhooks.ts";
+
+type NewJob = Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed">;
+
+function newJob(
+  type: JobRecord["type"],
+  accountId: string,
+  input: unknown,
+  webhook: unknown,
+  at: number,
+): NewJob {
+  const prefix = type === "crawl" ? "crawl_" : "batch_";
+  return {
+    id: `${prefix}${crypto.randomUUID()}`,
+    type,
+    status: "queued",
+    accountId,
+    input,
+    webhook: webhook ?? null,
+    error: null,
+    createdAt: at,
+    updatedAt: at,
+    finishedAt: null,
+    expiresAt: null,
+  };
+}
+
+/**
+ * Checks a crawl request as far as it can be checked before running (start
+ * URL rules and SSRF-refused literal hosts, path patterns, webhook target) and
+ * stores it queued. Throws SiphonError invalid_request, invalid_url or
+ * forbidden_url; a job that is accepted is never lost.
+ */
+export async function submitCrawl(
+  input: CrawlInput,
+  accountId: string,
+  deps: { store: Store; config: Config; now: number },
+): Promise<JobRecord> {
+  const start = parseTargetUrl(input.url);
+  compilePatterns(input.includePaths, "includePaths");
+  compilePatterns(input.excludePaths, "excludePaths");
+  if (input.scrapeOptions?.extract || input.scrapeOptions?.formats) {
+    throw new SiphonError(
+      "invalid_request",
+      "LLM extraction is not available in this version (scrapeOptions.extract, formats)",
+    );
+  }
+  if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
+  const job = newJob("crawl", accountId, input, input.webhook, deps.now);
+  await deps.store.jobs.create(job, [{ url: normalizeUrl(start) ?? start.href, depth: 0 }]);
+  return (await deps.store.jobs.get(job.id)) as JobRecord;
+}
+
+/**
+ * Stores a batch queued. URLs are checked when each page is fetched, so an
+ * invalid one fails as its own item and never the whole job.
+ */
+export async function submitBatch(
+  input: BatchInput,
+  accountId: string,
+  deps: { store: Store; config: Config; now: number },
+): Promise<JobRecord> {
+  if (input.extract)
+    throw new SiphonError("invalid_request", "LLM extraction is not available in this version (extract)");
+  const unknown = input.formats.filter((f) => !["markdown", "text", "html"].includes(f));
+  if (unknown.length)
+    throw new SiphonError(
+      "invalid_request",
+      `formats: ${unknown.join(", ")} not supported; use markdown, text or html`,
+    );
+  const webhook = input.webhook ? { url: checkWebhookTarget(input.webhook, deps.config).href } : undefined;
+  const job = newJob("batch", accountId, input, webhook, deps.now);
+  await deps.store.jobs.create(
+    job,
+    input.urls.map((url) => ({ url, depth: 0 })),
+  );
+  return (await deps.store.jobs.get(job.id)) as JobRecord;
+}

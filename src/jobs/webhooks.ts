@@ -1,0 +1,230 @@
+import { createHmac } from "node:crypto";
+import type { Config } from "../config.ts";
+import { isRetryable, SiphonError } from "../errors.ts";
+import {
+  createSsrfGuard,
+  parseAllowList,
+  type ResolvedAddress,
+  type Resolver,
+  refusalReason,
+} from "../fetch/ssrf.ts";
+import { parseTargetUrl } from "../fetch/url.ts";
+
+/** A job moment a webhook can subscribe to (SPEC "Events > Webhooks"). */
+export type WebhookEvent = "started" | "page" | "completed" | "failed";
+
+/** SPEC "Webhook config object". Missing or empty `events` subscribes to all four. */
+export interface WebhookConfig {
+  url: string;
+  events?: WebhookEvent[];
+  /** When set, every delivery carries X-Siphon-Signature (see `signPayload`). */
+  secret?: string;
+  /** Echoed as `metadata` in every payload. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Every event, in the order a job emits them. */
+export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ["started", "page", "completed", "failed"];
+
+/** Retries after the first attempt (SPEC: up to 3). */
+const MAX_RETRIES = 3;
+const USER_AGENT = "siphon-webhooks/1";
+const HTTPS_HINT =
+  "Use an https:// receiver; a self-hosted server can allow http:// with DISABLE_SSRF_PROTECTION=true.";
+const FORBIDDEN_HINT =
+  "Send webhooks to a public address; a self-hosted server can exempt a trusted receiver with SIPHON_SSRF_ALLOW=host:port.";
+
+function effectivePort(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
+}
+
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * Validates a webhook target when a job is submitted, without any DNS lookup (names are
+ * checked again, resolved, at every delivery). Returns the parsed URL.
+ *
+ * @throws SiphonError invalid_request/invalid_url/forbidden_url from the URL rules;
+ *   invalid_request for a non-https URL while SSRF protection is on; forbidden_url for a
+ *   localhost name or a literal non-public IP while protection is on (unless allow-listed)
+ */
+export function checkWebhookTarget(url: string, config: Config): URL {
+  const target = parseTargetUrl(url);
+  if (config.disableSsrfProtection) return target;
+  if (target.protocol !== "https:") {
+    throw new SiphonError("invalid_request", "webhook url must be https://", { hint: HTTPS_HINT });
+  }
+  const hostname = target.hostname.toLowerCase();
+  if (parseAllowList(config.ssrfAllow).includes(`${hostname}:${effectivePort(target)}`)) return target;
+  const name = hostname.replace(/\.+$/, "");
+  const literal = hostname.startsWith("[") ? hostname.slice(1, -1) : isIpLiteral(hostname) ? hostname : null;
+  const reason =
+    name === "localhost" || name.endsWith(".localhost") ? "loopback" : literal && refusalReason(literal);
+  if (reason) {
+    throw new SiphonError(
+      "forbidden_url",
+      `The webhook host ${target.hostname} is not a public address (${reason}).`,
+      { hint: FORBIDDEN_HINT },
+    );
+  }
+  return target;
+}
+
+/** The X-Siphon-Signature value for a body: `sha256=<hex HMAC-SHA256(secret, rawBody)>`. */
+export function signPayload(secret: string, rawBody: string): string {
+  return `sha256=${createHmac("sha256", secret).update(rawBody).digest("hex")}`;
+}
+
+/** Replaceable collaborators of the sender. */
+export interface WebhookSenderDeps {
+  /** Replaces the system DNS resolver used by the SSRF guard. */
+  resolver?: Resolver;
+  /** Clock for the payload timestamp (ms since epoch). */
+  now?: () => number;
+  /** Where failed and abandoned deliveries are reported. */
+  log?: (message: string) => void;
+}
+
+/** Delivers webhook events in the background. */
+export interface WebhookSender {
+  /**
+   * Queues one event for delivery and returns at once; never throws. Events the hook did not
+   * subscribe to are skipped. Events sent to the same hook object arrive in the order sent.
+   */
+  send(hook: WebhookConfig, event: WebhookEvent, data: Record<string, unknown>): void;
+  /** Resolves once every queued delivery, retries included, has succeeded or been given up. */
+  drain(): Promise<void>;
+}
+
+/**
+ * POSTs to the checked address rather than the name, so DNS cannot change between the SSRF
+ * check and the connection. Same approach as the simple fetch engine.
+ */
+function postPinned(
+  url: URL,
+  address: ResolvedAddress,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<Response> {
+  const host = address.family === 6 ? `[${address.address}]` : address.address;
+  const init: RequestInit & { tls?: { serverName?: string } } = {
+    method: "POST",
+    // A redirect could lead past the SSRF check, so a 3xx is simply a failed delivery.
+    redirect: "manual",
+    signal,
+    body,
+    headers: { ...headers, host: url.host },
+  };
+  if (url.protocol === "https:" && !isIpLiteral(url.hostname)) {
+    // The certificate must match the receiver's name, not the address we dial.
+    init.tls = { serverName: url.hostname.replace(/\.$/, "") };
+    // Pooled connections are keyed by address; reusing one opened for another name would skip that check.
+    init.keepalive = false;
+  }
+  return fetch(`${url.protocol}//${host}${url.port ? `:${url.port}` : ""}${url.pathname}${url.search}`, init);
+}
+
+/**
+ * Creates the webhook sender. A delivery fails on a non-2xx answer (3xx included: redirects
+ * are not followed), a network error or no answer within config.webhookTimeoutMs, and is then
+ * retried up to 3 times after config.webhookBaseDelayMs, twice and four times that. SSRF rules
+ * (config.disableSsrfProtection, config.ssrfAllow) are applied at each attempt; a refused target
+ * is given up at once, as retrying cannot change the answer.
+ */
+export function createWebhookSender(config: Config, deps: WebhookSenderDeps = {}): WebhookSender {
+  const guard = createSsrfGuard({
+    enabled: !config.disableSsrfProtection,
+    allow: parseAllowList(config.ssrfAllow),
+    resolver: deps.resolver,
+  });
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? ((message: string) => console.warn(message));
+  // One chain per hook object: a job's events stay ordered while different jobs deliver in parallel.
+  const queues = new WeakMap<WebhookConfig, Promise<void>>();
+  const pending = new Set<Promise<void>>();
+
+  async function attempt(url: URL, headers: Record<string, string>, body: string): Promise<void> {
+    // One deadline for the whole attempt: a slow DNS answer counts against it too.
+    const signal = AbortSignal.timeout(config.webhookTimeoutMs);
+    try {
+      const address = await guard.check(url, signal);
+      const response = await postPinned(url, address, headers, body, signal);
+      await response.body?.cancel().catch(() => {});
+      if (response.status < 200 || response.status > 299) {
+        throw new SiphonError("network_error", `the receiver answered HTTP ${response.status}`);
+      }
+    } catch (error) {
+      if (error instanceof SiphonError) throw error;
+      if (signal.aborted) {
+        throw new SiphonError("timeout", `no answer within ${config.webhookTimeoutMs} ms`, { cause: error });
+      }
+      const detail = (error as Error | null)?.message ?? String(error);
+      throw new SiphonError("network_error", `the request failed: ${detail}`, { cause: error });
+    }
+  }
+
+  async function deliver(
+    hook: WebhookConfig,
+    event: WebhookEvent,
+    headers: Record<string, string>,
+    body: string,
+  ) {
+    let url: URL;
+    try {
+      url = parseTargetUrl(hook.url);
+    } catch (error) {
+      log(`webhook ${event}: invalid url, not delivered: ${(error as Error).message}`);
+      return;
+    }
+    // Origin and path only: query strings of receivers often carry tokens.
+    const where = `${url.origin}${url.pathname}`;
+    for (let retry = 0; ; retry++) {
+      try {
+        await attempt(url, headers, body);
+        return;
+      } catch (error) {
+        const failure = error as SiphonError;
+        if (!isRetryable(failure.type) || retry >= MAX_RETRIES) {
+          log(`webhook ${event} to ${where} given up after ${retry + 1} attempt(s): ${failure.message}`);
+          return;
+        }
+        await Bun.sleep(config.webhookBaseDelayMs * 2 ** retry);
+      }
+    }
+  }
+
+  return {
+    send(hook, event, data) {
+      try {
+        const events = hook.events?.length ? hook.events : WEBHOOK_EVENTS;
+        if (!events.includes(event)) return;
+        // Built once per event so every retry sends the same bytes under the same signature.
+        const payload: Record<string, unknown> = { event, timestamp: new Date(now()).toISOString(), data };
+        if (hook.metadata !== undefined) payload.metadata = hook.metadata;
+        const body = JSON.stringify(payload);
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "user-agent": USER_AGENT,
+          "x-siphon-event": event,
+        };
+        if (hook.secret) headers["x-siphon-signature"] = signPayload(hook.secret, body);
+        const next = (queues.get(hook) ?? Promise.resolve())
+          .then(() => deliver(hook, event, headers, body))
+          .catch(() => {});
+        queues.set(hook, next);
+        pending.add(next);
+        void next.then(() => pending.delete(next));
+      } catch (error) {
+        // A payload that cannot be serialised must not break the job that emitted it.
+        log(`webhook ${event} not sent: ${(error as Error | null)?.message ?? String(error)}`);
+      }
+    },
+    async drain() {
+      // Deliveries queued while waiting are waited for as well.
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+  };
+}

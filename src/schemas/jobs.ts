@@ -1,0 +1,108 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { StringEnum } from "./common.ts";
+import { FetchBody } from "./fetch.ts";
+
+const Webhook = T.Object(
+  {
+    url: T.String({ description: "HTTPS URL receiving the events" }),
+    events: T.Optional(
+      T.Array(StringEnum(["started", "page", "completed", "failed"]), {
+        description: "Events to send; all four when absent",
+      }),
+    ),
+    secret: T.Optional(
+      T.String({ maxLength: 512, description: "HMAC-SHA256 key: X-Siphon-Signature: sha256=<hex>" }),
+    ),
+    metadata: T.Optional(
+      T.Object({}, { additionalProperties: true, description: "Echoed in every payload" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** scrapeOptions: the fetch options applied to every page (FetchBody without url). */
+export const ScrapeOptions = T.Omit(FetchBody, ["url"], { additionalProperties: false });
+
+/** POST /v1/crawl body. */
+export const CrawlBody = T.Object(
+  {
+    url: T.String({ description: "Starting URL" }),
+    limit: T.Integer({ minimum: 1, maximum: 10_000, default: 100, description: "Most pages fetched" }),
+    maxDepth: T.Integer({
+      minimum: 0,
+      maximum: 20,
+      default: 3,
+      description: "Most link hops from the start URL",
+    }),
+    includePaths: T.Optional(
+      T.Array(T.String({ maxLength: 500 }), {
+        maxItems: 50,
+        description: "Regular expressions; only URLs whose path matches one are crawled",
+      }),
+    ),
+    excludePaths: T.Optional(
+      T.Array(T.String({ maxLength: 500 }), {
+        maxItems: 50,
+        description: "Regular expressions; URLs whose path matches one are skipped",
+      }),
+    ),
+    allowSubdomains: T.Boolean({
+      default: false,
+      description: "Follow links to subdomains of the start host",
+    }),
+    allowExternalLinks: T.Boolean({ default: false, description: "Follow links to other sites" }),
+    ignoreRobotsTxt: T.Boolean({
+      default: false,
+      description: "Do not read robots.txt (disallows, Crawl-delay)",
+    }),
+    ignoreSitemap: T.Boolean({ default: false, description: "Do not seed the frontier from sitemaps" }),
+    scrapeOptions: T.Optional(ScrapeOptions),
+    location: T.Optional(T.String({ pattern: "^[A-Za-z]{2}$", description: "Country code for every page" })),
+    languages: T.Optional(T.Union([T.String(), T.Array(T.String())])),
+    webhook: T.Optional(Webhook),
+  },
+  { additionalProperties: false },
+);
+export type CrawlInput = Static<typeof CrawlBody>;
+
+/** POST /v1/batch/scrape body. */
+export const BatchBody = T.Object(
+  {
+    urls: T.Array(T.String(), {
+      minItems: 1,
+      maxItems: 100,
+      description: "Up to 100 URLs, fetched 5 at a time",
+    }),
+    formats: T.Array(T.String(), {
+      default: ["markdown"],
+      maxItems: 10,
+      description: "markdown, text or html",
+    }),
+    maxTokens: T.Optional(
+      T.Integer({ minimum: 1, description: "Truncate each content at this many tokens" }),
+    ),
+    extract: T.Optional(T.Object({}, { additionalProperties: true })),
+    webhook: T.Optional(T.String({ description: "Webhook URL (all events, no secret)" })),
+  },
+  { additionalProperties: false },
+);
+export type BatchInput = Static<typeof BatchBody>;
+
+/** GET /v1/jobs query. */
+export const JobsQuery = T.Object(
+  {
+    type: T.Optional(StringEnum(["crawl", "batch", "extract"])),
+    status: T.Optional(StringEnum(["queued", "processing", "completed", "failed", "cancelled"])),
+    limit: T.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  },
+  { additionalProperties: false },
+);
+
+/** Poll paging: `?skip=&limit=` over the job's results. */
+export const PollQuery = T.Object(
+  {
+    skip: T.Integer({ minimum: 0, default: 0 }),
+    limit: T.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,209 @@
+import type { Database } from "bun:sqlite";
+import type { JobItem, JobRecord, JobStore } from "./types.ts";
+
+interface JobRow {
+  id: string;
+  type: string;
+  status: string;
+  account_id: string;
+  input: string;
+  webhook: string | null;
+  total: number;
+  completed: number;
+  failed: number;
+  credits_used: number;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+  expires_at: number | null;
+}
+
+interface ItemRow {
+  url: string;
+  depth: number;
+  state: string;
+  data: string | null;
+  error: string | null;
+}
+
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+function job(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    type: row.type as JobRecord["type"],
+    status: row.status as JobRecord["status"],
+    accountId: row.account_id,
+    input: parse(row.input),
+    webhook: parse(row.webhook),
+    total: row.total,
+    completed: row.completed,
+    failed: row.failed,
+    creditsUsed: row.credits_used,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+const item = (row: ItemRow): JobItem => ({
+  url: row.url,
+  depth: row.depth,
+  state: row.state as JobItem["state"],
+  data: parse(row.data),
+  error: row.error,
+});
+
+/**
+ * Jobs in SQLite with raw prepared statements: every state change is one
+ * statement or one transaction, written as it happens, so a SIGKILL loses
+ * nothing that was reported done.
+ */
+export function sqliteJobs(sqlite: Database): JobStore {
+  const insertJob = sqlite.prepare(
+    "INSERT INTO jobs (id, type, status, account_id, input, webhook, total, created_at, updated_at, finished_at, expires_at, error) " +
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11)",
+  );
+  const insertItem = sqlite.prepare(
+    "INSERT OR IGNORE INTO job_items (job_id, url, depth, state) VALUES (?1, ?2, ?3, 'pending')",
+  );
+  const bumpTotal = sqlite.prepare("UPDATE jobs SET total = total + ?2 WHERE id = ?1");
+  const totalOf = sqlite.prepare<{ total: number }, [string]>("SELECT total FROM jobs WHERE id = ?1");
+  const byId = sqlite.prepare<JobRow, [string]>("SELECT * FROM jobs WHERE id = ?1");
+  const pendingItems = sqlite.prepare<ItemRow, [string, number]>(
+    "SELECT url, depth, state, data, error FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY depth, id LIMIT ?2",
+  );
+  const finish = sqlite.prepare(
+    "UPDATE job_items SET state = ?3, data = ?4, error = ?5 WHERE job_id = ?1 AND url = ?2 AND state = 'pending'",
+  );
+  const count = sqlite.prepare(
+    "UPDATE jobs SET completed = completed + ?2, failed = failed + ?3, credits_used = credits_used + ?4, updated_at = ?5 WHERE id = ?1",
+  );
+  const results = sqlite.prepare<ItemRow, [string, number, number]>(
+    "SELECT url, depth, state, data, error FROM job_items WHERE job_id = ?1 AND state != 'pending' ORDER BY id LIMIT ?3 OFFSET ?2",
+  );
+  const unfinished = sqlite.prepare<JobRow, []>(
+    "SELECT * FROM jobs WHERE status IN ('queued', 'processing') ORDER BY created_at",
+  );
+
+  const addItems = sqlite.transaction(
+    (jobId: string, items: { url: string; depth: number }[], cap: number) => {
+      let room = cap - (totalOf.get(jobId)?.total ?? 0);
+      let added = 0;
+      for (const it of items) {
+        if (room <= 0) break;
+        if (insertItem.run(jobId, it.url, it.depth).changes) {
+          added++;
+          room--;
+        }
+      }
+      if (added) bumpTotal.run(jobId, added);
+      return added;
+    },
+  );
+
+  const finishItem = sqlite.transaction(
+    (
+      jobId: string,
+      url: string,
+      state: string,
+      data: string | null,
+      error: string | null,
+      credits: number,
+    ) => {
+      // Only a pending item counts: a page finished twice (a retry after a crash) is counted once.
+      if (!finish.run(jobId, url, state, data, error).changes) return;
+      count.run(jobId, state === "done" ? 1 : 0, state === "failed" ? 1 : 0, credits, Date.now());
+    },
+  );
+
+  return {
+    async create(j, items) {
+      sqlite
+        .transaction(() => {
+          insertJob.run(
+            j.id,
+            j.type,
+            j.status,
+            j.accountId,
+            JSON.stringify(j.input),
+            j.webhook === null || j.webhook === undefined ? null : JSON.stringify(j.webhook),
+            j.createdAt,
+            j.updatedAt,
+            j.finishedAt,
+            j.expiresAt,
+            j.error,
+          );
+          addItems(j.id, items, Number.MAX_SAFE_INTEGER);
+        })
+        .immediate();
+    },
+    async get(id) {
+      const row = byId.get(id);
+      return row ? job(row) : null;
+    },
+    async list({ accountId, type, status, limit }) {
+      const where = ["account_id = ?1"];
+      const params: (string | number)[] = [accountId];
+      if (type) {
+        params.push(type);
+        where.push(`type = ?${params.length}`);
+      }
+      if (status) {
+        params.push(status);
+        where.push(`status = ?${params.length}`);
+      }
+      params.push(limit);
+      const sql = `SELECT * FROM jobs WHERE ${where.join(" AND ")} ORDER BY created_at DESC LIMIT ?${params.length}`;
+      return sqlite
+        .prepare<JobRow, (string | number)[]>(sql)
+        .all(...params)
+        .map(job);
+    },
+    async transition(id, from, to, patch = {}, at = Date.now()) {
+      const marks = from.map((_, i) => `?${i + 6}`).join(", ");
+      const result = sqlite
+        .prepare(
+          `UPDATE jobs SET status = ?2, updated_at = ?3, error = coalesce(?4, error), finished_at = coalesce(?5, finished_at), ` +
+            `expires_at = coalesce(?${from.length + 6}, expires_at) WHERE id = ?1 AND status IN (${marks})`,
+        )
+        .run(id, to, at, patch.error ?? null, patch.finishedAt ?? null, ...from, patch.expiresAt ?? null);
+      return result.changes > 0;
+    },
+    async addItems(jobId, items, cap) {
+      return addItems.immediate(jobId, items, cap);
+    },
+    async pending(jobId, limit) {
+      return pendingItems.all(jobId, limit).map(item);
+    },
+    async finishItem(jobId, url, outcome) {
+      finishItem.immediate(
+        jobId,
+        url,
+        outcome.state,
+        outcome.data === undefined ? null : JSON.stringify(outcome.data),
+        outcome.error ?? null,
+        outcome.credits,
+      );
+    },
+    async results(jobId, skip, limit) {
+      return results.all(jobId, skip, limit).map(item);
+    },
+    async unfinished() {
+      return unfinished.all().map(job);
+    },
+    async deleteExpired(now) {
+      return sqlite
+        .transaction(() => {
+          sqlite
+            .prepare("DELETE FROM job_items WHERE job_id IN (SELECT id FROM jobs WHERE expires_at < ?1)")
+            .run(now);
+          return sqlite.prepare("DELETE FROM jobs WHERE expires_at < ?1").run(now).changes;
+        })
+        .immediate();
+    },
+  };
+}

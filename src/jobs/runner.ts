@@ -43,7 +43,14 @@ export interface JobRunner {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Creates the runner. Jobs fetch pages through the same pipeline as /v1/fetch. */
@@ -136,7 +143,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
   async function run(id: string, signal: AbortSignal): Promise<void> {
     const fresh = await deps.store.jobs.transition(id, ["queued"], "processing", {}, now());
     let job = await deps.store.jobs.get(id);
-    if (!job || job.status !== "processing") return;
+    if (job?.status !== "processing") return;
     const spec = jobSpec(job);
     if (fresh) notify(job, "started", { type: job.type });
     const engine = await deps.engines.get("simple");

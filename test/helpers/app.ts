@@ -16,6 +16,8 @@ export interface TestApp {
   home: string;
   store: Store;
   runner: JobRunner;
+  /** Serves the app on a real loopback socket (for SSE read by an HTTP client); returns its base URL. */
+  listen(): string;
   /** Creates an account of `tier` with one key and returns the key. */
   createKey(
     tier?: string,
@@ -60,7 +62,12 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
       return { key, keyId: info.id, accountId: info.accountId };
     },
     runner,
+    listen() {
+      app.listen({ port: 0, hostname: "127.0.0.1" });
+      return `http://127.0.0.1:${app.server?.port}`;
+    },
     async close() {
+      await app.stop();
       await runner.close();
       await engines.close();
       await store.close();

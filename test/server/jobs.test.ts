@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
+import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { ROBOTS_DISALLOWED_PATH } from "../helpers/site-pages/data.ts";
+
+let site: FixtureSite;
+let app: TestApp;
+beforeAll(async () => {
+  site = await startFixtureSite();
+  app = await startTestApp({ webhookBaseDelayMs: 10 });
+});
+afterAll(async () => {
+  await app.close();
+  await site.stop();
+});
+
+type Poll = {
+  status: string;
+  progress: number;
+  total: number;
+  completed: number;
+  creditsUsed: number;
+  expiresAt: string | null;
+  next?: string;
+  data: Record<string, unknown>[];
+};
+
+const post = (path: string, body: unknown) =>
+  app.request(path, { method: "POST", body: JSON.stringify(body) });
+
+async function start(path: string, body: unknown): Promise<string> {
+  const res = await post(path, body);
+  expect(res.status).toBe(202);
+  const started = (await res.json()) as { success: boolean; id: string; url: string };
+  expect(started.success).toBe(true);
+  expect(started.url).toBe(`http://localhost${path}/${started.id}`);
+  return started.id;
+}
+
+async function until(
+  path: string,
+  done = (p: Poll) => ["completed", "failed", "cancelled"].includes(p.status),
+): Promise<Poll> {
+  for (let i = 0; i < 300; i++) {
+    const poll = (await (await app.request(path)).json()) as Poll;
+    if (done(poll)) return poll;
+    await Bun.sleep(50);
+  }
+  throw new Error(`${path} did not finish`);
+}
+
+describe("crawl", () => {
+  test("crawls the site BFS within limit and depth, respecting robots.txt and deduplicating", async () => {
+    const id = await start("/v1/crawl", { url: `${site.url}/`, limit: 12, maxDepth: 2, ignoreSitemap: true });
+    expect(id).toStartWith("crawl_");
+    const poll = await until(`/v1/crawl/${id}?limit=1000`);
+    expect(poll).toMatchObject({ status: "completed", progress: 100, total: 12, completed: 12 });
+    expect(poll.creditsUsed).toBe(12);
+    expect(new Date(poll.expiresAt ?? "").getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    const urls = poll.data.map((d) => d.url as string);
+    expect(urls[0]).toBe(`${site.url}/`);
+    expect(new Set(urls).size).toBe(urls.length);
+    for (const url of urls) {
+      expect(url.startsWith(site.url)).toBe(true);
+      expect(url).not.toContain(ROBOTS_DISALLOWED_PATH);
+      expect(url).not.toMatch(/[#?].*utm_/);
+    }
+    const first = poll.data[0] as { title: string; markdown: string; links: string[] };
+    expect(first.markdown.length).toBeGreaterThan(20);
+    expect(first.links.length).toBeGreaterThan(3);
+  });
+
+  test("results paginate with next, built from the request's own origin, omitted on the last page", async () => {
+    const id = await start("/v1/crawl", { url: `${site.url}/`, limit: 5, maxDepth: 1, ignoreSitemap: true });
+    await until(`/v1/crawl/${id}`);
+    const page1 = (await (await app.request(`/v1/crawl/${id}?limit=2`)).json()) as Poll;
+    expect(page1.data).toHaveLength(2);
+    expect(page1.next).toBe(`http://localhost/v1/crawl/${id}?skip=2&limit=2`);
+    const last = (await (await app.request(`/v1/crawl/${id}?skip=4&limit=2`)).json()) as Poll;
+    expect(last.data).toHaveLength(1);
+    expect(last.next).toBeUndefined();
+  });
+
+  test("maxDepth 0 fetches only the start page; includePaths filters the frontier", async () => {
+    const only = await start("/v1/crawl", { url: `${site.url}/`, maxDepth: 0, ignoreSitemap: true });
+    expect((await until(`/v1/crawl/${only}`)).total).toBe(1);
+    const recipes = await start("/v1/crawl", {
+      url: `${site.url}/listing`,
+      limit: 6,
+      maxDepth: 1,
+      includePaths: ["^/recipes/"],
+      ignoreSitemap: true,
+    });
+    const poll = await until(`/v1/crawl/${recipes}`);
+    for (const item of poll.data.slice(1)) expect(item.url as string).toContain("/recipes/");
+  });
+
+  test("a crawl whose pages all fail ends failed", async () => {
+    const id = await start("/v1/crawl", {
+      url: "http://127.0.0.1:1/",
+      ignoreSitemap: true,
+      ignoreRobotsTxt: true,
+    });
+    const poll = await until(`/v1/crawl/${id}`);
+    expect(poll.status).toBe("failed");
+    expect(poll.data[0]).toMatchObject({ url: "http://127.0.0.1:1/", error: { type: "network_error" } });
+  });
+
+  test("cancel mid-crawl stops it; a second cancel keeps the terminal status", async () => {
+    const id = await start("/v1/crawl", { url: `${site.url}/slow?ms=300`, limit: 50, ignoreSitemap: true });
+    await Bun.sleep(50);
+    const res = await app.request(`/v1/crawl/${id}`, { method: "DELETE" });
+    expect(await res.json()).toEqual({ success: true, status: "cancelled" });
+    await Bun.sleep(400);
+    const poll = (await (await app.request(`/v1/crawl/${id}`)).json()) as Poll;
+    expect(poll.status).toBe("cancelled");
+    expect(await (await app.request(`/v1/crawl/${id}`, { method: "DELETE" })).json()).toEqual({
+      success: true,
+      status: "cancelled",
+    });
+  });
+
+  test("bad requests and unknown ids are format-B errors", async () => {
+    expect((await errorOf(await post("/v1/crawl", { url: site.url, limit: 0 }))).message).toMatch(/limit/);
+    expect((await errorOf(await post("/v1/crawl", { url: site.url, includePaths: ["("] }))).message).toMatch(
+      /includePaths\[0\] is not a valid regular expression/,
+    );
+    expect((await errorOf(await post("/v1/crawl", { url: "ftp://x" }))).type).toBe("forbidden_url");
+    const missing = await app.request("/v1/crawl/crawl_nope");
+    expect(missing.status).toBe(404);
+    expect((await errorOf(missing)).type).toBe("not_found");
+  });
+});
+
+describe("batch scrape", () => {
+  test("fetches every URL, reports invalid ones per item and truncates at maxTokens", async () => {
+    const urls = [`${site.url}/article`, "not a url", `${site.url}/docs`];
+    const id = await start("/v1/batch/scrape", { urls, maxTokens: 20 });
+    expect(id).toStartWith("batch_");
+    const poll = await until(`/v1/batch/scrape/${id}`);
+    expect(poll).toMatchObject({ status: "completed", total: 3, completed: 3 });
+    const failed = poll.data.find((d) => d.url === "not a url");
+    expect(failed).toMatchObject({ error: { type: "invalid_url" } });
+    const article = poll.data.find((d) => d.url === `${site.url}/article`) as {
+      content: string;
+      tokens: number;
+    };
+    expect(article.content.length).toBeLessThanOrEqual(80);
+    expect(article.tokens).toBeLessThanOrEqual(20);
+  });
+
+  test("more than 100 URLs is a 400", async () => {
+    const res = await post("/v1/batch/scrape", {
+      urls: Array.from({ length: 101 }, (_, i) => `${site.url}/${i}`),
+    });
+    expect((await errorOf(res)).message).toMatch(/urls must have at most 100 items/);
+  });
+});
+
+describe("job list, webhooks and SSE", () => {
+  test("GET /v1/jobs lists the account's jobs with filters", async () => {
+    const list = (await (await app.request("/v1/jobs?type=batch&limit=5")).json()) as {
+      success: boolean;
+      count: number;
+      jobs: { id: string; type: string; createdAt: string }[];
+    };
+    expect(list.success).toBe(true);
+    expect(list.count).toBeGreaterThan(0);
+    for (const job of list.jobs) expect(job.type).toBe("batch");
+    const cancelled = (await (await app.request("/v1/jobs?status=cancelled")).json()) as {
+      jobs: { status: string }[];
+    };
+    for (const job of cancelled.jobs) expect(job.status).toBe("cancelled");
+    expect((await app.request("/v1/jobs?status=sleeping")).status).toBe(400);
+  });
+
+  test("webhooks: started, page and completed arrive signed, with metadata, after retries", async () => {
+    const received: { body: string; signature: string | null }[] = [];
+    let failures = 2;
+    const receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        const body = await req.text();
+        if (failures-- > 0) return new Response("try again", { status: 500 });
+        received.push({ body, signature: req.headers.get("x-siphon-signature") });
+        return new Response("ok");
+      },
+    });
+    try {
+      const webhook = {
+        url: `http://127.0.0.1:${receiver.port}/hook`,
+        secret: "s3cret",
+        metadata: { run: 7 },
+      };
+      const id = await start("/v1/crawl", {
+        url: `${site.url}/article`,
+        maxDepth: 0,
+        ignoreSitemap: true,
+        webhook,
+      });
+      await until(`/v1/crawl/${id}`);
+      for (let i = 0; i < 100 && !received.some((r) => r.body.includes('"completed"')); i++)
+        await Bun.sleep(20);
+      const events = received.map((r) => JSON.parse(r.body));
+      expect(events.map((e) => e.event)).toEqual(["started", "page", "completed"]);
+      expect(events[2]).toMatchObject({ data: { jobId: id, total: 1, completed: 1 }, metadata: { run: 7 } });
+      for (const r of received) {
+        expect(r.signature).toBe(`sha256=${createHmac("sha256", "s3cret").update(r.body).digest("hex")}`);
+      }
+    } finally {
+      receiver.stop(true);
+    }
+  });
+
+  test("SSE streams page and progress events and a final done, read by a real HTTP client", async () => {
+    const base = app.listen();
+    // A slow first page keeps the crawl running while the client connects.
+    const id = await start("/v1/crawl", { url: `${site.url}/slow?ms=300`, maxDepth: 0, ignoreSitemap: true });
+    const res = await fetch(`${base}/v1/crawl/${id}`, { headers: { accept: "text/event-stream" } });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const text = await res.text();
+    const events = text
+      .split("\n\n")
+      .filter((chunk) => chunk.startsWith("data: "))
+      .map((chunk) => JSON.parse(chunk.slice(6)));
+    expect(events[0]).toMatchObject({ type: "progress", status: "processing" });
+    expect(events.some((e) => e.type === "page" && e.url.includes("/slow"))).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "done", status: "completed", completed: 1, total: 1 });
+  });
+});

@@ -221,6 +221,55 @@ describe("dist/siphon map, keys and usage", () => {
   });
 });
 
+describe("restart safety", () => {
+  test("a crawl survives SIGKILL: it resumes, finishes, and no completed page is fetched twice", async () => {
+    // A chain of slow pages: /p/0 links to /p/1 and so on, so the crawl takes a while and runs in order.
+    const hits = new Map<string, number>();
+    const chain = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        const path = new URL(req.url).pathname;
+        if (!path.startsWith("/p/")) return new Response("no", { status: 404 });
+        hits.set(path, (hits.get(path) ?? 0) + 1);
+        await Bun.sleep(150);
+        const n = Number(path.slice(3));
+        const body = `<html><head><title>Page ${n}</title></head><body><main><h1>Page ${n}</h1><p>${"Text of the chain page. ".repeat(20)}</p><a href="/p/${n + 1}">next</a></main></body></html>`;
+        return new Response(body, { headers: { "content-type": "text/html" } });
+      },
+    });
+    const origin = `http://127.0.0.1:${chain.port}`;
+    try {
+      const first = await startServe();
+      const start = await fetch(`${first.base}/v1/crawl`, {
+        method: "POST",
+        body: JSON.stringify({ url: `${origin}/p/0`, limit: 8, maxDepth: 10, ignoreSitemap: true }),
+      });
+      const { id } = (await start.json()) as { id: string };
+      let before: { completed: number; data: { url: string }[] } = { completed: 0, data: [] };
+      while (before.completed < 3) {
+        await Bun.sleep(50);
+        before = (await (await fetch(`${first.base}/v1/crawl/${id}`)).json()) as typeof before;
+      }
+      first.proc.kill("SIGKILL");
+      await first.proc.exited;
+      const second = await startServe();
+      let after = { status: "", completed: 0, total: 0, data: [] as { url: string }[] };
+      for (let i = 0; i < 200 && after.status !== "completed"; i++) {
+        await Bun.sleep(50);
+        after = (await (await fetch(`${second.base}/v1/crawl/${id}`)).json()) as typeof after;
+      }
+      second.proc.kill("SIGTERM");
+      await second.proc.exited;
+      expect(after).toMatchObject({ status: "completed", completed: 8, total: 8 });
+      expect(after.data.map((d) => d.url)).toEqual(Array.from({ length: 8 }, (_, i) => `${origin}/p/${i}`));
+      for (const done of before.data) expect(hits.get(new URL(done.url).pathname)).toBe(1);
+    } finally {
+      chain.stop(true);
+    }
+  }, 60_000);
+});
+
 describe("dist/siphon serve", () => {
   test("serves /health and /v1/fetch, then shuts down on SIGTERM", async () => {
     const { proc, base } = await startServe();

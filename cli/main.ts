@@ -11,6 +11,9 @@ import { log, reportError } from "./output.ts";
 
 const commands: Record<string, () => Promise<CommandDef>> = {
   fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),
+  crawl: () => import("./commands/crawl.ts").then((m) => m.default as CommandDef),
+  batch: () => import("./commands/batch.ts").then((m) => m.default as CommandDef),
+  jobs: () => import("./commands/jobs.ts").then((m) => m.default as CommandDef),
   map: () => import("./commands/map.ts").then((m) => m.default as CommandDef),
   keys: () => import("./commands/keys.ts").then((m) => m.default as CommandDef),
   usage: () => import("./commands/usage.ts").then((m) => m.default as CommandDef),
@@ -53,6 +56,8 @@ async function run(argv: string[]): Promise<number> {
     const { result } = await runCommand(await load(), { rawArgs: argv.slice(argv.indexOf(name) + 1) });
     return typeof result === "number" ? result : 0;
   } catch (error) {
+    // The reader went away (`| head`): stop quietly, as Unix tools do.
+    if ((error as { code?: string })?.code === "EPIPE") return 0;
     // citty's own argument errors (missing value, bad enum) are bad input.
     if (error instanceof Error && error.name === "CLIError") {
       return reportError(new SiphonError("invalid_request", error.message), json);

@@ -30,7 +30,7 @@ export function remoteOf(
  */
 export async function callApi<T>(
   remote: Remote,
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "DELETE",
   path: string,
   body?: unknown,
 ): Promise<T> {

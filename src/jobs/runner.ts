@@ -150,7 +150,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     const plan = spec.crawl
       ? await planCrawl(spec.crawl, engine, deps.config.userAgent, signal).catch(() => undefined)
       : undefined;
-    if (plan && fresh) {
+    // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop.
+    if (plan && fresh && spec.maxDepth >= 1) {
       const seeds = await plan.seeds(spec.limit, signal).catch(() => []);
       await deps.store.jobs.addItems(
         id,

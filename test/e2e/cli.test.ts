@@ -221,6 +221,48 @@ describe("dist/siphon map, keys and usage", () => {
   });
 });
 
+describe("dist/siphon crawl, batch and jobs", () => {
+  test("crawl -o writes one .md per page and index.json; --json streams JSON Lines", async () => {
+    const out = join(home, "site-md");
+    const run = await siphon(["crawl", site.url, "--limit", "5", "--max-depth", "1", "-o", out]);
+    expect(run.code).toBe(0);
+    const index = JSON.parse(readFileSync(join(out, "index.json"), "utf8")) as {
+      url: string;
+      file: string;
+    }[];
+    expect(index).toHaveLength(5);
+    for (const entry of index) expect(readFileSync(join(out, entry.file), "utf8").length).toBeGreaterThan(10);
+    const json = await siphon(["crawl", `${site.url}/article`, "--max-depth", "0", "--json"]);
+    const lines = json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ url: `${site.url}/article` });
+    expect(lines[0].markdown).toContain(ARTICLE_SENTENCE);
+  });
+
+  test("batch reads a URL file, reports a bad URL per item; jobs lists both kinds", async () => {
+    const list = join(home, "urls.txt");
+    await Bun.write(list, `${site.url}/article\n# a comment\nnot a url\n`);
+    const run = await siphon(["batch", list, "--json", "--format", "text"]);
+    expect(run.code).toBe(0);
+    const items = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(items).toHaveLength(2);
+    expect(items.find((i) => i.url === "not a url")).toMatchObject({ error: { type: "invalid_url" } });
+    const jobs = await siphon(["jobs", "--json", "--type", "batch"]);
+    const listed = jobs.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(listed[0]).toMatchObject({ type: "batch", status: "completed", total: 2, completed: 2 });
+    expect((await siphon(["jobs", "--status", "sleeping"])).code).toBe(2);
+  });
+});
+
 describe("restart safety", () => {
   test("a crawl survives SIGKILL: it resumes, finishes, and no completed page is fetched twice", async () => {
     // A chain of slow pages: /p/0 links to /p/1 and so on, so the crawl takes a while and runs in order.

@@ -1,0 +1,138 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
+import { startJobRunner } from "../src/jobs/index.ts";
+import type { JobRunner } from "../src/jobs/runner.ts";
+import type { JobRecord } from "../src/store/types.ts";
+import type { CliContext } from "./context.ts";
+import { log, writeStdout } from "./output.ts";
+import { callApi, type Remote } from "./remote.ts";
+
+/** One poll of a job: its state and the results after `skip`. */
+export interface JobPoll {
+  status: string;
+  total: number;
+  completed: number;
+  data: Record<string, unknown>[];
+}
+
+/** Where a job runs: this process (local store and runner) or a server. */
+export interface JobHost {
+  poll(skip: number): Promise<JobPoll>;
+  cancel(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+/** Runs a job in this process: the same engine as the server, on the local store, as the local account. */
+export async function localJob(
+  ctx: CliContext,
+  submit: (accountId: string) => Promise<JobRecord>,
+): Promise<JobHost> {
+  if (!(await ctx.store.accounts.getAccount(LOCAL_ACCOUNT_ID))) {
+    await ctx.store.accounts.createAccount({
+      id: LOCAL_ACCOUNT_ID,
+      name: "local",
+      tier: ctx.config.localTier,
+      extraUsageEnabled: false,
+      extraBalanceMicros: 0,
+      createdAt: Date.now(),
+    });
+  }
+  const runner: JobRunner = startJobRunner(ctx.config, ctx.store, ctx.engines, { log: (m) => log.warn(m) });
+  const job = await submit(LOCAL_ACCOUNT_ID);
+  runner.submit(job.id);
+  return {
+    async poll(skip) {
+      const current = (await ctx.store.jobs.get(job.id)) as JobRecord;
+      const items = await ctx.store.jobs.results(job.id, skip, 1000);
+      return {
+        status: current.status,
+        total: current.total,
+        completed: current.completed + current.failed,
+        data: items.map((i) => i.data as Record<string, unknown>),
+      };
+    },
+    async cancel() {
+      await runner.cancel(job.id);
+    },
+    close: () => runner.close(),
+  };
+}
+
+/** Follows a job on a server through its poll URL. */
+export async function remoteJob(remote: Remote, path: string, body: unknown): Promise<JobHost> {
+  const { id } = await callApi<{ id: string }>(remote, "POST", path, body);
+  return {
+    poll: (skip) => callApi<JobPoll>(remote, "GET", `${path}/${id}?skip=${skip}&limit=1000`),
+    async cancel() {
+      await callApi(remote, "DELETE", `${path}/${id}`).catch(() => {});
+    },
+    async close() {},
+  };
+}
+
+/** A file name for a page's markdown: its path, made safe, unique in the folder. */
+function fileName(url: string, used: Set<string>): string {
+  let base = "index";
+  try {
+    const u = new URL(url);
+    base = `${u.pathname}${u.search}`.replace(/^\/+|\/+$/g, "").replace(/[^a-zA-Z0-9._-]+/g, "_") || "index";
+  } catch {
+    base = url.replace(/[^a-zA-Z0-9._-]+/g, "_") || "page";
+  }
+  let name = `${base.slice(0, 120)}.md`;
+  for (let n = 2; used.has(name); n++) name = `${base.slice(0, 116)}-${n}.md`;
+  used.add(name);
+  return name;
+}
+
+/**
+ * Prints a job's results as they finish: JSON Lines with --json, one .md per
+ * page plus index.json with -o DIR, else each page's content. Progress goes to
+ * stderr on a terminal; Ctrl-C cancels the job. Returns the exit code: 5 when
+ * the job failed, 0 otherwise.
+ */
+export async function followJob(
+  host: JobHost,
+  options: { json: boolean; outDir?: string; contentKey: string },
+): Promise<number> {
+  const stop = () => void host.cancel();
+  process.once("SIGINT", stop);
+  const used = new Set<string>();
+  const index: { url: string; title?: unknown; file?: string; error?: unknown }[] = [];
+  if (options.outDir) mkdirSync(options.outDir, { recursive: true });
+  let skip = 0;
+  let poll: JobPoll;
+  try {
+    for (;;) {
+      poll = await host.poll(skip);
+      for (const item of poll.data) {
+        skip++;
+        const url = String(item.url);
+        if (options.outDir) {
+          const file = item.error ? undefined : fileName(url, used);
+          if (file) writeFileSync(join(options.outDir, file), String(item[options.contentKey] ?? ""));
+          index.push({ url, title: item.title, file, error: item.error });
+        } else if (options.json) await writeStdout(`${JSON.stringify(item)}\n`);
+        else if (!item.error)
+          await writeStdout(`<!-- ${url} -->\n${String(item[options.contentKey] ?? "")}\n\n`);
+        if (item.error) log.warn(`${url}: ${JSON.stringify(item.error)}`);
+      }
+      if (process.stderr.isTTY) process.stderr.write(`\r${poll.status} ${poll.completed}/${poll.total} `);
+      if (TERMINAL.has(poll.status) && skip >= poll.completed) break;
+      await Bun.sleep(200);
+    }
+  } finally {
+    process.off("SIGINT", stop);
+    await host.close();
+  }
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  if (options.outDir) {
+    writeFileSync(join(options.outDir, "index.json"), `${JSON.stringify(index, null, 2)}\n`);
+    log.success(`wrote ${index.filter((i) => i.file).length} pages and index.json to ${options.outDir}`);
+  }
+  log.info(`${poll.status}: ${poll.completed} of ${poll.total}`);
+  return poll.status === "failed" ? 5 : 0;
+}

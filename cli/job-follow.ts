@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
+import { loadConfig } from "../src/config.ts";
 import { startJobRunner } from "../src/jobs/index.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { JobRecord } from "../src/store/types.ts";
-import type { CliContext } from "./context.ts";
+import { type CliContext, openContext } from "./context.ts";
 import { log, writeStdout } from "./output.ts";
-import { callApi, type Remote } from "./remote.ts";
+import { callApi, type Remote, remoteOf } from "./remote.ts";
 
 /** One poll of a job: its state and the results after `skip`. */
 export interface JobPoll {
@@ -135,4 +136,38 @@ export async function followJob(
   }
   log.info(`${poll.status}: ${poll.completed} of ${poll.total}`);
   return poll.status === "failed" ? 5 : 0;
+}
+
+/** Flags every job command shares. */
+export const jobOutputArgs = {
+  output: {
+    type: "string",
+    alias: "o",
+    description: "Folder for one .md per page and index.json",
+    valueHint: "dir",
+  },
+  json: { type: "boolean", description: "JSON Lines, one page a line, as pages finish" },
+  quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
+} as const;
+
+/**
+ * Runs a job command: on the server named by --api-url/SIPHON_API_URL when
+ * there is one, else in this process on the local store; then follows it.
+ */
+export async function runJobCommand(
+  args: Record<string, unknown>,
+  path: string,
+  input: unknown,
+  submit: (ctx: CliContext, accountId: string) => Promise<JobRecord>,
+  contentKey: string,
+): Promise<number> {
+  const options = { json: args.json === true, outDir: args.output as string | undefined, contentKey };
+  const remote = remoteOf(args, loadConfig());
+  if (remote) return followJob(await remoteJob(remote, path, input), options);
+  const ctx = await openContext();
+  try {
+    return await followJob(await localJob(ctx, (accountId) => submit(ctx, accountId)), options);
+  } finally {
+    await ctx.close();
+  }
 }

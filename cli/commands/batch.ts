@@ -1,15 +1,13 @@
 import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
-import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { submitBatch } from "../../src/jobs/submit.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
-import { openContext } from "../context.ts";
-import { followJob, localJob, remoteJob } from "../job-follow.ts";
+import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
-import { remoteArgs, remoteOf } from "../remote.ts";
+import { remoteArgs } from "../remote.ts";
 
 function readList(file: string): string[] {
   let text: string;
@@ -33,14 +31,7 @@ export default defineCommand({
     file: { type: "positional", required: true, description: "File of URLs, one a line, or -" },
     format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
     "max-tokens": { type: "string", description: "Truncate each page at this many tokens", valueHint: "n" },
-    output: {
-      type: "string",
-      alias: "o",
-      description: "Folder for one .md per page and index.json",
-      valueHint: "dir",
-    },
-    json: { type: "boolean", description: "JSON Lines, one result a line, as pages finish" },
-    quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
+    ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
@@ -53,17 +44,12 @@ export default defineCommand({
         maxTokens: numberFlag(args["max-tokens"], "max-tokens"),
       }),
     );
-    const options = { json: args.json === true, outDir: args.output, contentKey: "content" };
-    const remote = remoteOf(args, loadConfig());
-    if (remote) return followJob(await remoteJob(remote, "/v1/batch/scrape", input), options);
-    const ctx = await openContext();
-    try {
-      const host = await localJob(ctx, (accountId) =>
-        submitBatch(input, accountId, { ...ctx, now: Date.now() }),
-      );
-      return await followJob(host, options);
-    } finally {
-      await ctx.close();
-    }
+    return runJobCommand(
+      args,
+      "/v1/batch/scrape",
+      input,
+      (ctx, accountId) => submitBatch(input, accountId, { ...ctx, now: Date.now() }),
+      "content",
+    );
   },
 });

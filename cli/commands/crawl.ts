@@ -1,14 +1,12 @@
 import { defineCommand } from "citty";
-import { loadConfig } from "../../src/config.ts";
 import { submitCrawl } from "../../src/jobs/submit.ts";
 import { splitList } from "../../src/schemas/common.ts";
 import { CrawlBody } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
-import { openContext } from "../context.ts";
-import { followJob, localJob, remoteJob } from "../job-follow.ts";
+import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
-import { remoteArgs, remoteOf } from "../remote.ts";
+import { remoteArgs } from "../remote.ts";
 
 export default defineCommand({
   meta: { name: "crawl", description: "Crawl a site: pages as they finish, or one .md per page with -o DIR" },
@@ -36,14 +34,7 @@ export default defineCommand({
       valueHint: "fmt",
     },
     "only-main-content": { type: "boolean", description: "Keep only each page's main content" },
-    output: {
-      type: "string",
-      alias: "o",
-      description: "Folder for one .md per page and index.json",
-      valueHint: "dir",
-    },
-    json: { type: "boolean", description: "JSON Lines, one page a line, as pages finish" },
-    quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
+    ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
@@ -64,17 +55,12 @@ export default defineCommand({
         scrapeOptions: Object.keys(scrapeOptions).length ? scrapeOptions : undefined,
       }),
     );
-    const options = { json: args.json === true, outDir: args.output, contentKey: "markdown" };
-    const remote = remoteOf(args, loadConfig());
-    if (remote) return followJob(await remoteJob(remote, "/v1/crawl", input), options);
-    const ctx = await openContext();
-    try {
-      const host = await localJob(ctx, (accountId) =>
-        submitCrawl(input, accountId, { ...ctx, now: Date.now() }),
-      );
-      return await followJob(host, options);
-    } finally {
-      await ctx.close();
-    }
+    return runJobCommand(
+      args,
+      "/v1/crawl",
+      input,
+      (ctx, accountId) => submitCrawl(input, accountId, { ...ctx, now: Date.now() }),
+      "markdown",
+    );
   },
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
+import { errorOf, startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 import { ROBOTS_DISALLOWED_PATH } from "../helpers/site-pages/data.ts";
 
@@ -131,6 +131,32 @@ describe("crawl", () => {
     const missing = await app.request("/v1/crawl/crawl_nope");
     expect(missing.status).toBe(404);
     expect((await errorOf(missing)).type).toBe("not_found");
+  });
+});
+
+describe("expiry", () => {
+  test("results are kept 24 h after the job ends, then the poll answers 404", async () => {
+    const clock = new TestClock(Date.now());
+    const timed = await startTestApp({}, clock);
+    try {
+      const res = await timed.request("/v1/batch/scrape", {
+        method: "POST",
+        body: JSON.stringify({ urls: [`${site.url}/article`] }),
+      });
+      const { id } = (await res.json()) as { id: string };
+      let poll: Poll = { status: "" } as Poll;
+      for (let i = 0; i < 100 && poll.status !== "completed"; i++) {
+        await Bun.sleep(20);
+        poll = (await (await timed.request(`/v1/batch/scrape/${id}`)).json()) as Poll;
+      }
+      expect(new Date(poll.expiresAt ?? "").getTime()).toBe(clock.ms + 86_400_000);
+      clock.advance(86_400_000 - 1000);
+      expect((await timed.request(`/v1/batch/scrape/${id}`)).status).toBe(200);
+      clock.advance(2000);
+      expect((await timed.request(`/v1/batch/scrape/${id}`)).status).toBe(404);
+    } finally {
+      await timed.close();
+    }
   });
 });
 

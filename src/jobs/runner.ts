@@ -162,13 +162,25 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     // A Crawl-delay means one page at a time with the delay between them; otherwise SPEC's 5 in parallel.
     const parallel = plan?.delayMs ? 1 : 5;
     await progress(id);
+    // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
+    const inFlight = new Map<string, Promise<void>>();
     while (!signal.aborted) {
-      const items = await deps.store.jobs.pending(id, parallel);
-      if (!items.length) break;
-      await Promise.all(items.map((it) => processItem(job as JobRecord, it.url, it.depth, plan, signal)));
+      if (inFlight.size < parallel) {
+        const pending = await deps.store.jobs.pending(id, parallel + inFlight.size);
+        const next = pending.filter((it) => !inFlight.has(it.url)).slice(0, parallel - inFlight.size);
+        for (const it of next) {
+          const work = processItem(job as JobRecord, it.url, it.depth, plan, signal).finally(() => {
+            inFlight.delete(it.url);
+          });
+          inFlight.set(it.url, work);
+        }
+        if (inFlight.size === 0) break;
+      }
+      await Promise.race(inFlight.values());
       await progress(id);
       if (plan?.delayMs) await sleep(plan.delayMs, signal);
     }
+    await Promise.all(inFlight.values());
     if (signal.aborted) return;
     job = (await deps.store.jobs.get(id)) as JobRecord;
     const status: JobStatus = job.completed === 0 && job.failed > 0 ? "failed" : "completed";

@@ -177,6 +177,19 @@ describe("batch scrape", () => {
     expect(article.tokens).toBeLessThanOrEqual(20);
   });
 
+  test("a slow page does not hold back the others: the next URL starts as soon as a slot frees", async () => {
+    const fast = Array.from({ length: 8 }, (_, i) => `${site.url}/article?n=${i}`);
+    const id = await start("/v1/batch/scrape", { urls: [`${site.url}/slow?ms=1500`, ...fast] });
+    // With fixed rounds of 5, four fast pages would wait 1.5 s for the slow one.
+    const midway = await until(
+      `/v1/batch/scrape/${id}`,
+      (p) => p.completed >= 8 || p.status !== "processing",
+    );
+    expect(midway.status).toBe("processing");
+    expect(midway.completed).toBe(8);
+    expect((await until(`/v1/batch/scrape/${id}`)).completed).toBe(9);
+  });
+
   test("more than 100 URLs is a 400", async () => {
     const res = await post("/v1/batch/scrape", {
       urls: Array.from({ length: 101 }, (_, i) => `${site.url}/${i}`),

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import { createSsrfGuard, parseAllowList, type ResolvedAddress, type Resolver } from "./ssrf.ts";
+import { pinnedFetch } from "./pinned.ts";
+import { createSsrfGuard, parseAllowList, type Resolver } from "./ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "./types.ts";
 import { parseTargetUrl, resolveRedirectUrl } from "./url.ts";
 
@@ -39,16 +40,6 @@ function browserHeaders(userAgent: string): Record<string, string> {
     headers["sec-ch-ua-platform"] = `"${platform}"`;
   }
   return headers;
-}
-
-/** The URL with its host replaced by the checked address, so fetch cannot resolve the name again. */
-function pinnedUrl(url: URL, target: ResolvedAddress): string {
-  const host = target.family === 6 ? `[${target.address}]` : target.address;
-  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}${url.pathname}${url.search}`;
-}
-
-function isIpLiteral(hostname: string): boolean {
-  return hostname.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** A minimal per-host cookie jar: many sites set a cookie and redirect to themselves. */
@@ -98,7 +89,6 @@ function buildHeaders(
     const existing = headers.get("cookie");
     headers.set("cookie", existing ? `${existing}; ${jarCookies}` : jarCookies);
   }
-  headers.set("host", url.host);
   return headers;
 }
 
@@ -219,23 +209,15 @@ export function createSimpleEngine(config: Config, deps: SimpleEngineDeps = {}):
       }
       seen.add(visit);
 
-      const https = url.protocol === "https:";
-      const init: RequestInit & { tls?: { serverName?: string } } = {
+      const init = {
         method: "GET",
-        redirect: "manual",
         signal,
         headers: buildHeaders(url, defaults, options.headers ?? {}, url.origin === start.origin, jarCookies),
       };
-      if (https && !isIpLiteral(url.hostname)) {
-        // The certificate must be checked against the real name, not the address we dial.
-        init.tls = { serverName: url.hostname.replace(/\.$/, "") };
-        // A pooled connection is keyed by address; reusing one opened for another name would skip that check.
-        init.keepalive = false;
-      }
 
       let response: Response;
       try {
-        response = await fetch(pinnedUrl(url, target), init);
+        response = await pinnedFetch(url, target, init);
       } catch (error) {
         if (signal.aborted) throw abortError(signal.reason);
         throw toFetchError(error, url);

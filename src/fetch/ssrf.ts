@@ -107,14 +107,15 @@ export function refusalReason(address: string): string | null {
 }
 
 /** The IP literal in a WHATWG hostname, if it is one (WHATWG already canonicalises 0x7f.1, 2130706433...). */
-function ipLiteral(hostname: string): ResolvedAddress | null {
+export function ipLiteral(hostname: string): ResolvedAddress | null {
   if (hostname.startsWith("[") && hostname.endsWith("]"))
     return { address: hostname.slice(1, -1), family: 6 };
   if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) return { address: hostname, family: 4 };
   return null;
 }
 
-function effectivePort(url: URL): string {
+/** The port a URL connects to, its scheme's default when none is written. */
+export function effectivePort(url: URL): string {
   return url.port || (url.protocol === "https:" ? "443" : "80");
 }
 

@@ -1,10 +1,12 @@
 import { createHmac } from "node:crypto";
 import type { Config } from "../config.ts";
 import { isRetryable, SiphonError } from "../errors.ts";
+import { pinnedFetch } from "../fetch/pinned.ts";
 import {
   createSsrfGuard,
+  effectivePort,
+  ipLiteral,
   parseAllowList,
-  type ResolvedAddress,
   type Resolver,
   refusalReason,
 } from "../fetch/ssrf.ts";
@@ -34,14 +36,6 @@ const HTTPS_HINT =
 const FORBIDDEN_HINT =
   "Send webhooks to a public address; a self-hosted server can exempt a trusted receiver with SIPHON_SSRF_ALLOW=host:port.";
 
-function effectivePort(url: URL): string {
-  return url.port || (url.protocol === "https:" ? "443" : "80");
-}
-
-function isIpLiteral(hostname: string): boolean {
-  return hostname.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
 /**
  * Validates a webhook target when a job is submitted, without any DNS lookup (names are
  * checked again, resolved, at every delivery). Returns the parsed URL.
@@ -59,7 +53,7 @@ export function checkWebhookTarget(url: string, config: Config): URL {
   const hostname = target.hostname.toLowerCase();
   if (parseAllowList(config.ssrfAllow).includes(`${hostname}:${effectivePort(target)}`)) return target;
   const name = hostname.replace(/\.+$/, "");
-  const literal = hostname.startsWith("[") ? hostname.slice(1, -1) : isIpLiteral(hostname) ? hostname : null;
+  const literal = ipLiteral(hostname)?.address ?? null;
   const reason =
     name === "localhost" || name.endsWith(".localhost") ? "loopback" : literal && refusalReason(literal);
   if (reason) {
@@ -99,35 +93,6 @@ export interface WebhookSender {
 }
 
 /**
- * POSTs to the checked address rather than the name, so DNS cannot change between the SSRF
- * check and the connection. Same approach as the simple fetch engine.
- */
-function postPinned(
-  url: URL,
-  address: ResolvedAddress,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): Promise<Response> {
-  const host = address.family === 6 ? `[${address.address}]` : address.address;
-  const init: RequestInit & { tls?: { serverName?: string } } = {
-    method: "POST",
-    // A redirect could lead past the SSRF check, so a 3xx is simply a failed delivery.
-    redirect: "manual",
-    signal,
-    body,
-    headers: { ...headers, host: url.host },
-  };
-  if (url.protocol === "https:" && !isIpLiteral(url.hostname)) {
-    // The certificate must match the receiver's name, not the address we dial.
-    init.tls = { serverName: url.hostname.replace(/\.$/, "") };
-    // Pooled connections are keyed by address; reusing one opened for another name would skip that check.
-    init.keepalive = false;
-  }
-  return fetch(`${url.protocol}//${host}${url.port ? `:${url.port}` : ""}${url.pathname}${url.search}`, init);
-}
-
-/**
  * Creates the webhook sender. A delivery fails on a non-2xx answer (3xx included: redirects
  * are not followed), a network error or no answer within config.webhookTimeoutMs, and is then
  * retried up to 3 times after config.webhookBaseDelayMs, twice and four times that. SSRF rules
@@ -151,7 +116,12 @@ export function createWebhookSender(config: Config, deps: WebhookSenderDeps = {}
     const signal = AbortSignal.timeout(config.webhookTimeoutMs);
     try {
       const address = await guard.check(url, signal);
-      const response = await postPinned(url, address, headers, body, signal);
+      const response = await pinnedFetch(url, address, {
+        method: "POST",
+        body,
+        signal,
+        headers: new Headers(headers),
+      });
       await response.body?.cancel().catch(() => {});
       if (response.status < 200 || response.status > 299) {
         throw new SiphonError("network_error", `the receiver answered HTTP ${response.status}`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { errorOf, startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { DISALLOWED_PAGE, MISSING_PAGES, startGeneratedSite } from "../helpers/generated-site.ts";
 import { ROBOTS_DISALLOWED_PATH } from "../helpers/site-pages/data.ts";
 
 let site: FixtureSite;
@@ -132,6 +133,31 @@ describe("crawl", () => {
     expect(missing.status).toBe(404);
     expect((await errorOf(missing)).type).toBe("not_found");
   });
+});
+
+describe("a generated few-hundred-page site", () => {
+  test("every reachable page once, in spite of cycles, tracking parameters, fragments and slashes", async () => {
+    const gen = startGeneratedSite(300);
+    try {
+      const id = await start("/v1/crawl", { url: `${gen.url}/g/0`, limit: 1000, maxDepth: 20 });
+      const poll = await until(`/v1/crawl/${id}?limit=1000`);
+      const urls = poll.data.map((d) => d.url as string);
+      // 300 pages, 3 missing ones (kept, with their 404), and /g/moved landing on /g/1.
+      expect(poll).toMatchObject({ status: "completed", total: 300 + MISSING_PAGES + 1 });
+      expect(urls.filter((u) => u.includes("utm_") || u.includes("#") || u.includes("external"))).toEqual([]);
+      expect(urls.some((u) => u.endsWith(DISALLOWED_PAGE))).toBe(false);
+      expect(gen.hits.get(DISALLOWED_PAGE)).toBeUndefined();
+      for (let i = 0; i < 300; i++) expect(gen.hits.get(`/g/${i}`) ?? 0).toBeLessThanOrEqual(2);
+      // /g/1 is fetched as itself and once more through the redirect; every other page exactly once.
+      expect(
+        [...gen.hits.entries()].filter(([path, n]) => path !== "/g/1" && path.startsWith("/g/") && n > 1),
+      ).toEqual([]);
+      const missing = poll.data.filter((d) => d.statusCode === 404);
+      expect(missing).toHaveLength(MISSING_PAGES);
+    } finally {
+      gen.stop();
+    }
+  }, 60_000);
 });
 
 describe("expiry", () => {

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
+import { ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
 import { loadConfig } from "../src/config.ts";
 import { startJobRunner } from "../src/jobs/index.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
@@ -31,16 +31,7 @@ export async function localJob(
   ctx: CliContext,
   submit: (accountId: string) => Promise<JobRecord>,
 ): Promise<JobHost> {
-  if (!(await ctx.store.accounts.getAccount(LOCAL_ACCOUNT_ID))) {
-    await ctx.store.accounts.createAccount({
-      id: LOCAL_ACCOUNT_ID,
-      name: "local",
-      tier: ctx.config.localTier,
-      extraUsageEnabled: false,
-      extraBalanceMicros: 0,
-      createdAt: Date.now(),
-    });
-  }
+  await ensureLocalAccount(ctx.store, ctx.config.localTier, Date.now());
   const runner: JobRunner = startJobRunner(ctx.config, ctx.store, ctx.engines, { log: (m) => log.warn(m) });
   const job = await submit(LOCAL_ACCOUNT_ID);
   runner.submit(job.id);

@@ -1,5 +1,5 @@
 import { createConsola } from "consola";
-import { type ErrorType, SiphonError, toSiphonError } from "../src/errors.ts";
+import { type ErrorBody, errorBody, type SiphonError, toSiphonError } from "../src/errors.ts";
 
 /** Logs go to stderr so stdout carries only content or JSON. */
 export const log = createConsola({
@@ -14,16 +14,8 @@ export function setQuiet(quiet: boolean): void {
 }
 
 /** The error object the CLI prints with --json: SPEC format B without request metadata. */
-export function errorJson(error: SiphonError): {
-  success: false;
-  error: { type: ErrorType; message: string; hint?: string };
-} {
-  const body: { type: ErrorType; message: string; hint?: string } = {
-    type: error.type,
-    message: error.message,
-  };
-  if (error.hint) body.hint = error.hint;
-  return { success: false, error: body };
+export function errorJson(error: SiphonError): { success: false; error: ErrorBody } {
+  return { success: false, error: errorBody(error) };
 }
 
 /** Prints a failure: the JSON error object on stdout with --json, one line on stderr otherwise. */
@@ -42,5 +34,3 @@ export function writeStdout(text: string): Promise<void> {
     process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
   });
 }
-
-export { SiphonError };

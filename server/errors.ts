@@ -1,5 +1,5 @@
 import { NotFoundError, ParseError, ValidationError } from "elysia";
-import { SiphonError, toSiphonError } from "../src/errors.ts";
+import { errorBody, SiphonError, toSiphonError } from "../src/errors.ts";
 import { describeValueError } from "../src/schemas/validate.ts";
 
 /**
@@ -31,8 +31,5 @@ export function toApiError(code: unknown, error: unknown): SiphonError {
 
 /** SPEC format B body. */
 export function formatB(error: SiphonError, requestId: string) {
-  const body: Record<string, unknown> = { type: error.type, message: error.message };
-  if (error.hint) body.hint = error.hint;
-  if (error.docs) body.docs = error.docs;
-  return { success: false as const, error: body, metadata: { requestId } };
+  return { success: false as const, error: errorBody(error), metadata: { requestId } };
 }

@@ -162,7 +162,6 @@ type Settings = typeof SETTINGS;
 type KindType<K> = K extends "int" ? number : K extends "bool" ? boolean : string;
 export type Config = { readonly [K in keyof Settings]: KindType<Settings[K]["kind"]> };
 export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
-export const SETTING_DOCS = SETTINGS;
 
 function parseValue(key: string, kind: string, raw: unknown, source: string): string | number | boolean {
   if (kind === "int") {

@@ -39,24 +39,29 @@ function planOf(ctx: AuthContext, tier: string): Plan {
   return plan;
 }
 
-/** The built-in account of keyless requests on a local daemon; created on first use. */
-async function localPrincipal(ctx: AuthContext): Promise<Principal> {
-  let account = await ctx.store.accounts.getAccount(LOCAL_ACCOUNT_ID);
+/** The built-in account of keyless local use (daemon and CLI jobs); created on first use. */
+export async function ensureLocalAccount(store: Store, tier: string, now: number): Promise<Account> {
+  let account = await store.accounts.getAccount(LOCAL_ACCOUNT_ID);
   if (!account) {
     account = {
       id: LOCAL_ACCOUNT_ID,
       name: "local",
-      tier: ctx.config.localTier,
+      tier,
       extraUsageEnabled: false,
       extraBalanceMicros: 0,
-      createdAt: ctx.now(),
+      createdAt: now,
     };
     try {
-      await ctx.store.accounts.createAccount(account);
+      await store.accounts.createAccount(account);
     } catch {
-      // Another request created it at the same moment.
+      // Another request or process created it at the same moment.
     }
   }
+  return account;
+}
+
+async function localPrincipal(ctx: AuthContext): Promise<Principal> {
+  const account = await ensureLocalAccount(ctx.store, ctx.config.localTier, ctx.now());
   return {
     account: { ...account, tier: ctx.config.localTier },
     key: null,

@@ -1,4 +1,4 @@
-import { classifyContent } from "../convert/classify.ts";
+import { classifyContent, type ResultContentType } from "../convert/classify.ts";
 import { docxToHtml } from "../convert/docx.ts";
 import { jsonToContent } from "../convert/json.ts";
 import { pdfToContent } from "../convert/pdf.ts";
@@ -9,8 +9,6 @@ import type { ExtractedDocument, ExtractOptions, PageMetadata } from "../extract
 import { decodeBody } from "../fetch/decode.ts";
 import { detectBotWall } from "../fetch/detect.ts";
 import type { FetchedPage } from "../fetch/types.ts";
-
-export type ResultContentType = "html" | "json" | "xml" | "text" | "document";
 
 export interface Converted {
   doc: ExtractedDocument;

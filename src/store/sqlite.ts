@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { eq, lt, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { sqliteAccounts } from "./sqlite-accounts.ts";
@@ -44,14 +44,6 @@ function sqliteCache(db: BunSQLiteDatabase): CacheStore {
         .values({ key, url, value: json, createdAt })
         .onConflictDoUpdate({ target: cacheEntries.key, set: { url, value: json, createdAt } })
         .run();
-    },
-    async prune(before: number) {
-      const removed = db
-        .delete(cacheEntries)
-        .where(lt(cacheEntries.createdAt, before))
-        .returning({ key: cacheEntries.key })
-        .all();
-      return removed.length;
     },
   };
 }

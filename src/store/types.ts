@@ -8,8 +8,6 @@ export interface CacheEntry<T = unknown> {
 export interface CacheStore {
   get<T>(key: string): Promise<CacheEntry<T> | null>;
   set<T>(key: string, url: string, value: T, createdAt: number): Promise<void>;
-  /** Removes entries written before `before` (ms since epoch); returns how many. */
-  prune(before: number): Promise<number>;
 }
 
 /** An account: owns keys, has a plan tier and optional extra usage. */

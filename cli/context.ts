@@ -7,6 +7,15 @@ export interface CliContext extends FetchDeps {
   close(): Promise<void>;
 }
 
+/**
+ * Overrides for a run that extracts one page: a worker thread's start-up
+ * (tens of ms) would cost more than it saves, unless SIPHON_EXTRACT_THREADS
+ * asks for one.
+ */
+export function onePageOverrides(env: Record<string, string | undefined> = process.env): ConfigOverrides {
+  return env.SIPHON_EXTRACT_THREADS ? {} : { extractThreads: 0 };
+}
+
 /** Loads config (flags > env > config file > defaults), opens the store and lazy engines. */
 export async function openContext(overrides: ConfigOverrides = {}): Promise<CliContext> {
   const config: Config = loadConfig(process.env, overrides);

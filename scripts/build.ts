@@ -1,7 +1,8 @@
 /**
  * Compiles cli/main.ts into one self-contained binary, dist/siphon, that runs
  * every subcommand (serve included) with no node_modules beside it. Drizzle
- * migrations are already embedded (src/store/sqlite-migrations.gen.ts).
+ * migrations are already embedded (src/store/sqlite-migrations.gen.ts); the
+ * extraction worker's entry is compiled in beside the CLI's.
  */
 import { mkdirSync } from "node:fs";
 
@@ -19,6 +20,8 @@ const proc = Bun.spawnSync(
     "--bytecode",
     "--format=esm",
     "cli/main.ts",
+    // A worker thread's entry is its own entrypoint of the binary (src/extract/pool.ts finds it).
+    "src/extract/worker.ts",
     "--outfile",
     "dist/siphon",
   ],

@@ -70,6 +70,12 @@ const SETTINGS = {
     default: 4,
     doc: "Pages open at once in the shared browser",
   },
+  extractThreads: {
+    env: "SIPHON_EXTRACT_THREADS",
+    kind: "int",
+    default: -1,
+    doc: "Worker threads that parse and convert HTML beside the event loop (0: in the main thread); default one per core beyond the first, at least 1",
+  },
   browserRecycleAfter: {
     env: "SIPHON_BROWSER_RECYCLE_PAGES",
     kind: "int",

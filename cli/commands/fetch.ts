@@ -7,7 +7,7 @@ import { splitList } from "../../src/schemas/common.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
-import { type CliContext, openContext } from "../context.ts";
+import { type CliContext, onePageOverrides, openContext } from "../context.ts";
 import { errorJson, log, reportError, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 
@@ -164,7 +164,7 @@ export default defineCommand({
       throw new SiphonError("invalid_request", "Give at least one URL, or - to read URLs from stdin");
     const remote = remoteOf(a, loadConfig());
     if (remote) return fetchAll(urls, a, (input) => callApi<FetchResult>(remote, "POST", "/v1/fetch", input));
-    const ctx = await openContext();
+    const ctx = await openContext(urls.length === 1 ? onePageOverrides() : {});
     try {
       return await fetchAll(urls, a, localFetcher(ctx));
     } finally {

@@ -4,7 +4,7 @@ import { jsonToContent } from "../convert/json.ts";
 import { pdfToContent } from "../convert/pdf.ts";
 import { xmlToContent } from "../convert/xml.ts";
 import { SiphonError } from "../errors.ts";
-import { extractHtml } from "../extract/index.ts";
+import { extractInline, type HtmlExtractor } from "../extract/pool.ts";
 import type { ExtractedDocument, ExtractOptions, PageMetadata } from "../extract/types.ts";
 import { decodeBody } from "../fetch/decode.ts";
 import { detectBotWall } from "../fetch/detect.ts";
@@ -43,9 +43,14 @@ function plainDoc(title: string, content: string, links: string[] = []): Extract
 /**
  * Turns a fetched page into extracted content according to what it is (HTML,
  * JSON, XML/feeds, text, PDF, DOCX). Throws blocked for a bot-detection page
- * and unsupported_content for binary types siphon cannot read.
+ * and unsupported_content for binary types siphon cannot read. HTML goes
+ * through `extract` (a worker pool in servers and crawls).
  */
-export async function convertPage(page: FetchedPage, options: ExtractOptions): Promise<Converted> {
+export async function convertPage(
+  page: FetchedPage,
+  options: ExtractOptions,
+  extract: HtmlExtractor = extractInline,
+): Promise<Converted> {
   const header = page.headers["content-type"];
   const kind = classifyContent(header, page.body, page.url);
   switch (kind) {
@@ -61,7 +66,7 @@ export async function convertPage(page: FetchedPage, options: ExtractOptions): P
           },
         );
       }
-      return { doc: extractHtml(text, page.url, options), contentType: "html", html: text };
+      return { doc: await extract(text, page.url, options), contentType: "html", html: text };
     }
     case "json": {
       const { title, content } = jsonToContent(decodeBody(page.body, header).text, options.format);
@@ -85,7 +90,7 @@ export async function convertPage(page: FetchedPage, options: ExtractOptions): P
     }
     case "docx": {
       const html = await docxToHtml(page.body);
-      const doc = extractHtml(html, page.url, { ...options, onlyMainContent: false });
+      const doc = await extract(html, page.url, { ...options, onlyMainContent: false });
       return { doc, contentType: "document" };
     }
     default:

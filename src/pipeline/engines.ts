@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import type { Config } from "../config.ts";
+import { createExtractorPool, type HtmlExtractor } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";
 import type { EngineName, FetchEngine } from "../fetch/types.ts";
 import type { Engines } from "./fetch-page.ts";
@@ -7,7 +9,8 @@ import type { Engines } from "./fetch-page.ts";
  * Lazily created, shared engines for one process; `close` releases them.
  * The registry is typed by EngineName, so a missing engine is a compile
  * error; puppeteer is loaded only when a browser engine is first used, and
- * the browser and stealth engines share one browser.
+ * the browser and stealth engines share one browser. HTML extraction runs on
+ * a pool of worker threads (SIPHON_EXTRACT_THREADS) started on first use.
  */
 export function createEngines(config: Config): Engines & { close(): Promise<void> } {
   let pool: Promise<BrowserPool> | undefined;
@@ -31,7 +34,19 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
     stealth: () => browserEngine(true),
   };
   const loaded = new Map<EngineName, Promise<FetchEngine>>();
+  let extractors: ReturnType<typeof createExtractorPool> | undefined;
+  const threads =
+    config.extractThreads >= 0 ? config.extractThreads : Math.max(1, availableParallelism() - 1);
+  // Threads start on the first page, so commands that never extract (keys, jobs) never pay for them.
+  const extract: HtmlExtractor | undefined =
+    threads > 0
+      ? (html, url, options) => {
+          extractors ??= createExtractorPool(threads);
+          return extractors.extract(html, url, options);
+        }
+      : undefined;
   return {
+    extract,
     get(name) {
       let engine = loaded.get(name);
       if (!engine) {
@@ -46,6 +61,8 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
       for (const engine of loaded.values()) await (await engine).close?.();
       loaded.clear();
       if (pool) await (await pool).close();
+      extractors?.close();
+      extractors = undefined;
       pool = undefined;
     },
   };

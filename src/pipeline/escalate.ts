@@ -40,7 +40,7 @@ export async function fetchEscalating(url: string, plan: EscalationPlan, engines
     const page = await engine.fetch(url, plan.options(name));
     let converted: Converted;
     try {
-      converted = await convertPage(page, plan.extract);
+      converted = await convertPage(page, plan.extract, engines.extract);
     } catch (error) {
       const blocked = error instanceof SiphonError && error.type === "blocked";
       if (!blocked || name === "stealth") throw error;

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
+import type { HtmlExtractor } from "../extract/pool.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
 import type { Capture, EngineFetchOptions, EngineName, FetchEngine } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
@@ -14,6 +15,8 @@ import { rejectUnavailable } from "./unavailable.ts";
 /** Engines by name, loaded lazily so a run pays only for what it uses. */
 export interface Engines {
   get(name: EngineName): Promise<FetchEngine>;
+  /** HTML extraction; in this thread when absent. */
+  extract?: HtmlExtractor;
 }
 
 /** What fetchPage needs from its caller. */

@@ -1,0 +1,106 @@
+import { extractHtml } from "./index.ts";
+import type { ExtractedDocument, ExtractOptions } from "./types.ts";
+
+/** Turns an HTML page into a document: in this thread or in a worker thread. */
+export type HtmlExtractor = (
+  html: string,
+  url: string,
+  options: ExtractOptions,
+) => Promise<ExtractedDocument>;
+
+export interface ExtractRequest {
+  id: number;
+  html: string;
+  url: string;
+  options: ExtractOptions;
+}
+
+export type ExtractResponse = { id: number; doc: ExtractedDocument } | { id: number; error: string };
+
+/** Extraction in the calling thread. */
+export const extractInline: HtmlExtractor = async (html, url, options) => extractHtml(html, url, options);
+
+interface Pending {
+  resolve(doc: ExtractedDocument): void;
+  reject(error: Error): void;
+}
+
+/** Bun's Worker can be unreferenced like a timer; the DOM typings do not say so. */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+interface Thread {
+  worker: BunWorker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * Where the worker's code is: beside this file when running from source;
+ * in the compiled binary, the entrypoint scripts/build.ts adds, which keeps
+ * its path relative to the project root.
+ */
+function workerUrl(): string {
+  const here = new URL("./worker.ts", import.meta.url);
+  return import.meta.url.includes("$bunfs") ? "./src/extract/worker.ts" : here.href;
+}
+
+/**
+ * A pool of `size` worker threads running extractHtml, so that parsing and
+ * converting pages (most of a crawl's CPU) runs beside the event loop that
+ * fetches, stores and serves. Pages go to the thread with the fewest in
+ * flight. A thread that dies fails its pages (the caller records the error)
+ * and is replaced. Threads do not keep the process alive; `close` ends them.
+ */
+export function createExtractorPool(size: number): { extract: HtmlExtractor; close(): void } {
+  const threads: Thread[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  const spawn = (slot: number): Thread => {
+    const worker = new Worker(workerUrl()) as BunWorker;
+    const thread: Thread = { worker, pending: new Map() };
+    worker.unref();
+    worker.onmessage = (event: MessageEvent<ExtractResponse>) => {
+      const response = event.data;
+      const pending = thread.pending.get(response.id);
+      if (!pending) return;
+      thread.pending.delete(response.id);
+      if ("doc" in response) pending.resolve(response.doc);
+      else pending.reject(new Error(response.error));
+    };
+    worker.onerror = (event) => {
+      const error = new Error(`extraction worker failed: ${event.message}`);
+      for (const pending of thread.pending.values()) pending.reject(error);
+      thread.pending.clear();
+      worker.terminate();
+      if (!closed) threads[slot] = spawn(slot);
+    };
+    return thread;
+  };
+  for (let slot = 0; slot < size; slot++) threads.push(spawn(slot));
+
+  const extract: HtmlExtractor = (html, url, options) => {
+    if (closed) return extractInline(html, url, options);
+    let thread = threads[0] as Thread;
+    for (const candidate of threads) if (candidate.pending.size < thread.pending.size) thread = candidate;
+    const id = nextId++;
+    return new Promise<ExtractedDocument>((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      if (thread.pending.size === 1) thread.worker.ref();
+      thread.worker.postMessage({ id, html, url, options } satisfies ExtractRequest);
+    }).finally(() => {
+      if (thread.pending.size === 0) thread.worker.unref();
+    });
+  };
+
+  return {
+    extract,
+    close() {
+      closed = true;
+      for (const thread of threads) {
+        for (const pending of thread.pending.values()) pending.reject(new Error("extraction pool closed"));
+        thread.worker.terminate();
+      }
+      threads.length = 0;
+    },
+  };
+}

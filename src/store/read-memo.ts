@@ -1,34 +1,49 @@
 import type { Database } from "bun:sqlite";
 
 /**
- * Memoised reads that stay exact: SQLite's data_version changes whenever
- * another connection (another process: `siphon keys revoke`) commits, so the
- * memo is dropped then, and writers in this process call `clear()`. Reading
- * the pragma costs ~2 µs, a memo hit saves the query and the row mapping.
+ * SQLite's data_version of one connection: it changes whenever another
+ * connection (another process: `siphon keys revoke`) commits. Read at most
+ * once per event-loop turn and shared by every memo of the connection: a
+ * request's reads all run in one turn, so a commit by another process is
+ * still seen by the next request, for one ~2 µs pragma read per turn.
  */
-export class ReadMemo<T> {
-  private readonly version;
-  private seen = -1;
+export class DataVersion {
+  private readonly pragma;
+  private value = -1;
   private checked = false;
-  private readonly values = new Map<string, T>();
 
   constructor(sqlite: Database) {
-    this.version = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
+    this.pragma = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
   }
 
-  get(key: string, load: () => T): T {
-    // One check per event-loop turn: a request's reads all run in one turn, so a commit by
-    // another process is still seen by the next request, at a third of the pragma reads.
+  current(): number {
     if (!this.checked) {
       this.checked = true;
       setImmediate(() => {
         this.checked = false;
       });
-      const version = this.version.get()?.data_version ?? -1;
-      if (version !== this.seen) {
-        this.values.clear();
-        this.seen = version;
-      }
+      this.value = this.pragma.get()?.data_version ?? -1;
+    }
+    return this.value;
+  }
+}
+
+/**
+ * Memoised reads that stay exact: the memo is dropped when the connection's
+ * data_version moves (another process committed), and writers in this
+ * process call `clear()` or `set()`. A hit saves the query and the row mapping.
+ */
+export class ReadMemo<T> {
+  private seen = -1;
+  private readonly values = new Map<string, T>();
+
+  constructor(private readonly version: DataVersion) {}
+
+  get(key: string, load: () => T): T {
+    const version = this.version.current();
+    if (version !== this.seen) {
+      this.values.clear();
+      this.seen = version;
     }
     if (this.values.has(key)) return this.values.get(key) as T;
     const value = load();

@@ -1,7 +1,6 @@
-import type { Database } from "bun:sqlite";
 import { eq, like, sql } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { ReadMemo } from "./read-memo.ts";
+import { type DataVersion, ReadMemo } from "./read-memo.ts";
 import { accounts, apiKeys } from "./sqlite-schema.ts";
 import type { Account, AccountStore, ApiKeyInfo } from "./types.ts";
 
@@ -21,7 +20,7 @@ function keyInfo(row: KeyRow): ApiKeyInfo {
 }
 
 /** Accounts and keys in SQLite. */
-export function sqliteAccounts(db: BunSQLiteDatabase, sqlite: Database): AccountStore {
+export function sqliteAccounts(db: BunSQLiteDatabase, version: DataVersion): AccountStore {
   // Every authenticated request runs these two: prepared once, they cost ~3 µs instead of ~60.
   const accountById = db
     .select()
@@ -33,8 +32,8 @@ export function sqliteAccounts(db: BunSQLiteDatabase, sqlite: Database): Account
     .from(apiKeys)
     .where(eq(apiKeys.hash, sql.placeholder("hash")))
     .prepare();
-  const accountMemo = new ReadMemo<Account | null>(sqlite);
-  const keyMemo = new ReadMemo<ApiKeyInfo | null>(sqlite);
+  const accountMemo = new ReadMemo<Account | null>(version);
+  const keyMemo = new ReadMemo<ApiKeyInfo | null>(version);
   const wrote = () => {
     accountMemo.clear();
     keyMemo.clear();

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { BurstWindows } from "./burst-window.ts";
-import { ReadMemo } from "./read-memo.ts";
+import { type DataVersion, ReadMemo } from "./read-memo.ts";
 import type { RequestLogEntry, UsageStore } from "./types.ts";
 
 const FLUSH_EVERY_MS = 200;
@@ -21,9 +21,9 @@ export interface SqliteUsage extends UsageStore {
  * Several server processes sharing one limit use the Redis store instead.
  * Weekly credits are written at once: the quota must never lose a credit.
  */
-export function sqliteUsage(sqlite: Database): SqliteUsage {
+export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage {
   const windows = new BurstWindows();
-  const weeklyMemo = new ReadMemo<number>(sqlite);
+  const weeklyMemo = new ReadMemo<number>(version);
   const pendingLog: RequestLogEntry[] = [];
 
   // Every admitted request has one request-log row, so the log is also the burst window's record.

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
+import { DataVersion } from "./read-memo.ts";
 import { sqliteAccounts } from "./sqlite-accounts.ts";
 import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
@@ -58,11 +59,13 @@ export function openSqliteStore(path: string): Store {
   );
   const db = drizzle(sqlite);
   migrate(db);
-  const usage = sqliteUsage(sqlite);
+  // One data_version read per event-loop turn serves every memo of this connection.
+  const version = new DataVersion(sqlite);
+  const usage = sqliteUsage(sqlite, version);
   return {
     kind: "sqlite",
     cache: sqliteCache(db),
-    accounts: sqliteAccounts(db, sqlite),
+    accounts: sqliteAccounts(db, version),
     usage,
     jobs: sqliteJobs(sqlite),
     async close() {

@@ -19,7 +19,7 @@ function base62(length: number): string {
 
 /** SHA-256 of a key, hex: the only form a key is stored in. */
 export function hashKey(key: string): string {
-  return new Bun.CryptoHasher("sha256").update(key).digest("hex");
+  return Bun.SHA256.hash(key, "hex");
 }
 
 export interface NewKey {

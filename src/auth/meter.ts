@@ -108,6 +108,18 @@ function money(amount: number): string {
   return amount.toFixed(6).replace(/\.?0+$/, "");
 }
 
+let resetsAtMs = 0;
+let resetsAtIso = "";
+
+/** The week's reset time in ISO form, built once per week rather than once per request. */
+function isoResetsAt(ms: number): string {
+  if (ms !== resetsAtMs) {
+    resetsAtIso = new Date(ms).toISOString();
+    resetsAtMs = ms;
+  }
+  return resetsAtIso;
+}
+
 /** The usage headers of a metered response (SPEC "Response headers"). */
 export function usageHeaders(admission: Admission, settlement: Settlement): Record<string, string> {
   const { weekly, burst } = admission;
@@ -117,7 +129,7 @@ export function usageHeaders(admission: Admission, settlement: Settlement): Reco
     "x-weekly-limit": String(weekly.limit),
     "x-weekly-used": String(settlement.weeklyUsed),
     "x-weekly-remaining": String(Math.max(0, weekly.limit - settlement.weeklyUsed)),
-    "x-weekly-resets-at": new Date(weekly.resetsAt).toISOString(),
+    "x-weekly-resets-at": isoResetsAt(weekly.resetsAt),
     "x-burst-limit": String(burst.limit),
     "x-burst-used": String(burst.used),
     "x-burst-remaining": String(Math.max(0, burst.limit - burst.used)),

@@ -42,11 +42,12 @@ export class BurstWindows {
 
   /** Counts a request at `now` when fewer than `limit` are in the window. */
   take(subject: string, now: number, windowMs: number, limit: number) {
-    const before = this.peek(subject, now, windowMs);
-    if (before.used >= limit) return { allowed: false, ...before };
     const w = this.slide(subject, now, windowMs);
+    const allowed = w.times.length - w.head < limit;
     // A clock that steps back must not break the queue's order.
-    w.times.push(Math.max(now, w.times[w.times.length - 1] ?? now));
-    return { allowed: true, ...this.peek(subject, now, windowMs) };
+    if (allowed) w.times.push(Math.max(now, w.times[w.times.length - 1] ?? now));
+    const used = w.times.length - w.head;
+    const oldest = w.times[w.head];
+    return { allowed, used, oldestExpiresAt: used && oldest !== undefined ? oldest + windowMs : now };
   }
 }

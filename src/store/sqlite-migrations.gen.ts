@@ -38,5 +38,13 @@ export const SQLITE_MIGRATIONS: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795304811648,
     "hash": "1b615c5d864cf37e9fa64e93bd80eb9476ce0d0fcd026168367a8fd2468cda5b"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `request_log` ADD `count` integer DEFAULT 1 NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795307696252,
+    "hash": "e36f802ab7718b26c779e69302037b925c5121d68308664c65df9cf4835abf10"
   }
 ];

@@ -56,7 +56,7 @@ export const usageWeeks = sqliteTable(
   (table) => [primaryKey({ columns: [table.accountId, table.weekStart] })],
 );
 
-/** One row per admitted metered request: /v1/stats reads it, and so does the burst window after a restart. */
+/** Admitted metered requests, one row per key, route, status and second: /v1/stats reads it, and so does the burst window after a restart. */
 export const requestLog = sqliteTable(
   "request_log",
   {
@@ -65,9 +65,13 @@ export const requestLog = sqliteTable(
     keyId: text("key_id"),
     route: text("route").notNull(),
     status: integer("status").notNull(),
+    /** Summed over the row's requests. */
     durationMs: integer("duration_ms").notNull(),
     credits: integer("credits").notNull(),
+    /** Time of the row's last request. */
     at: integer("at").notNull(),
+    /** Requests the row stands for: same key, route and status within one second. */
+    count: integer("count").notNull().default(1),
   },
   (table) => [
     index("request_log_account_at").on(table.accountId, table.at),

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { BurstWindows } from "./burst-window.ts";
 import { type DataVersion, ReadMemo } from "./read-memo.ts";
-import type { RequestLogEntry, UsageStore } from "./types.ts";
+import type { UsageStore } from "./types.ts";
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT_ROWS = 500;
@@ -11,30 +11,46 @@ export interface SqliteUsage extends UsageStore {
   flush(): void;
 }
 
+/** Requests of one key (or keyless account), route and status within one second. */
+interface LogRow {
+  accountId: string;
+  keyId: string | null;
+  route: string;
+  status: number;
+  durationMs: number;
+  credits: number;
+  at: number;
+  count: number;
+}
+
 /**
  * Usage in SQLite. A write commit costs 50-90 µs, more than the rest of a
- * cached request, so request-log rows are buffered and written together
- * every 200 ms. The burst window is exact and lives in this process's
- * memory; it is loaded from the request log on first use (each admitted
- * request has one row), so a restart keeps it, and other processes reading
- * the file (`siphon usage`) see it at most 200 ms late.
- * Several server processes sharing one limit use the Redis store instead.
- * Weekly credits are written at once: the quota must never lose a credit.
+ * cached request, and a row per request would cost an insert and two index
+ * updates each, so the request log is buffered and written every 200 ms with
+ * one row per key, route, status and second (a count, summed durations and
+ * credits, the time of the last request). The burst window is exact and
+ * lives in this process's memory; it is loaded from the request log on first
+ * use, each row counting its requests at its last request's time (so a
+ * restarted window frees slots no earlier than the exact one would), and
+ * other processes reading the file (`siphon usage`) see it at most 200 ms
+ * late. Several server processes sharing one limit use the Redis store
+ * instead. Weekly credits are written at once: the quota must never lose a
+ * credit.
  */
 export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage {
   const windows = new BurstWindows();
   const weeklyMemo = new ReadMemo<number>(version);
-  const pendingLog: RequestLogEntry[] = [];
+  const pendingLog = new Map<string, LogRow>();
 
   // Every admitted request has one request-log row, so the log is also the burst window's record.
-  const keyWindow = sqlite.prepare<{ at: number }, [string, number]>(
-    "SELECT at FROM request_log WHERE key_id = ?1 AND at > ?2 ORDER BY at",
+  const keyWindow = sqlite.prepare<{ at: number; count: number }, [string, number]>(
+    "SELECT at, count FROM request_log WHERE key_id = ?1 AND at > ?2 ORDER BY at",
   );
-  const accountWindow = sqlite.prepare<{ at: number }, [string, number]>(
-    "SELECT at FROM request_log WHERE account_id = ?1 AND key_id IS NULL AND at > ?2 ORDER BY at",
+  const accountWindow = sqlite.prepare<{ at: number; count: number }, [string, number]>(
+    "SELECT at, count FROM request_log WHERE account_id = ?1 AND key_id IS NULL AND at > ?2 ORDER BY at",
   );
   const insertLog = sqlite.prepare(
-    "INSERT INTO request_log (account_id, key_id, route, status, duration_ms, credits, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    "INSERT INTO request_log (account_id, key_id, route, status, duration_ms, credits, at, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
   );
   const addCredits = sqlite.prepare<{ credits: number }, [string, number, number]>(
     "INSERT INTO usage_weeks (account_id, week_start, credits) VALUES (?1, ?2, ?3) " +
@@ -44,18 +60,19 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
     "SELECT credits FROM usage_weeks WHERE account_id = ?1 AND week_start = ?2",
   );
   const stats = sqlite.prepare<{ total: number; ok: number; avg: number }, [string]>(
-    "SELECT count(*) AS total, coalesce(sum(status < 400), 0) AS ok, coalesce(avg(duration_ms), 0) AS avg " +
-      "FROM request_log WHERE account_id = ?1",
+    "SELECT coalesce(sum(count), 0) AS total, coalesce(sum((status < 400) * count), 0) AS ok, " +
+      "coalesce(sum(duration_ms) * 1.0 / sum(count), 0) AS avg FROM request_log WHERE account_id = ?1",
   );
 
   const flush = sqlite.transaction(() => {
-    for (const e of pendingLog.splice(0)) {
-      insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at);
+    for (const e of pendingLog.values()) {
+      insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at, e.count);
     }
+    pendingLog.clear();
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
-    if (pendingLog.length >= FLUSH_AT_ROWS) return flushNow();
+    if (pendingLog.size >= FLUSH_AT_ROWS) return flushNow();
     // unref: a pending flush must not keep a finished CLI run alive; close() flushes what is left.
     timer ??= setTimeout(flushNow, FLUSH_EVERY_MS);
     timer.unref?.();
@@ -63,18 +80,17 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
   function flushNow() {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (pendingLog.length) flush.immediate();
+    if (pendingLog.size) flush.immediate();
   }
 
   const windowOf = (subject: string, now: number, windowMs: number) => {
     if (windows.has(subject)) return;
     flushNow();
     const [kind, id = ""] = subject.split(/:(.*)/s);
-    const rows = (kind === "key" ? keyWindow : accountWindow).all(id, now - windowMs);
-    windows.load(
-      subject,
-      rows.map((r) => r.at),
-    );
+    const times: number[] = [];
+    for (const row of (kind === "key" ? keyWindow : accountWindow).all(id, now - windowMs))
+      for (let i = 0; i < row.count; i++) times.push(row.at);
+    windows.load(subject, times);
   };
 
   return {
@@ -98,7 +114,15 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       );
     },
     async logRequest(entry) {
-      pendingLog.push(entry);
+      const second = Math.floor(entry.at / 1000);
+      const key = `${entry.keyId ?? ""}\u0000${entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
+      const row = pendingLog.get(key);
+      if (row) {
+        row.count++;
+        row.durationMs += entry.durationMs;
+        row.credits += entry.credits;
+        row.at = Math.max(row.at, entry.at);
+      } else pendingLog.set(key, { ...entry, count: 1 });
       schedule();
     },
     async stats(accountId) {

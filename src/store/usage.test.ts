@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +36,7 @@ describe("SQLite usage store", () => {
     const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
     homes.push(home);
     const path = join(home, "siphon.db");
-    const now = Date.now();
+    const now = Math.floor(Date.now() / 1000) * 1000;
     const first = openSqliteStore(path);
     for (let i = 0; i < 5; i++) {
       expect((await first.usage.takeBurstSlot("key:k1", now + i, HOUR, 5)).allowed).toBe(true);
@@ -52,10 +53,45 @@ describe("SQLite usage store", () => {
     await first.close();
     const second = openSqliteStore(path);
     const verdict = await second.usage.takeBurstSlot("key:k1", now + 10, HOUR, 5);
-    expect(verdict).toEqual({ allowed: false, used: 5, oldestExpiresAt: now + HOUR });
+    // The five share one log row (same key, route, status and second), timed at its last request:
+    // restored, the window frees its slots no earlier than the exact one would.
+    expect(verdict).toEqual({ allowed: false, used: 5, oldestExpiresAt: now + 4 + HOUR });
     expect((await second.usage.takeBurstSlot("key:k2", now + 10, HOUR, 5)).allowed).toBe(true);
     expect((await second.usage.stats("a1")).totalRequests).toBe(5);
     await second.close();
+    const db = new Database(path);
+    expect(db.query("SELECT count(*) AS rows, sum(count) AS requests FROM request_log").get()).toEqual({
+      rows: 1,
+      requests: 5,
+    });
+    db.close();
+  });
+
+  test("stats count, rate and average over aggregated log rows", async () => {
+    const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
+    homes.push(home);
+    const store = openSqliteStore(join(home, "siphon.db"));
+    const at = Math.floor(Date.now() / 1000) * 1000;
+    const log = (status: number, durationMs: number, offset: number) =>
+      store.usage.logRequest({
+        accountId: "a1",
+        keyId: "k1",
+        route: "fetch",
+        status,
+        durationMs,
+        credits: 1,
+        at: at + offset,
+      });
+    for (let i = 0; i < 3; i++) await log(200, 10, i);
+    await log(429, 50, 5);
+    await log(200, 30, 2500);
+    expect(await store.usage.stats("a1")).toEqual({ totalRequests: 5, successRate: 80, avgResponseTime: 22 });
+    expect(await store.usage.stats("other")).toEqual({
+      totalRequests: 0,
+      successRate: 100,
+      avgResponseTime: 0,
+    });
+    await store.close();
   });
 
   test("weekly credits add up and are read back exactly", async () => {

@@ -70,6 +70,12 @@ const SETTINGS = {
     default: 4,
     doc: "Pages open at once in the shared browser",
   },
+  crawlHostConcurrency: {
+    env: "SIPHON_CRAWL_HOST_CONCURRENCY",
+    kind: "int",
+    default: 5,
+    doc: "Most pages of one host a crawl or batch job fetches at once",
+  },
   extractThreads: {
     env: "SIPHON_EXTRACT_THREADS",
     kind: "int",

@@ -31,6 +31,11 @@ export default defineCommand({
     file: { type: "positional", required: true, description: "File of URLs, one a line, or -" },
     format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
     "max-tokens": { type: "string", description: "Truncate each page at this many tokens", valueHint: "n" },
+    "max-concurrency": {
+      type: "string",
+      description: "URLs fetched at once, 1-5 (default 5)",
+      valueHint: "n",
+    },
     ...jobOutputArgs,
     ...remoteArgs,
   },
@@ -42,6 +47,7 @@ export default defineCommand({
         urls: readList(args.file),
         formats: args.format ? [args.format] : undefined,
         maxTokens: numberFlag(args["max-tokens"], "max-tokens"),
+        maxConcurrency: numberFlag(args["max-concurrency"], "max-concurrency"),
       }),
     );
     return runJobCommand(

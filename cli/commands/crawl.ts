@@ -28,6 +28,12 @@ export default defineCommand({
     "allow-external-links": { type: "boolean", description: "Follow other sites" },
     "ignore-robots-txt": { type: "boolean", description: "Do not read robots.txt" },
     "ignore-sitemap": { type: "boolean", description: "Do not seed from sitemaps" },
+    "max-concurrency": {
+      type: "string",
+      description: "Pages fetched at once, 1-5 (default 5)",
+      valueHint: "n",
+    },
+    delay: { type: "string", description: "Seconds between two pages of one host", valueHint: "s" },
     format: {
       type: "string",
       description: "Page format: markdown (default), text or html",
@@ -52,6 +58,8 @@ export default defineCommand({
         allowExternalLinks: args["allow-external-links"],
         ignoreRobotsTxt: args["ignore-robots-txt"],
         ignoreSitemap: args["ignore-sitemap"],
+        maxConcurrency: numberFlag(args["max-concurrency"], "max-concurrency"),
+        delay: numberFlag(args.delay, "delay"),
         scrapeOptions: Object.keys(scrapeOptions).length ? scrapeOptions : undefined,
       }),
     );

@@ -2,11 +2,12 @@ import { EventEmitter } from "node:events";
 import type { Plan } from "../auth/plans.ts";
 import { weekStart } from "../auth/week.ts";
 import type { Config } from "../config.ts";
+import { HostScheduler, hostKey } from "../crawl/hosts.ts";
 import { toSiphonError } from "../errors.ts";
 import type { Engines } from "../pipeline/fetch-page.ts";
 import { fetchPage } from "../pipeline/fetch-page.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
-import type { JobRecord, JobStatus, Store } from "../store/types.ts";
+import type { JobItem, JobRecord, JobStatus, Store } from "../store/types.ts";
 import { type CrawlPlan, planCrawl } from "./crawl-plan.ts";
 import { jobSpec } from "./spec.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
@@ -39,6 +40,9 @@ export interface JobRunner {
   /** Stops the loops; unfinished jobs stay processing and resume on the next start. */
   close(): Promise<void>;
 }
+
+/** Pending items read at most when looking past busy hosts for one that may start. */
+const FRONTIER_WINDOW = 200;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -159,26 +163,41 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
         spec.limit,
       );
     }
-    // A Crawl-delay means one page at a time with the delay between them; otherwise SPEC's 5 in parallel.
-    const parallel = plan?.delayMs ? 1 : 5;
+    // Per host: at most SIPHON_CRAWL_HOST_CONCURRENCY pages at once, and with a delay (the crawl's, or
+    // the start host's robots.txt Crawl-delay) one page at a time with the delay after each.
+    const startHost = plan ? hostKey(plan.start.href) : "";
+    const hosts = new HostScheduler({
+      perHost: deps.config.crawlHostConcurrency,
+      delayMs: (host) => Math.max(spec.delayMs, host === startHost ? (plan?.delayMs ?? 0) : 0),
+      now,
+    });
+    const parallel = spec.parallel;
     await progress(id);
     // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
     const inFlight = new Map<string, Promise<void>>();
     while (!signal.aborted) {
+      let waiting: JobItem[] = [];
       if (inFlight.size < parallel) {
-        const pending = await deps.store.jobs.pending(id, parallel + inFlight.size);
-        const next = pending.filter((it) => !inFlight.has(it.url)).slice(0, parallel - inFlight.size);
-        for (const it of next) {
-          const work = processItem(job as JobRecord, it.url, it.depth, plan, signal).finally(() => {
-            inFlight.delete(it.url);
-          });
-          inFlight.set(it.url, work);
+        // A small window first; a wider one when busy hosts hold the front of the frontier.
+        for (const size of [parallel + inFlight.size, FRONTIER_WINDOW + inFlight.size]) {
+          const pending = await deps.store.jobs.pending(id, size);
+          waiting = pending.filter((it) => !inFlight.has(it.url));
+          for (const it of hosts.take(waiting, parallel - inFlight.size)) {
+            const work = processItem(job as JobRecord, it.url, it.depth, plan, signal).finally(() => {
+              inFlight.delete(it.url);
+              hosts.finished(it.url);
+            });
+            inFlight.set(it.url, work);
+          }
+          if (inFlight.size >= parallel || pending.length < size) break;
         }
-        if (inFlight.size === 0) break;
+        if (inFlight.size === 0 && waiting.length === 0) break;
       }
-      await Promise.race(inFlight.values());
+      const wait = hosts.waitMs(waiting);
+      if (inFlight.size === 0) await sleep(wait ?? 0, signal);
+      else if (wait === null) await Promise.race(inFlight.values());
+      else await Promise.race([...inFlight.values(), sleep(wait, signal)]);
       await progress(id);
-      if (plan?.delayMs) await sleep(plan.delayMs, signal);
     }
     await Promise.all(inFlight.values());
     if (signal.aborted) return;

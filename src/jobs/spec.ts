@@ -10,6 +10,10 @@ export interface JobSpec {
   limit: number;
   /** Most link hops followed (0: none). */
   maxDepth: number;
+  /** Most pages in flight at once. */
+  parallel: number;
+  /** Pause after each page of a host before its next one, in ms (0: none). */
+  delayMs: number;
   /** The crawl request, for crawls. */
   crawl?: CrawlInput;
   /** The fetch request of one page. */
@@ -33,6 +37,9 @@ export function jobSpec(job: JobRecord): JobSpec {
     return {
       limit: input.limit,
       maxDepth: input.maxDepth,
+      // Jobs stored before these options existed run as they did then: 5 at a time, no delay.
+      parallel: input.maxConcurrency ?? 5,
+      delayMs: Math.round((input.delay ?? 0) * 1000),
       crawl: input,
       pageInput: (url) => validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))),
       item: crawlItem,
@@ -43,6 +50,8 @@ export function jobSpec(job: JobRecord): JobSpec {
   return {
     limit: input.urls.length,
     maxDepth: 0,
+    parallel: input.maxConcurrency ?? 5,
+    delayMs: 0,
     pageInput: (url) => validate(FetchBody, { url, format }),
     item: (result) => batchItem(result, input.maxTokens),
   };

@@ -56,6 +56,21 @@ export const CrawlBody = T.Object(
       description: "Do not read robots.txt (disallows, Crawl-delay)",
     }),
     ignoreSitemap: T.Boolean({ default: false, description: "Do not seed the frontier from sitemaps" }),
+    maxConcurrency: T.Integer({
+      minimum: 1,
+      maximum: 5,
+      default: 5,
+      description: "Most pages fetched at once (per host also at most SIPHON_CRAWL_HOST_CONCURRENCY)",
+    }),
+    delay: T.Optional(
+      T.Number({
+        minimum: 0,
+        maximum: 60,
+        description:
+          "Seconds to wait after each page of a host before the next one of that host (as Firecrawl); " +
+          "a host with a delay, or a robots.txt Crawl-delay, is fetched one page at a time",
+      }),
+    ),
     scrapeOptions: T.Optional(ScrapeOptions),
     location: T.Optional(T.String({ pattern: "^[A-Za-z]{2}$", description: "Country code for every page" })),
     languages: T.Optional(T.Union([T.String(), T.Array(T.String())])),
@@ -81,6 +96,12 @@ export const BatchBody = T.Object(
     maxTokens: T.Optional(
       T.Integer({ minimum: 1, description: "Truncate each content at this many tokens" }),
     ),
+    maxConcurrency: T.Integer({
+      minimum: 1,
+      maximum: 5,
+      default: 5,
+      description: "Most URLs fetched at once (per host also at most SIPHON_CRAWL_HOST_CONCURRENCY)",
+    }),
     extract: T.Optional(T.Object({}, { additionalProperties: true })),
     webhook: T.Optional(T.String({ description: "Webhook URL (all events, no secret)" })),
   },

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { errorOf, startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
-import { DISALLOWED_PAGE, MISSING_PAGES, startGeneratedSite } from "../helpers/generated-site.ts";
+import {
+  DISALLOWED_PAGE,
+  MISSING_PAGES,
+  SLOW_PAGE,
+  SLOW_PAGE_MS,
+  startGeneratedSite,
+} from "../helpers/generated-site.ts";
 import { ROBOTS_DISALLOWED_PATH } from "../helpers/site-pages/data.ts";
 
 let site: FixtureSite;
@@ -27,11 +33,11 @@ type Poll = {
   data: Record<string, unknown>[];
 };
 
-const post = (path: string, body: unknown) =>
-  app.request(path, { method: "POST", body: JSON.stringify(body) });
+const post = (path: string, body: unknown, on: TestApp = app) =>
+  on.request(path, { method: "POST", body: JSON.stringify(body) });
 
-async function start(path: string, body: unknown): Promise<string> {
-  const res = await post(path, body);
+async function start(path: string, body: unknown, on: TestApp = app): Promise<string> {
+  const res = await post(path, body, on);
   expect(res.status).toBe(202);
   const started = (await res.json()) as { success: boolean; id: string; url: string };
   expect(started.success).toBe(true);
@@ -42,9 +48,10 @@ async function start(path: string, body: unknown): Promise<string> {
 async function until(
   path: string,
   done = (p: Poll) => ["completed", "failed", "cancelled"].includes(p.status),
+  on: TestApp = app,
 ): Promise<Poll> {
   for (let i = 0; i < 300; i++) {
-    const poll = (await (await app.request(path)).json()) as Poll;
+    const poll = (await (await on.request(path)).json()) as Poll;
     if (done(poll)) return poll;
     await Bun.sleep(50);
   }
@@ -142,8 +149,11 @@ describe("a generated few-hundred-page site", () => {
       const id = await start("/v1/crawl", { url: `${gen.url}/g/0`, limit: 1000, maxDepth: 20 });
       const poll = await until(`/v1/crawl/${id}?limit=1000`);
       const urls = poll.data.map((d) => d.url as string);
-      // 300 pages, 3 missing ones (kept, with their 404), and /g/moved landing on /g/1.
-      expect(poll).toMatchObject({ status: "completed", total: 300 + MISSING_PAGES + 1 });
+      // 300 pages, 3 missing ones (kept, with their 404), /g/moved landing on /g/1, and the slow page.
+      expect(poll).toMatchObject({ status: "completed", total: 300 + MISSING_PAGES + 2 });
+      expect(poll.data.find((d) => (d.url as string).endsWith(SLOW_PAGE))).toMatchObject({
+        title: "Slow page",
+      });
       expect(urls.filter((u) => u.includes("utm_") || u.includes("#") || u.includes("external"))).toEqual([]);
       expect(urls.some((u) => u.endsWith(DISALLOWED_PAGE))).toBe(false);
       expect(gen.hits.get(DISALLOWED_PAGE)).toBeUndefined();
@@ -158,6 +168,73 @@ describe("a generated few-hundred-page site", () => {
       gen.stop();
     }
   }, 60_000);
+});
+
+describe("concurrency and politeness", () => {
+  const pagesOf = (poll: Poll) => poll.data.filter((d) => (d.url as string).includes("/g/"));
+
+  test("maxConcurrency bounds the pages in flight; the slow page does not hold the others up", async () => {
+    const gen = startGeneratedSite(40, { latencyMs: 25 });
+    try {
+      const body = { url: `${gen.url}/g/0`, limit: 30, maxDepth: 20, ignoreSitemap: true, maxConcurrency: 2 };
+      const poll = await until(`/v1/crawl/${await start("/v1/crawl", body)}?limit=100`);
+      expect(poll).toMatchObject({ status: "completed", total: 30 });
+      expect(pagesOf(poll)).toHaveLength(30);
+      expect(gen.maxInFlight()).toBe(2);
+      const bad = await post("/v1/crawl", { ...body, maxConcurrency: 6 });
+      expect(bad.status).toBe(400);
+      expect((await errorOf(bad)).message).toContain("maxConcurrency");
+    } finally {
+      gen.stop();
+    }
+  }, 30_000);
+
+  test("SIPHON_CRAWL_HOST_CONCURRENCY caps one host's pages in flight", async () => {
+    const gen = startGeneratedSite(40, { latencyMs: 25 });
+    const polite = await startTestApp({ crawlHostConcurrency: 1 });
+    try {
+      const body = { url: `${gen.url}/g/0`, limit: 8, maxDepth: 20, ignoreSitemap: true };
+      const id = await start("/v1/crawl", body, polite);
+      const poll = await until(`/v1/crawl/${id}?limit=100`, undefined, polite);
+      expect(poll).toMatchObject({ status: "completed", total: 8 });
+      expect(gen.maxInFlight()).toBe(1);
+    } finally {
+      await polite.close();
+      gen.stop();
+    }
+  }, 30_000);
+
+  test("delay spaces one host's pages, one at a time", async () => {
+    const gen = startGeneratedSite(40);
+    try {
+      const body = { url: `${gen.url}/g/0`, limit: 4, maxDepth: 20, ignoreSitemap: true, delay: 0.15 };
+      const poll = await until(`/v1/crawl/${await start("/v1/crawl", body)}?limit=100`);
+      expect(poll).toMatchObject({ status: "completed", total: 4 });
+      expect(gen.maxInFlight()).toBe(1);
+      const times = gen.arrivals.map((a) => a.at);
+      const gaps = times.slice(1).map((at, i) => at - (times[i] as number));
+      expect(gaps).toHaveLength(3);
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(145);
+    } finally {
+      gen.stop();
+    }
+  }, 30_000);
+
+  test("a page slower than the rest is waited for while the others go on", async () => {
+    const gen = startGeneratedSite(40);
+    try {
+      const body = { url: `${gen.url}/g/5`, limit: 20, maxDepth: 20, ignoreSitemap: true };
+      const poll = await until(`/v1/crawl/${await start("/v1/crawl", body)}?limit=100`);
+      expect(poll).toMatchObject({ status: "completed", total: 20, completed: 20 });
+      expect(poll.data.some((d) => (d.url as string).endsWith(SLOW_PAGE))).toBe(true);
+      // Other pages start while the slow one is out: its slot is busy, the other four are not.
+      const slow = gen.arrivals.find((a) => a.path === SLOW_PAGE)?.at ?? Number.NaN;
+      const meanwhile = gen.arrivals.filter((a) => a.at > slow && a.at < slow + SLOW_PAGE_MS);
+      expect(meanwhile.length).toBeGreaterThan(0);
+    } finally {
+      gen.stop();
+    }
+  }, 30_000);
 });
 
 describe("expiry", () => {

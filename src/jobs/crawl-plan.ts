@@ -9,6 +9,8 @@ import type { CrawlInput } from "../schemas/jobs.ts";
 const ASSET =
   /\.(?:jpe?g|png|gif|webp|svg|ico|bmp|avif|mp[34]|webm|mov|avi|wav|ogg|css|js|woff2?|ttf|eot|zip|gz|tgz|rar|7z|exe|dmg|iso)$/i;
 const MAX_PATTERN_COST = 500;
+/** Link spellings whose follow verdict a crawl remembers (cleared when full). */
+const FOLLOW_MEMO = 50_000;
 
 /** Compiles include/exclude path patterns up front: a bad one is a 400 at submit, not a failed job. */
 export function compilePatterns(patterns: string[] | undefined, field: string): RegExp[] {
@@ -55,7 +57,7 @@ export async function planCrawl(
   const robots: Robots | undefined = input.ignoreRobotsTxt
     ? undefined
     : await loadRobots(start.origin, engine, userAgent, { signal });
-  const follow = (raw: string): string | null => {
+  const decide = (raw: string): string | null => {
     const normal = normalizeUrl(raw);
     if (!normal) return null;
     const url = new URL(normal);
@@ -67,6 +69,17 @@ export async function planCrawl(
     // Robots rules are the start origin's; other origins are only reached with allowExternalLinks.
     if (robots && url.origin === start.origin && !robots.isAllowed(normal)) return null;
     return normal;
+  };
+  // Pages of a site repeat most of their links (navigation, footers): each spelling is decided once.
+  const decided = new Map<string, string | null>();
+  const follow = (raw: string): string | null => {
+    let verdict = decided.get(raw);
+    if (verdict === undefined) {
+      verdict = decide(raw);
+      if (decided.size >= FOLLOW_MEMO) decided.clear();
+      decided.set(raw, verdict);
+    }
+    return verdict;
   };
   return {
     start,

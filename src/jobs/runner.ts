@@ -94,6 +94,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     url: string,
     depth: number,
     plan: CrawlPlan | undefined,
+    queued: Set<string>,
     signal: AbortSignal,
   ) {
     const spec = jobSpec(job);
@@ -112,12 +113,19 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       await deps.store.jobs.finishItem(job.id, url, { state: "done", data, credits });
       if (credits) await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
       if (plan && depth < spec.maxDepth) {
-        const next = outcome.result.links.flatMap((link) => plan.follow(link) ?? []);
-        await deps.store.jobs.addItems(
-          job.id,
-          next.map((u) => ({ url: u, depth: depth + 1 })),
-          spec.limit,
-        );
+        // The store ignores URLs it has; skipping those this run already queued saves it the writes.
+        const next = new Set<string>();
+        for (const link of outcome.result.links) {
+          const url = plan.follow(link);
+          if (url && !queued.has(url)) next.add(url);
+        }
+        for (const url of next) queued.add(url);
+        if (next.size)
+          await deps.store.jobs.addItems(
+            job.id,
+            [...next].map((u) => ({ url: u, depth: depth + 1 })),
+            spec.limit,
+          );
       }
       emit(job.id, { type: "page", url: outcome.result.url, title: outcome.result.title });
       notify(job, "page", { url: outcome.result.url, title: outcome.result.title, ...data });
@@ -172,6 +180,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       now,
     });
     const parallel = spec.parallel;
+    // URLs this run has handed to the store (it dedups too; this only spares it repeated writes).
+    const queued = new Set<string>();
     await progress(id);
     // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
     const inFlight = new Map<string, Promise<void>>();
@@ -183,7 +193,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
           const pending = await deps.store.jobs.pending(id, size);
           waiting = pending.filter((it) => !inFlight.has(it.url));
           for (const it of hosts.take(waiting, parallel - inFlight.size)) {
-            const work = processItem(job as JobRecord, it.url, it.depth, plan, signal).finally(() => {
+            const work = processItem(job as JobRecord, it.url, it.depth, plan, queued, signal).finally(() => {
               inFlight.delete(it.url);
               hosts.finished(it.url);
             });

@@ -1,4 +1,5 @@
 import type { CheerioAPI } from "cheerio";
+import { scanPage } from "./scan.ts";
 
 /**
  * Every link of the page as an absolute http(s) URL without its fragment,
@@ -7,18 +8,18 @@ import type { CheerioAPI } from "cheerio";
  */
 export function extractLinks($: CheerioAPI, baseUrl: string): string[] {
   const seen = new Set<string>();
-  $("a[href], area[href]").each((_, el) => {
-    const href = el.attribs.href?.trim();
-    if (!href || href.startsWith("#")) return;
+  for (const raw of scanPage($).hrefs) {
+    const href = raw.trim();
+    if (!href || href.startsWith("#")) continue;
     let url: URL;
     try {
       url = new URL(href, baseUrl);
     } catch {
-      return;
+      continue;
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return;
+    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
     url.hash = "";
     seen.add(url.href);
-  });
+  }
   return [...seen];
 }

@@ -1,10 +1,11 @@
 import type { CheerioAPI } from "cheerio";
+import { type PageScan, scanPage, textOf } from "./scan.ts";
 import type { PageMetadata } from "./types.ts";
 
 type JsonLdNode = Record<string, unknown>;
 
 /** Flattens JSON-LD blocks (arrays, @graph) into a list of nodes; malformed blocks are skipped. */
-function jsonLdNodes($: CheerioAPI): JsonLdNode[] {
+function jsonLdNodes(scan: PageScan): JsonLdNode[] {
   const nodes: JsonLdNode[] = [];
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
@@ -14,13 +15,13 @@ function jsonLdNodes($: CheerioAPI): JsonLdNode[] {
       if (node["@graph"]) visit(node["@graph"]);
     }
   };
-  $('script[type="application/ld+json"]').each((_, el) => {
+  for (const el of scan.jsonLd) {
     try {
-      visit(JSON.parse($(el).text()));
+      visit(JSON.parse(textOf(el)));
     } catch {
       // Pages often ship broken JSON-LD; it is a hint, never a reason to fail.
     }
-  });
+  }
   return nodes;
 }
 
@@ -57,7 +58,7 @@ function clean(value: string | null | undefined): string | null {
 
 /** The document's base URL: `<base href>` resolved against the page URL. */
 export function baseUrlOf($: CheerioAPI, pageUrl: string): string {
-  return absolute($("base[href]").first().attr("href"), pageUrl) ?? pageUrl;
+  return absolute(scanPage($).baseHref, pageUrl) ?? pageUrl;
 }
 
 /**
@@ -66,16 +67,17 @@ export function baseUrlOf($: CheerioAPI, pageUrl: string): string {
  * null when the page does not say. Reads the original document, before cleaning.
  */
 export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string; metadata: PageMetadata } {
+  const scan = scanPage($);
   // One pass over <meta> into a map: per-key selectors over the whole document cost a quarter of extraction time.
   const metas = new Map<string, string>();
-  $("meta[content]").each((_, el) => {
+  for (const el of scan.metas) {
     const content = clean(el.attribs.content);
-    if (!content) return;
+    if (!content) continue;
     for (const attr of ["property", "name", "itemprop"]) {
       const key = el.attribs[attr]?.trim().toLowerCase();
       if (key && !metas.has(key)) metas.set(key, content);
     }
-  });
+  }
   const meta = (...keys: string[]): string | null => {
     for (const key of keys) {
       const value = metas.get(key.toLowerCase());
@@ -83,7 +85,7 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
     }
     return null;
   };
-  const ld = jsonLdNodes($);
+  const ld = jsonLdNodes(scan);
   const ldValue = <T>(pick: (node: JsonLdNode) => T | null): T | null => {
     for (const node of ld) {
       const value = pick(node);
@@ -93,11 +95,11 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
   };
 
   const title =
-    clean($("head > title").first().text()) ??
-    clean($("title").first().text()) ??
+    clean(textOf(scan.headTitle)) ??
+    clean(textOf(scan.title)) ??
     meta("og:title", "twitter:title") ??
     ldValue((n) => clean(typeof n.headline === "string" ? n.headline : null)) ??
-    clean($("h1").first().text()) ??
+    clean(textOf(scan.h1)) ??
     "";
 
   const description =
@@ -107,13 +109,13 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
   const author =
     meta("author", "article:author", "parsely-author", "dc.creator", "twitter:creator") ??
     ldValue((n) => nameOf(n.author)) ??
-    clean($('[rel="author"]').first().text()) ??
-    clean($('[itemprop="author"]').first().text());
+    clean(textOf(scan.relAuthor)) ??
+    clean(textOf(scan.itempropAuthor));
 
   const published =
     meta("article:published_time", "datePublished", "date", "dc.date", "pubdate", "publish-date") ??
     ldValue((n) => clean(typeof n.datePublished === "string" ? n.datePublished : null)) ??
-    clean($("time[datetime]").first().attr("datetime"));
+    clean(scan.time?.attribs.datetime);
 
   const image = absolute(
     meta("og:image", "og:image:url", "twitter:image", "twitter:image:src") ??
@@ -121,8 +123,7 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
     baseUrl,
   );
 
-  const canonical =
-    absolute($('link[rel="canonical"]').first().attr("href"), baseUrl) ?? absolute(meta("og:url"), baseUrl);
+  const canonical = absolute(scan.canonical?.attribs.href, baseUrl) ?? absolute(meta("og:url"), baseUrl);
 
   return { title, metadata: { description, author, published, image, canonical } };
 }

@@ -4,7 +4,7 @@ import { excludeElements, includeElements } from "./filter.ts";
 import { collectImages } from "./images.ts";
 import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
-import { slimForMarkdown, toMarkdown } from "./markdown.ts";
+import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
 import { qualityScore } from "./quality.ts";
@@ -67,10 +67,7 @@ const STEPS: Step[] = [
     const { format } = ctx.options;
     if (format === "text") ctx.content = toText(ctx.roots);
     else if (format === "html") ctx.content = ctx.roots.map((el) => ctx.$.html(el)).join("\n");
-    else {
-      slimForMarkdown(ctx.roots);
-      ctx.content = toMarkdown(ctx.roots.map((el) => ctx.$.html(el)).join("\n"));
-    }
+    else ctx.content = toMarkdown(ctx.roots);
   },
   function quality(ctx) {
     const content = sumStats(ctx.roots.map((root) => measure(root).get(root)!));

@@ -1,5 +1,9 @@
 import { expect, test } from "bun:test";
-import { toMarkdown } from "./markdown.ts";
+import { loadHtml } from "./dom.ts";
+import { toMarkdown as rootsToMarkdown } from "./markdown.ts";
+
+/** Markdown of an HTML snippet, parsed as extraction parses pages. */
+const toMarkdown = (html: string): string => rootsToMarkdown(loadHtml(html).root().contents().get());
 
 test("code fences carry the language from class or data-lang", () => {
   expect(toMarkdown('<pre><code class="language-ts">const a = 1;</code></pre>')).toBe(

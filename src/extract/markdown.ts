@@ -1,6 +1,7 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
 import TurndownService from "turndown";
-import { type Element, forEachElement } from "./nodes.ts";
+import type { AnyNode } from "./nodes.ts";
+import { turndownInput } from "./turndown-input.ts";
 
 /** Language of a code block from the usual highlighter conventions on `<pre>` or its `<code>`. */
 function codeLanguage(pre: HTMLElement): string {
@@ -37,8 +38,12 @@ function linkBlock(content: string, target: string): string {
 
 let service: TurndownService | null = null;
 
-/** Built on first use: turndown compiles its rules once per service, and importing stays free. */
-function turndownService(): TurndownService {
+/**
+ * The configured turndown service, built on first use: turndown compiles its
+ * rules once per service, and importing stays free. Exported for the parity
+ * test of the DOM mirror against turndown's own HTML parsing.
+ */
+export function markdownService(): TurndownService {
   if (service) return service;
   const td = new TurndownService({
     headingStyle: "atx",
@@ -109,46 +114,14 @@ export function tidyMarkdown(md: string): string {
 }
 
 /**
- * Converts cleaned HTML to GitHub-flavoured markdown: ATX headings, fenced
- * code blocks carrying their language, GFM tables, lists, links and images;
- * empty links dropped and blank lines collapsed.
+ * Converts content roots (cleaned htmlparser2 nodes) to GitHub-flavoured
+ * markdown: ATX headings, fenced code blocks carrying their language, GFM
+ * tables, lists, links and images; empty links dropped and blank lines
+ * collapsed. turndown reads the tree through a DOM mirror rather than
+ * parsing serialised HTML again, unless the markup is one an HTML5 parser
+ * would rearrange (see turndown-input.ts).
  */
-export function toMarkdown(html: string): string {
-  return tidyMarkdown(turndownService().turndown(html));
-}
-
-/** Attributes turndown reads; the rest only make its HTML parse slower. */
-const KEPT_ATTRS = new Set([
-  "href",
-  "src",
-  "alt",
-  "title",
-  "colspan",
-  "rowspan",
-  "align",
-  "data-lang",
-  "data-language",
-]);
-
-/**
- * Drops the attributes markdown cannot show (class, style, data-*, ids)
- * before serialising for turndown: most of a page's HTML is attributes and
- * turndown re-parses everything it gets. Code elements keep their class,
- * which carries the language of a code block.
- */
-export function slimForMarkdown(roots: Element[]): void {
-  const slim = (el: Element): void => {
-    const attribs = el.attribs;
-    for (const name in attribs) {
-      if (KEPT_ATTRS.has(name)) continue;
-      if (name === "class" && (el.name === "pre" || el.name === "code" || el.name === "div")) continue;
-      if (name === "type" && el.name === "input") continue;
-      if (name === "checked") continue;
-      delete attribs[name];
-    }
-  };
-  for (const root of roots) {
-    slim(root);
-    forEachElement(root, slim);
-  }
+export function toMarkdown(roots: readonly AnyNode[]): string {
+  const input = turndownInput(roots);
+  return tidyMarkdown(markdownService().turndown(input as string | HTMLElement));
 }

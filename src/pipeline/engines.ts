@@ -35,8 +35,7 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
   };
   const loaded = new Map<EngineName, Promise<FetchEngine>>();
   let extractors: ReturnType<typeof createExtractorPool> | undefined;
-  const threads =
-    config.extractThreads >= 0 ? config.extractThreads : Math.max(1, availableParallelism());
+  const threads = config.extractThreads >= 0 ? config.extractThreads : Math.max(1, availableParallelism());
   // Threads start on the first page, so commands that never extract (keys, jobs) never pay for them.
   const extract: HtmlExtractor | undefined =
     threads > 0

@@ -1,8 +1,10 @@
 /**
  * Render benchmark: warm renders of the fixture site's JavaScript page (/spa) through the
  * browser engine and its shared pool, at concurrency 1 and 4, against a naive baseline that
- * launches a browser per request, in the same run. Memory is the summed VmRSS of this process
- * and every process under it (Chromium and its helpers), sampled throughout.
+ * launches a browser per request, in the same run. Warm-up runs at both concurrencies, so the
+ * pool has opened its pages (up to browserConcurrency, each reused for many requests) before
+ * anything is measured. Memory is the summed VmRSS of this process and every process under it
+ * (Chromium and its helpers), sampled throughout.
  *
  *   bun scripts/bench/render.ts [--renders N] [--baseline N] [--json]
  *
@@ -31,6 +33,7 @@ interface Row {
 }
 
 const WARM_UP = 10;
+const WARM_UP_CONCURRENCY = 4;
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { renders: 500, baseline: 15, json: false };
@@ -135,6 +138,7 @@ const sample = () => {
 const rows: Row[] = [];
 try {
   await measure(WARM_UP, 1, () => rendered(engine));
+  await measure(WARM_UP, WARM_UP_CONCURRENCY, () => rendered(engine));
   rss.warm = treeRssMiB(process.pid);
   const sampler = setInterval(sample, 250);
   const half = Math.max(1, Math.floor(args.renders / 2));
@@ -145,7 +149,7 @@ try {
   clearInterval(sampler);
   sample();
   rss.end = treeRssMiB(process.pid);
-  const launches = pool.stats().launches;
+  const { launches, contextsOpened } = pool.stats();
   await pool.close();
 
   const baseline = await measure(args.baseline, 1, async () => {
@@ -159,10 +163,13 @@ try {
   rows.push(row("launch per request", 1, baseline));
 
   if (args.json) {
-    console.log(JSON.stringify({ url: "/spa", rows, rssMiB: rss, poolLaunches: launches }, null, 2));
+    console.log(
+      JSON.stringify({ url: "/spa", rows, rssMiB: rss, poolLaunches: launches, contextsOpened }, null, 2),
+    );
   } else {
     console.log(
-      `Render benchmark: ${url.replace(site.url, "fixture")} (warm, after ${WARM_UP} warm-up renders)\n`,
+      `Render benchmark: ${url.replace(site.url, "fixture")} (warm, after ${WARM_UP} warm-up renders ` +
+        `at concurrency 1 and ${WARM_UP} at ${WARM_UP_CONCURRENCY})\n`,
     );
     console.log("| Mode | Concurrency | Renders | p50 ms | p95 ms | Pages/s |");
     console.log("|---|---:|---:|---:|---:|---:|");
@@ -174,7 +181,7 @@ try {
     console.log(
       `\nRSS (bun + Chromium tree): ${rss.warm} MiB after warm-up, ${rss.end} MiB at the end, ` +
         `${rss.peak} MiB peak; browser launches in the pool: ${launches} ` +
-        `(recycled every ${config.browserRecycleAfter} pages).`,
+        `(recycled every ${config.browserRecycleAfter} pages); incognito contexts opened: ${contextsOpened}.`,
     );
   }
 } finally {

@@ -1,4 +1,4 @@
-import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
+import type { HTTPResponse, Page } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
 import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
@@ -8,9 +8,9 @@ import { runActions } from "./actions.ts";
 import { capture } from "./capture.ts";
 import { navigationError } from "./navigation-error.ts";
 import { preparePage } from "./page-setup.ts";
-import type { BrowserPool } from "./pool.ts";
+import type { BrowserPool, PageLease } from "./pool.ts";
 import { guardRequests } from "./requests.ts";
-import { settle, trackActivity } from "./settle.ts";
+import { type ActivityTracker, settle, trackActivity } from "./settle.ts";
 
 /** Which flavour of browser engine to build. */
 export interface BrowserEngineOptions {
@@ -57,9 +57,10 @@ async function mayBeChallenge(page: Page, main: HTTPResponse | undefined): Promi
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /**
- * Creates the Chromium engine ("browser", or "stealth" with the evasions). Pages come from the
- * shared pool, each in its own incognito context; the SSRF guard checks the URL before
- * navigating and every request the page makes.
+ * Creates the Chromium engine ("browser", or "stealth" with the evasions). Pages are lent by
+ * the shared pool (warm, wiped between requests; stealth pages, and those of each location, in
+ * a partition of their own);
+ * the SSRF guard checks the URL before navigating and every request the page makes.
  *
  * fetch() throws SiphonError: invalid_url/forbidden_url (URL rules, SSRF), timeout (the whole
  * fetch, default config.browserTimeoutMs), network_error (DNS, refused, TLS...), invalid_request
@@ -78,32 +79,39 @@ export function createBrowserEngine(
   });
 
   async function render(
-    page: Page,
-    context: BrowserContext,
+    lease: PageLease,
     target: URL,
     options: EngineFetchOptions,
     deadline: number,
     signal: AbortSignal,
   ): Promise<FetchedPage> {
+    const { page } = lease;
     // Our timeout or the caller's cancel closes the page, which ends every pending puppeteer call.
     const onAbort = () => void page.close().catch(() => {});
     signal.addEventListener("abort", onAbort, { once: true });
+    // The page serves other requests after this one: everything hooked on it is taken off again.
+    let tracker: ActivityTracker | undefined;
+    let main: HTTPResponse | undefined;
+    const onResponse = (response: HTTPResponse) => {
+      const request = response.request();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) main = response;
+    };
+    let cleanup = async () => {};
     try {
-      const { viewport, custom } = await preparePage(page, context, target, options, engineOptions.stealth);
+      const prepared = await preparePage(lease, target, options, engineOptions.stealth);
+      cleanup = prepared.cleanup;
+      const { viewport, custom } = prepared;
       const actions = options.actions ?? [];
-      const requests = await guardRequests(page, {
+      const requests = guardRequests(page, {
         guard: config.disableSsrfProtection ? undefined : guard,
         origin: target.origin,
         headers: custom,
         images: options.screenshot !== undefined || actions.some((a) => a.type === "screenshot"),
         signal,
       });
-      const tracker = trackActivity(page);
-      let main: HTTPResponse | undefined;
-      page.on("response", (response) => {
-        const request = response.request();
-        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) main = response;
-      });
+      lease.interceptRequests(requests.handle);
+      tracker = trackActivity(page);
+      page.on("response", onResponse);
 
       try {
         const first = await page.goto(target.href, {
@@ -145,7 +153,6 @@ export function createBrowserEngine(
           { hint: "Fetch a smaller page, or raise SIPHON_MAX_BODY_BYTES on a self-hosted server." },
         );
       }
-      tracker.dispose();
       const result: FetchedPage = {
         url: page.url(),
         status: main?.status() ?? 200,
@@ -159,9 +166,13 @@ export function createBrowserEngine(
       };
       if (screenshot) result.screenshot = screenshot;
       if (actionScreenshots.length) result.actionScreenshots = actionScreenshots;
+      // A page whose clean-up failed is closed, which costs the pool its slot, not the caller its result.
+      await cleanup().catch(() => page.close().catch(() => {}));
       return result;
     } finally {
       signal.removeEventListener("abort", onAbort);
+      tracker?.dispose();
+      page.off("response", onResponse);
     }
   }
 
@@ -188,10 +199,11 @@ export function createBrowserEngine(
       aborted.catch(() => {});
       try {
         await Promise.race([guard.check(target, signal), aborted]);
-        const work = pool.withPage(
-          (page, context) => render(page, context, target, options, deadline, signal),
+        const work = pool.withPage((_page, lease) => render(lease, target, options, deadline, signal), {
           signal,
-        );
+          // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.
+          partition: `${engineOptions.stealth ? "stealth" : "browser"}:${options.location?.trim().toUpperCase() ?? ""}`,
+        });
         work.catch(() => {});
         return await Promise.race([work, aborted]);
       } catch (error) {

@@ -33,6 +33,9 @@ const BASE_ARGS = [
   ...CHROMIUM_ARGS,
   // Hides navigator.webdriver, the first thing bot checks read; cheap for every page, not only stealth.
   "--disable-blink-features=AutomationControlled",
+  // Pages are reused across requests: a page left behind must not live on, frozen, in the
+  // back-forward cache of the tab (puppeteer merges this with its own disabled features).
+  "--disable-features=BackForwardCache",
 ];
 
 /** A browser this process launched or connected to, and how to let go of it. */

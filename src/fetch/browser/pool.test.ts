@@ -5,6 +5,7 @@ import { loadConfig } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
 import { processesWith } from "./launch.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
+import { SLOT_MAX_USES } from "./slot.ts";
 
 const BROWSER_TEST_MS = 30_000;
 const CONCURRENCY = 2;
@@ -61,16 +62,19 @@ function profileOf(browser: Browser): string {
 
 /** Opens `path` on a pooled page and returns the body text. */
 function visit(path: string, signal?: AbortSignal): Promise<string> {
-  return pool.withPage(async (page: Page) => {
-    profileOf(page.browser());
-    await page.goto(`http://127.0.0.1:${server.port}${path}`, { waitUntil: "load" });
-    return page.evaluate(() => document.body.textContent ?? "");
-  }, signal);
+  return pool.withPage(
+    async (page: Page) => {
+      profileOf(page.browser());
+      await page.goto(`http://127.0.0.1:${server.port}${path}`, { waitUntil: "load" });
+      return page.evaluate(() => document.body.textContent ?? "");
+    },
+    { signal },
+  );
 }
 
 describe("browser pool", () => {
   test(
-    "each request gets a fresh incognito context: cookies never leak to the next one",
+    "a request never sees the cookies of an earlier one (isolation.test.ts covers the rest)",
     async () => {
       await visit("/set");
       const seen = await pool.withPage(async (page) => {
@@ -85,6 +89,42 @@ describe("browser pool", () => {
         return page.$eval("#cookie", (el) => el.textContent);
       });
       expect(sameContext).toBe("session=secret");
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    `a context serves at most ${SLOT_MAX_USES} requests, and none after a request that failed`,
+    async () => {
+      // One slot and no browser recycling, so only the slot's own limits open contexts.
+      const single = createBrowserPool(
+        loadConfig(
+          { SIPHON_HOME: "/nonexistent/siphon-test-home" },
+          { browserConcurrency: 1, browserRecycleAfter: 0 },
+        ),
+      );
+      try {
+        const contexts: unknown[] = [];
+        for (let i = 0; i < SLOT_MAX_USES + 1; i++) {
+          contexts.push(await single.withPage(async (_page, lease) => lease.context));
+        }
+        expect(new Set(contexts).size).toBe(2);
+        expect(contexts.lastIndexOf(contexts[0])).toBe(SLOT_MAX_USES - 1);
+        let failedIn: unknown;
+        const failed = await single
+          .withPage(async (_page, lease) => {
+            failedIn = lease.context;
+            throw new Error("the request failed");
+          })
+          .catch((error: Error) => error.message);
+        expect(failed).toBe("the request failed");
+        expect(failedIn).toBe(contexts.at(-1));
+        const next = await single.withPage(async (_page, lease) => lease.context);
+        expect(next).not.toBe(failedIn);
+        expect(single.stats().contextsOpened).toBe(3);
+      } finally {
+        await single.close();
+      }
     },
     BROWSER_TEST_MS,
   );
@@ -113,9 +153,12 @@ describe("browser pool", () => {
       const busy = [visit("/slow?ms=800"), visit("/slow?ms=800")];
       const controller = new AbortController();
       let ran = false;
-      const waiting = pool.withPage(async () => {
-        ran = true;
-      }, controller.signal);
+      const waiting = pool.withPage(
+        async () => {
+          ran = true;
+        },
+        { signal: controller.signal },
+      );
       setTimeout(() => controller.abort(new Error("caller gave up")), 100);
       await expect(waiting).rejects.toThrow("caller gave up");
       await Promise.all(busy);

@@ -1,7 +1,10 @@
-import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
 import { type LaunchedBrowser, launchBrowser } from "./launch.ts";
+import { openSlot, type PageLease, type Slot } from "./slot.ts";
+
+export type { PageLease } from "./slot.ts";
 
 /** Counters for health checks, benchmarks and tests. */
 export interface PoolStats {
@@ -9,22 +12,40 @@ export interface PoolStats {
   launches: number;
   /** Pages whose work finished, successfully or not. */
   pagesServed: number;
-  /** Pages open right now. */
+  /** Pages lent right now, or being wiped after their request. */
   inFlight: number;
   /** Callers queued for a free page slot. */
   waiting: number;
+  /** Incognito contexts opened so far (a page is reused for many requests before it is replaced). */
+  contextsOpened: number;
 }
 
-/** The shared browser of a process, handing out one isolated page per request. */
+/** How a caller of withPage wants its page. */
+export interface WithPageOptions {
+  signal?: AbortSignal;
+  /**
+   * Requests that change the page in ways a wipe does not undo (stealth's user agent and CPU
+   * count overrides, a location's permission grant) name a partition: pages are only ever lent
+   * within one partition. Default "default".
+   */
+  partition?: string;
+}
+
+/** The shared browser of a process, lending one warm, isolated page per request. */
 export interface BrowserPool {
   /**
-   * Runs `fn` with a fresh page in a fresh incognito context (closed afterwards, so nothing leaks
-   * between requests). Waits FIFO for a slot when config.browserConcurrency pages are open; a
-   * request cut short by a browser crash runs once more on a relaunched browser.
+   * Runs `fn` with a page of its own. Pages are reused: each lives in an incognito context that
+   * serves a bounded number of requests (SLOT_MAX_USES) one at a time, and between two requests
+   * its page is taken to about:blank and its cookies, storage, HTTP cache and history are wiped
+   * (see Slot.release); a request that fails, opens another page or loads a cross-origin frame
+   * costs its context, which is closed. Settings (user agent, viewport, locale, time zone,
+   * geolocation, permissions) are the caller's to set on every request. Waits FIFO when
+   * config.browserConcurrency pages are lent or being wiped; a request cut short by a browser
+   * crash runs once more on a relaunched browser.
    * @throws whatever `fn` throws; the signal's reason when aborted; SiphonError browser_unavailable
    *   when Chromium cannot be launched or the pool is closed
    */
-  withPage<T>(fn: (page: Page, context: BrowserContext) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  withPage<T>(fn: (page: Page, lease: PageLease) => Promise<T>, options?: WithPageOptions): Promise<T>;
   /** Closes every browser of the pool and removes their profiles; idempotent. */
   close(): Promise<void>;
   stats(): PoolStats;
@@ -35,37 +56,29 @@ export interface BrowserPoolDeps {
   launch?: (config: Config) => Promise<LaunchedBrowser>;
 }
 
-/** One launched browser and the pages it has served; retired ones close when their pages finish. */
+/** One launched browser, its slots and the pages it has served; retired ones close when idle. */
 interface Generation {
   ready: Promise<LaunchedBrowser>;
   started: number;
   inFlight: number;
   retired: boolean;
-  /** A context and page opened ahead of need: opening one (a renderer start) is most of a warm fetch. */
-  spare?: Promise<Fresh | undefined>;
+  /** Every slot open in this browser, lent or not. */
+  slots: Set<Slot>;
+  /** Slots being opened. */
+  opening: number;
+  /** Wiped slots waiting for a request, most recently used last. */
+  idle: Slot[];
   closed?: Promise<void>;
-}
-
-/** A never-used incognito context with one blank page. */
-interface Fresh {
-  context: BrowserContext;
-  page: Page;
-}
-
-async function openFresh(browser: Browser): Promise<Fresh> {
-  const context = await browser.createBrowserContext();
-  try {
-    return { context, page: await context.newPage() };
-  } catch (error) {
-    await context.close().catch(() => {});
-    throw error;
-  }
 }
 
 interface Waiter {
   resolve: () => void;
   reject: (reason: unknown) => void;
 }
+
+const DEFAULT_PARTITION = "default";
+/** Longest a wipe waits for the other pages to finish loading before it runs anyway. */
+const WIPE_DEFER_MAX_MS = 300;
 
 /** Creates the pool; nothing is launched until the first withPage. */
 export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): BrowserPool {
@@ -78,7 +91,10 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   let active = 0;
   let launches = 0;
   let pagesServed = 0;
+  let contextsOpened = 0;
   let closed = false;
+  /** Wipes waiting for a quiet moment (see quietMoment). */
+  const deferredWipes = new Set<() => void>();
 
   const closedError = () =>
     new SiphonError("browser_unavailable", "The browser pool is shutting down; no new pages are opened.");
@@ -104,25 +120,59 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       };
       queue.push(waiter);
       signal?.addEventListener("abort", onAbort, { once: true });
+      // Somebody waits for a turn, which a wipe gives back: wipes go now.
+      wakeDeferredWipes();
     });
   }
 
   function releaseSlot(): void {
-    // The slot passes straight to the next waiter, so `active` only drops when nobody waits.
+    // The turn passes straight to the next waiter, so `active` only drops when nobody waits.
     const next = queue.shift();
     if (next) next.resolve();
     else active--;
   }
 
+  function anyLoading(): boolean {
+    for (const gen of generations) for (const slot of gen.slots) if (slot.loading) return true;
+    return false;
+  }
+
+  function wakeDeferredWipes(): void {
+    for (const wake of [...deferredWipes]) wake();
+  }
+
+  /**
+   * Resolves when the wipe of a released page may run: right away when a caller waits for a
+   * turn or no page is loading, else when the loads end (at most WIPE_DEFER_MAX_MS later). A
+   * wipe is a navigation, as costly in CPU as the loads callers wait for; on few cores it
+   * would slow them down, while the settle that follows a load leaves the CPU idle.
+   */
+  async function quietMoment(): Promise<void> {
+    // A caller that was waiting for the answer often asks again at once: let it start first.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (queue.length > 0 || closed || !anyLoading()) return;
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        deferredWipes.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, WIPE_DEFER_MAX_MS);
+      deferredWipes.add(wake);
+    });
+  }
+
+  function onPageLoaded(): void {
+    if (deferredWipes.size > 0 && !anyLoading()) wakeDeferredWipes();
+  }
+
   function closeGeneration(gen: Generation): Promise<void> {
     gen.closed ??= (async () => {
       generations.delete(gen);
+      gen.idle = [];
       const launched = await gen.ready.catch(() => undefined);
-      // A connected (remote) browser outlives us: its spare context must not be left behind.
-      const pending = gen.spare;
-      gen.spare = undefined;
-      const spare = await pending;
-      await spare?.context.close().catch(() => {});
+      // A connected (remote) browser outlives us: none of our contexts may be left in it.
+      await Promise.all([...gen.slots].map((slot) => slot.close()));
       await launched?.close();
     })();
     return gen.closed;
@@ -131,13 +181,22 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   function retire(gen: Generation): void {
     gen.retired = true;
     if (current === gen) current = undefined;
+    for (const slot of gen.idle.splice(0)) void dropSlot(gen, slot);
     if (gen.inFlight === 0) void closeGeneration(gen);
   }
 
   function currentGeneration(): Generation {
     if (current && !current.retired) return current;
     launches++;
-    const gen: Generation = { ready: launch(config), started: 0, inFlight: 0, retired: false };
+    const gen: Generation = {
+      ready: launch(config),
+      started: 0,
+      inFlight: 0,
+      retired: false,
+      slots: new Set(),
+      opening: 0,
+      idle: [],
+    };
     generations.add(gen);
     current = gen;
     gen.ready.then(
@@ -151,63 +210,104 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     return gen;
   }
 
-  /** Hands out the spare, else a new context. */
-  async function takeFresh(gen: Generation, browser: Browser): Promise<Fresh> {
-    // Taken before awaiting, so two callers can never be handed the same page.
-    const pending = gen.spare;
-    gen.spare = undefined;
-    const spare = await pending;
-    if (spare && !spare.page.isClosed()) return spare;
-    return openFresh(browser);
+  function dropSlot(gen: Generation, slot: Slot): Promise<void> {
+    gen.slots.delete(slot);
+    return slot.close();
   }
 
-  /** Opens the next spare once a page is done, so it never competes with a page being rendered. */
-  function refillSpare(gen: Generation): void {
-    if (gen.spare || gen.retired || closed) return;
-    gen.spare = gen.ready.then((launched) => openFresh(launched.browser)).catch(() => undefined);
+  /** An idle slot of the partition, else a new one (closing an idle one of another partition to make room). */
+  function takeSlot(gen: Generation, partition: string): Promise<Slot> {
+    for (let i = gen.idle.length - 1; i >= 0; i--) {
+      if (gen.idle[i]!.partition === partition) return Promise.resolve(gen.idle.splice(i, 1)[0]!);
+    }
+    // Holding a turn, a browser with `limit` slots always has an idle one to give up.
+    if (gen.slots.size + gen.opening >= limit && gen.idle.length > 0) void dropSlot(gen, gen.idle.shift()!);
+    return addSlot(gen, partition);
+  }
+
+  /** Opens a slot in the generation's browser; call while holding a turn, so the bound holds. */
+  async function addSlot(gen: Generation, partition: string): Promise<Slot> {
+    contextsOpened++;
+    gen.opening++;
+    try {
+      const { browser } = await gen.ready;
+      const slot = await openSlot(browser, partition, onPageLoaded);
+      if (gen.closed) {
+        // The pool closed meanwhile: the context must not outlive it in a connected browser.
+        await slot.close();
+        throw closedError();
+      }
+      gen.slots.add(slot);
+      return slot;
+    } finally {
+      gen.opening--;
+    }
+  }
+
+  /**
+   * Opens the successor of a slot closed after a request that went well (it was worn out, or
+   * the request spoiled it), at a quiet moment, so that the next request does not pay for it.
+   */
+  async function replaceSlot(gen: Generation, partition: string): Promise<void> {
+    await quietMoment();
+    if (gen.retired || closed) return;
+    const slot = await addSlot(gen, partition).catch(() => undefined);
+    if (!slot) return;
+    if (gen.retired || closed) await dropSlot(gen, slot);
+    else gen.idle.push(slot);
   }
 
   type Outcome<T> = ({ value: T } | { error: unknown; crashed: boolean }) & { done: Promise<void> };
 
-  /** Runs fn on a fresh page; `done` settles once the context is closed and the page counted. */
-  async function runOnce<T>(fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<Outcome<T>> {
+  /** Runs fn on a lent page; `done` settles once the page is wiped (or closed) and counted. */
+  async function runOnce<T>(
+    fn: (page: Page, lease: PageLease) => Promise<T>,
+    partition: string,
+  ): Promise<Outcome<T>> {
     const gen = currentGeneration();
     gen.inFlight++;
     gen.started++;
     if (gen.started >= recycleAfter) retire(gen);
-    let fresh: Fresh | undefined;
-    const finish = async () => {
-      await fresh?.context.close().catch(() => {});
+    let slot: Slot | undefined;
+    const finish = async (failed: boolean) => {
+      if (slot) {
+        const reusable = await slot.release(failed, quietMoment);
+        if (reusable && !gen.retired && !closed) gen.idle.push(slot);
+        else {
+          await dropSlot(gen, slot);
+          if (!failed && !gen.retired && !closed) await replaceSlot(gen, slot.partition);
+        }
+      }
       gen.inFlight--;
       pagesServed++;
       if (gen.retired && gen.inFlight === 0) void closeGeneration(gen);
-      else refillSpare(gen);
     };
     try {
-      const { browser } = await gen.ready;
-      fresh = await takeFresh(gen, browser);
-      const value = await fn(fresh.page, fresh.context);
-      // The caller gets its answer now; closing the context (tens of ms) happens behind it.
-      return { value, done: finish() };
+      slot = await takeSlot(gen, partition);
+      const lease = slot.lend();
+      const value = await fn(lease.page, lease);
+      // The caller gets its answer now; wiping the page (tens of ms) happens behind it.
+      return { value, done: finish(false) };
     } catch (error) {
       const launched = await gen.ready.catch(() => undefined);
       const crashed = launched !== undefined && !launched.browser.connected;
-      await finish();
+      await finish(true);
       return { error, crashed, done: Promise.resolve() };
     }
   }
 
   return {
-    async withPage<T>(fn: (page: Page, context: BrowserContext) => Promise<T>, signal?: AbortSignal) {
+    async withPage<T>(fn: (page: Page, lease: PageLease) => Promise<T>, options: WithPageOptions = {}) {
+      const { signal, partition = DEFAULT_PARTITION } = options;
       if (closed) throw closedError();
       await acquireSlot(signal);
       let release: Promise<void> = Promise.resolve();
       try {
         for (let attempt = 0; ; attempt++) {
           if (closed) throw closedError();
-          const outcome = await runOnce(fn);
+          const outcome = await runOnce(fn, partition);
           if ("value" in outcome) {
-            // The slot stays taken until the page is really closed, so the bound holds.
+            // The turn stays taken until the page is wiped, so the bound holds.
             release = outcome.done;
             return outcome.value;
           }
@@ -221,6 +321,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
 
     async close() {
       closed = true;
+      wakeDeferredWipes();
       for (const waiter of queue.splice(0)) waiter.reject(closedError());
       current = undefined;
       await Promise.all([...generations].map(closeGeneration));
@@ -229,7 +330,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     stats() {
       let inFlight = 0;
       for (const gen of generations) inFlight += gen.inFlight;
-      return { launches, pagesServed, inFlight, waiting: queue.length };
+      return { launches, pagesServed, inFlight, waiting: queue.length, contextsOpened };
     },
   };
 }

@@ -15,8 +15,10 @@ export interface RequestRules {
   signal?: AbortSignal;
 }
 
-/** The filter installed on a page. */
+/** The request filter of one fetch. */
 export interface RequestFilter {
+  /** Continues or aborts one intercepted request of the page (see PageLease.interceptRequests). */
+  handle(request: HTTPRequest): void;
   /** Why the SSRF guard refused a main-frame document (the page or a redirect hop), if it did. */
   documentRefusal(): SiphonError | undefined;
 }
@@ -31,12 +33,12 @@ function hostKey(url: URL): string {
 }
 
 /**
- * Turns on request interception for `page`: aborts fonts, media and (unless wanted) images,
- * refuses every request (document, redirect hop, frame, subresource) whose host the SSRF guard
- * refuses, and adds the caller's headers to same-origin requests. Verdicts are cached per host
- * for the page's lifetime (one fetch).
+ * The request filter of one fetch on `page` (whose requests are intercepted): aborts fonts,
+ * media and (unless wanted) images, refuses every request (document, redirect hop, frame,
+ * subresource) whose host the SSRF guard refuses, and adds the caller's headers to same-origin
+ * requests. Verdicts are cached per host for the filter's lifetime (one fetch).
  */
-export async function guardRequests(page: Page, rules: RequestRules): Promise<RequestFilter> {
+export function guardRequests(page: Page, rules: RequestRules): RequestFilter {
   const verdicts = new Map<string, Promise<SiphonError | undefined>>();
   const hasHeaders = Object.keys(rules.headers).length > 0;
   let refusedDocument: SiphonError | undefined;
@@ -84,13 +86,11 @@ export async function guardRequests(page: Page, rules: RequestRules): Promise<Re
     return request.continue();
   }
 
-  await page.setRequestInterception(true);
-  page.on("request", (request) => {
-    // The page may close (timeout) while a verdict is pending; its request is gone with it.
-    decide(request).catch(() => {});
-  });
-
   return {
+    handle(request) {
+      // The page may close (timeout) while a verdict is pending; its request is gone with it.
+      decide(request).catch(() => {});
+    },
     documentRefusal: () => refusedDocument,
   };
 }

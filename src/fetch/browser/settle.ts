@@ -1,7 +1,12 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 
-/** How long the DOM must stay unchanged before a page counts as rendered. */
-const DOM_QUIET_MS = 60;
+/** How long the DOM must stay unchanged after a change before a page counts as rendered. */
+const DOM_QUIET_MS = 30;
+/**
+ * How long a page that has not changed yet gets to start: frameworks render a tick after load
+ * (a short timer, a first fetch), and a 30 ms window alone would end before a 50 ms timer.
+ */
+const FIRST_CHANGE_MS = 60;
 
 /** Tracks main-frame navigations and open requests of a page, to tell when it has settled. */
 export interface ActivityTracker {
@@ -82,31 +87,35 @@ export function trackActivity(page: Page): ActivityTracker {
   };
 }
 
-/** Runs in the page: resolves once no node or text changed for `quietMs`, or after `maxMs`. */
-function domQuiet(quietMs: number, maxMs: number): Promise<void> {
+/**
+ * Runs in the page: resolves once `firstMs` have passed and no node or text changed for the
+ * last `quietMs`, or after `maxMs`.
+ */
+function domQuiet(quietMs: number, firstMs: number, maxMs: number): Promise<void> {
   // Without a script nothing can change the document after load: no need to watch it.
   if (document.scripts.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
-    let quiet: ReturnType<typeof setTimeout>;
+    const first = performance.now() + firstMs;
     const finish = () => {
       observer.disconnect();
       clearTimeout(quiet);
       clearTimeout(cap);
       resolve();
     };
+    let quiet = setTimeout(finish, firstMs);
+    const cap = setTimeout(finish, maxMs);
     const observer = new MutationObserver(() => {
       clearTimeout(quiet);
-      quiet = setTimeout(finish, quietMs);
+      quiet = setTimeout(finish, Math.max(quietMs, first - performance.now()));
     });
     observer.observe(document, { childList: true, subtree: true, characterData: true });
-    quiet = setTimeout(finish, quietMs);
-    const cap = setTimeout(finish, maxMs);
   });
 }
 
 /**
  * Waits, best effort, until the page has rendered: no main-frame navigation under way (a
- * script-driven reload such as a JS challenge), no request open and the DOM quiet for a moment.
+ * script-driven reload such as a JS challenge), no request open, and the DOM unchanged for
+ * DOM_QUIET_MS after its last change (FIRST_CHANGE_MS when it does not change at all).
  * Never throws; returns by `deadline` (epoch ms) at the latest.
  */
 export async function settle(page: Page, tracker: ActivityTracker, deadline: number): Promise<void> {
@@ -122,7 +131,7 @@ export async function settle(page: Page, tracker: ActivityTracker, deadline: num
       continue;
     }
     try {
-      await page.evaluate(domQuiet, DOM_QUIET_MS, Math.max(0, left));
+      await page.evaluate(domQuiet, DOM_QUIET_MS, FIRST_CHANGE_MS, Math.max(0, left));
     } catch {
       // The document was replaced mid-wait (navigation): go round again and wait for it.
       continue;

@@ -1,4 +1,4 @@
-import type { Page, Protocol } from "puppeteer-core";
+import type { CDPSession, Page, Protocol, WebWorker } from "puppeteer-core";
 import { type StealthScriptConfig, stealthScript } from "./stealth-script.ts";
 
 /**
@@ -179,16 +179,28 @@ export function stealthClientHints(
   };
 }
 
+/** What applyStealth installed that can be taken off the page again. */
+export interface InstalledStealth {
+  /** Removes the page script (from the next document on) and stops patching new workers. */
+  remove(): Promise<void>;
+}
+
 /**
  * Installs the evasions on a page: call before its first navigation. Sets the
  * user agent with matching client hints, navigator.platform and Accept-Language
  * (from options.languages), emulates a typical CPU count, and registers the
  * page script that repairs the remaining signals in every frame before any page
  * script runs. The page's user agent then belongs to stealth: a later
- * page.setUserAgent or emulateLocale does not change it. Throws only if the
+ * page.setUserAgent or emulateLocale does not change it, and remove() takes
+ * off only the scripts (the overrides stay until set again). `session` is a CDP
+ * session of the page to reuse (one is created otherwise). Throws only if the
  * page is already closed.
  */
-export async function applyStealth(page: Page, options: StealthOptions): Promise<void> {
+export async function applyStealth(
+  page: Page,
+  options: StealthOptions,
+  session?: CDPSession,
+): Promise<InstalledStealth> {
   const profile = PROFILES[platformOf(options.userAgent, options.platform)];
   const override = {
     userAgent: options.userAgent,
@@ -204,11 +216,11 @@ export async function applyStealth(page: Page, options: StealthOptions): Promise
   // A second CDP session with its own emulation state resets navigator.platform unless it
   // carries the same override, so this session repeats it, with the languages as Chrome
   // formats Accept-Language (it adds the q-values), which also sets navigator.languages.
-  const session = await page.createCDPSession();
+  const cdp = session ?? (await page.createCDPSession());
   const acceptLanguage = options.languages.length > 0 ? options.languages.join(",") : undefined;
-  await session.send("Emulation.setUserAgentOverride", { ...override, acceptLanguage });
+  await cdp.send("Emulation.setUserAgentOverride", { ...override, acceptLanguage });
   // Native, so workers see it too; the page script patches navigator if this call is missing.
-  await session
+  await cdp
     .send("Emulation.setHardwareConcurrencyOverride", { hardwareConcurrency: HARDWARE_CONCURRENCY })
     .catch(() => undefined);
   const config: StealthScriptConfig = {
@@ -219,12 +231,19 @@ export async function applyStealth(page: Page, options: StealthOptions): Promise
     webglVendor: profile.webglVendor,
     webglRenderer: profile.webglRenderer,
   };
-  await page.evaluateOnNewDocument(stealthScript, config);
+  const { identifier } = await page.evaluateOnNewDocument(stealthScript, config);
   // Puppeteer announces a dedicated worker while it is still paused before its first line
   // (it resumes it right after), so an evaluate sent now runs first. Workers keep the real
   // CPU count, platform and languages otherwise, a page-versus-worker mismatch detectors look for.
   const workerScript = `(${stealthScript})(${JSON.stringify(config)})`;
-  page.on("workercreated", (worker) => {
+  const onWorker = (worker: WebWorker) => {
     worker.client.send("Runtime.evaluate", { expression: workerScript }).catch(() => undefined);
-  });
+  };
+  page.on("workercreated", onWorker);
+  return {
+    async remove() {
+      page.off("workercreated", onWorker);
+      await page.removeScriptToEvaluateOnNewDocument(identifier);
+    },
+  };
 }

@@ -1,0 +1,255 @@
+import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, Target } from "puppeteer-core";
+
+/** Requests one slot serves before its context is closed and a new one opened. */
+export const SLOT_MAX_USES = 50;
+/** A wipe that takes longer means a stuck page: the slot is closed instead. */
+const WIPE_TIMEOUT_MS = 5_000;
+/** Page events a request may listen to; one it leaves a listener on is not lent again. */
+const REQUEST_EVENTS = [
+  "request",
+  "response",
+  "requestfinished",
+  "requestfailed",
+  "requestservedfromcache",
+  "load",
+  "domcontentloaded",
+  "framenavigated",
+  "frameattached",
+  "framedetached",
+  "console",
+  "dialog",
+  "popup",
+  "pageerror",
+  "error",
+  "workercreated",
+  "workerdestroyed",
+  "metrics",
+] as const;
+
+/** What one request borrows: a warm page, its context, and the slot's CDP session. */
+export interface PageLease {
+  page: Page;
+  context: BrowserContext;
+  /** A CDP session on the page, attached once for the slot's life: use it, never detach it. */
+  session: CDPSession;
+  /**
+   * Settings earlier requests applied to this page (name -> value), so a request sends only the
+   * ones that differ. Whoever changes a setting through `session` keeps its entry right.
+   */
+  applied: Map<string, string>;
+  /**
+   * Hands every request the page makes during this lease to `handler`, which must continue or
+   * abort it. Interception stays on for the slot's life: without a handler requests continue;
+   * once the lease ends, all are aborted.
+   */
+  interceptRequests(handler: (request: HTTPRequest) => void): void;
+}
+
+/**
+ * An incognito context with one page, lent to one request at a time and wiped in between: the
+ * unit of reuse of the browser pool.
+ */
+export interface Slot {
+  readonly partition: string;
+  /** True from lend() or a main-frame navigation request of the page to its next load event. */
+  readonly loading: boolean;
+  /** Lends the page to a request; call release() when it is done. */
+  lend(): PageLease;
+  /**
+   * Ends the lease and makes the page safe for the next request: navigates it to about:blank
+   * (the previous site's scripts stop), then clears cookies, the HTTP cache, the history and
+   * every kind of storage (local, session, IndexedDB, Cache Storage, service workers...) of
+   * each origin the page sent a request to. Closes the slot instead when the request failed,
+   * the slot reached SLOT_MAX_USES, the request opened another page, loaded a cross-origin
+   * frame (its partitioned storage cannot be named for clearing), left a listener on the page,
+   * or the wipe fails. The page's requests are refused from the call on; the wipe starts once
+   * `beforeWipe` resolves. Permission answers need no wipe: preparePage keeps any from being
+   * remembered. Never throws.
+   * @returns true when the slot can be lent again
+   */
+  release(failed: boolean, beforeWipe?: () => Promise<void>): Promise<boolean>;
+  /** Closes the context and its page; idempotent, never throws. */
+  close(): Promise<void>;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const { protocol, origin } = new URL(url);
+    return protocol === "http:" || protocol === "https:" ? origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function settledWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Opens a slot in `browser`: a new incognito context and page, with request interception on.
+ * `partition` names the kind of request it may serve (see BrowserPool.withPage); `onLoaded` is
+ * called whenever the page stops loading.
+ * @throws what puppeteer throws when the browser cannot open them (crashed, closed)
+ */
+export async function openSlot(
+  browser: Browser,
+  partition: string,
+  onLoaded: () => void = () => {},
+): Promise<Slot> {
+  const context = await browser.createBrowserContext();
+  let page: Page;
+  let session: CDPSession;
+  try {
+    page = await context.newPage();
+    [session] = await Promise.all([page.createCDPSession(), page.setRequestInterception(true)]);
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
+  const applied = new Map<string, string>();
+  /** Origins the page sent requests to since the last wipe: whose storage the wipe clears. */
+  const origins = new Set<string>();
+  let uses = 0;
+  let lease = 0;
+  let lent = false;
+  let handler: ((request: HTTPRequest) => void) | undefined;
+  /** Why the slot must not be lent again, once something happened that a wipe cannot undo. */
+  let spoiled: string | undefined;
+  let listenersAtLend: number[] = [];
+  let closing: Promise<void> | undefined;
+  let loading = false;
+  const loaded = () => {
+    if (!loading) return;
+    loading = false;
+    onLoaded();
+  };
+
+  page.on("request", (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loading = true;
+    const origin = originOf(request.url());
+    if (origin) {
+      origins.add(origin);
+      // A cross-origin frame stores under a partitioned key (frame origin + top-level site)
+      // that Storage.clearDataForOrigin does not reach: only closing the context clears it.
+      const frame = request.frame();
+      if (request.isNavigationRequest() && frame && frame !== page.mainFrame()) {
+        if (origin !== originOf(page.mainFrame().url())) spoiled = "cross-origin frame";
+      }
+    }
+    try {
+      if (!lent) void request.abort("blockedbyclient").catch(() => {});
+      else if (handler) handler(request);
+      else void request.continue().catch(() => {});
+    } catch {
+      // Already handled, or the page is gone: nothing to decide.
+    }
+  });
+  page.on("load", loaded);
+  page.on("requestfailed", (request) => {
+    // A failed main-frame navigation never fires load.
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loaded();
+  });
+  page.on("close", loaded);
+  // An unanswered dialog blocks the page's scripts; leaving a page must never be refused.
+  page.on("dialog", (dialog) => {
+    void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => {});
+  });
+  const onTarget = (target: Target) => {
+    if (target.type() === "page" && target !== page.target()) spoiled = "another page was opened";
+  };
+  context.on("targetcreated", onTarget);
+
+  const listenerCounts = () => REQUEST_EVENTS.map((event) => page.listenerCount(event));
+
+  async function toBlank(): Promise<void> {
+    if (page.url() === "about:blank") return;
+    // Navigating from inside the page keeps its renderer process; page.goto("about:blank")
+    // would move the tab to a new one (a renderer start, the very cost slots exist to save).
+    const left = page.waitForNavigation({ waitUntil: "load", timeout: WIPE_TIMEOUT_MS });
+    left.catch(() => {});
+    await page.evaluate(() => location.replace("about:blank")).catch(() => {});
+    await left;
+    if (page.url() !== "about:blank") throw new Error(`the page stayed on ${page.url()}`);
+  }
+
+  async function wipe(): Promise<void> {
+    await toBlank();
+    const cleared = [...origins];
+    origins.clear();
+    await Promise.all([
+      session.send("Network.clearBrowserCookies"),
+      session.send("Network.clearBrowserCache"),
+      session.send("Page.resetNavigationHistory"),
+      ...cleared.map((origin) => session.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" })),
+    ]);
+  }
+
+  const slot: Slot = {
+    partition,
+    get loading() {
+      return loading;
+    },
+    lend() {
+      uses++;
+      lent = true;
+      // The borrower is about to navigate: count it as loading already.
+      loading = true;
+      handler = undefined;
+      listenersAtLend = listenerCounts();
+      const id = ++lease;
+      return {
+        page,
+        context,
+        session,
+        applied,
+        interceptRequests(next) {
+          if (id === lease && lent) handler = next;
+        },
+      };
+    },
+
+    async release(failed, beforeWipe) {
+      lent = false;
+      handler = undefined;
+      loaded();
+      const leftListeners = listenerCounts().some((count, i) => count > (listenersAtLend[i] ?? 0));
+      if (failed || spoiled || leftListeners || uses >= SLOT_MAX_USES || page.isClosed()) {
+        await slot.close();
+        return false;
+      }
+      try {
+        await beforeWipe?.();
+        await settledWithin(wipe(), WIPE_TIMEOUT_MS, "wiping the page");
+        // A page opened or a frame loaded while the old page was still being left.
+        if (spoiled) throw new Error(spoiled);
+        return true;
+      } catch {
+        await slot.close();
+        return false;
+      }
+    },
+
+    close() {
+      closing ??= (async () => {
+        lent = false;
+        loaded();
+        context.off("targetcreated", onTarget);
+        await context.close().catch(() => {});
+      })();
+      return closing;
+    },
+  };
+  return slot;
+}

@@ -1,9 +1,9 @@
 import { type Admission, admit, settle, usageHeaders } from "../src/auth/meter.ts";
 import { loadPlans } from "../src/auth/plans.ts";
-import { type AuthContext, authenticate, type Principal } from "../src/auth/principal.ts";
+import { type AuthContext, identifyPrincipal, type Principal } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Awaitable, Store } from "../src/store/types.ts";
 
 /** Auth settings of one server: who may call without a key. */
 export interface Guard extends AuthContext {
@@ -62,8 +62,8 @@ export function checkHost(guard: Guard, request: Request): void {
 type SetHeaders = Record<string, string | number>;
 
 /** Authenticates without metering (usage, stats, job polls): `keyRequired` forces a key even in optional mode. */
-export function identify(guard: Guard, request: Request, keyRequired = false): Promise<Principal> {
-  return authenticate(request.headers, guard, guard.keyOptional && !keyRequired);
+export function identify(guard: Guard, request: Request, keyRequired = false): Awaitable<Principal> {
+  return identifyPrincipal(request.headers, guard, guard.keyOptional && !keyRequired);
 }
 
 /**
@@ -79,17 +79,21 @@ export async function metered<T>(
   run: (admission: Admission | null) => Promise<{ body: T; credits: number; degraded?: string }>,
 ): Promise<T> {
   // Off mode: nothing authenticates or limits the request, so the route sees no admission.
+  // Metering is awaited only when the store answers later: on SQLite it answers from memory.
   if (guard.off) return (await run(null)).body;
   const started = performance.now();
-  const principal = await identify(guard, request);
-  const admission = await admit(principal, guard);
+  const identified = identify(guard, request);
+  const principal = identified instanceof Promise ? await identified : identified;
+  const admitted = admit(principal, guard);
+  const admission = admitted instanceof Promise ? await admitted : admitted;
   try {
     const { body, credits, degraded } = await run(admission);
-    const settlement = await settle(
+    const settling = settle(
       admission,
       { credits, route, status: 200, durationMs: performance.now() - started },
       guard,
     );
+    const settlement = settling instanceof Promise ? await settling : settling;
     const headers = usageHeaders(admission, settlement);
     if (degraded)
       headers["x-degraded"] = headers["x-degraded"] ? `${headers["x-degraded"]}; ${degraded}` : degraded;

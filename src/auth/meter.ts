@@ -1,4 +1,5 @@
 import { SiphonError } from "../errors.ts";
+import type { Awaitable, BurstVerdict } from "../store/types.ts";
 import type { AuthContext, Principal } from "./principal.ts";
 import { nextWeekStart, weekStart } from "./week.ts";
 
@@ -31,67 +32,86 @@ export function burstSubject(principal: Principal): string {
   return principal.key ? `key:${principal.key.id}` : `account:${principal.account.id}`;
 }
 
+/** Applies `next` to a value now when it is there, else when it arrives: no microtask for a store that answers at once. */
+function then<T, U>(value: Awaitable<T>, next: (value: T) => Awaitable<U>): Awaitable<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+function refuse(verdict: BurstVerdict, limit: number, now: number): never {
+  const retryAfter = Math.max(1, Math.ceil((verdict.oldestExpiresAt - now) / 1000));
+  throw new SiphonError("rate_limited", `The hourly burst limit of ${limit} requests is reached`, {
+    hint: `Retry in ${retryAfter} s, or move to a bigger plan.`,
+    headers: {
+      "retry-after": String(retryAfter),
+      "x-ratelimit-limit": String(limit),
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(Math.ceil(verdict.oldestExpiresAt / 1000)),
+      "x-burst-limit": String(limit),
+      "x-burst-used": String(verdict.used),
+      "x-burst-remaining": "0",
+    },
+  });
+}
+
 /**
  * Admits a metered request: counts it in the key's sliding burst window
  * (hard: 429 rate_limited with Retry-After and X-RateLimit-* when full) and
  * reads the weekly quota (soft: past it, the request is marked HTTP-only
- * unless extra usage pays for it).
+ * unless extra usage pays for it). Synchronous when the store is; throws
+ * (or rejects) rate_limited.
  */
-export async function admit(principal: Principal, ctx: AuthContext): Promise<Admission> {
+export function admit(principal: Principal, ctx: AuthContext): Awaitable<Admission> {
   const now = ctx.now();
   const limit = principal.plan.burstPerHour;
-  const verdict = await ctx.store.usage.takeBurstSlot(burstSubject(principal), now, BURST_WINDOW_MS, limit);
-  if (!verdict.allowed) {
-    const retryAfter = Math.max(1, Math.ceil((verdict.oldestExpiresAt - now) / 1000));
-    throw new SiphonError("rate_limited", `The hourly burst limit of ${limit} requests is reached`, {
-      hint: `Retry in ${retryAfter} s, or move to a bigger plan.`,
-      headers: {
-        "retry-after": String(retryAfter),
-        "x-ratelimit-limit": String(limit),
-        "x-ratelimit-remaining": "0",
-        "x-ratelimit-reset": String(Math.ceil(verdict.oldestExpiresAt / 1000)),
-        "x-burst-limit": String(limit),
-        "x-burst-used": String(verdict.used),
-        "x-burst-remaining": "0",
-      },
+  const usage = ctx.store.usage;
+  return then(usage.takeBurstSlot(burstSubject(principal), now, BURST_WINDOW_MS, limit), (verdict) => {
+    if (!verdict.allowed) refuse(verdict, limit, now);
+    return then(usage.weeklyCredits(principal.account.id, weekStart(now)), (used): Admission => {
+      const quota = principal.plan.weeklyQuota;
+      const over = used >= quota;
+      const price = Math.round(principal.plan.extraPricePerRequest * MICROS);
+      const extraUsage =
+        over && principal.account.extraUsageEnabled && principal.account.extraBalanceMicros >= price;
+      return {
+        principal,
+        burst: { limit, used: verdict.used, resetAt: verdict.oldestExpiresAt },
+        weekly: { limit: quota, used, resetsAt: nextWeekStart(now) },
+        softLimited: over && !extraUsage,
+        extraUsage,
+      };
     });
-  }
-  const used = await ctx.store.usage.weeklyCredits(principal.account.id, weekStart(now));
-  const quota = principal.plan.weeklyQuota;
-  const over = used >= quota;
-  const price = Math.round(principal.plan.extraPricePerRequest * MICROS);
-  const extraUsage =
-    over && principal.account.extraUsageEnabled && principal.account.extraBalanceMicros >= price;
-  return {
-    principal,
-    burst: { limit, used: verdict.used, resetAt: verdict.oldestExpiresAt },
-    weekly: { limit: quota, used, resetsAt: nextWeekStart(now) },
-    softLimited: over && !extraUsage,
-    extraUsage,
-  };
+  });
 }
 
-/** Records what a request cost: weekly credits, the extra-usage charge, and a request-log row. */
-export async function settle(
+/** Adds a request's credits to the week and charges extra usage when it applies. */
+async function charge(admission: Admission, credits: number, now: number, ctx: AuthContext) {
+  const { account, plan } = admission.principal;
+  const settlement: Settlement = { credits, weeklyUsed: admission.weekly.used };
+  settlement.weeklyUsed = await ctx.store.usage.addCredits(account.id, weekStart(now), credits);
+  if (admission.extraUsage) {
+    const micros = Math.round(plan.extraPricePerRequest * MICROS) * credits;
+    const balance = await ctx.store.accounts.chargeExtra(account.id, -micros);
+    if (balance !== null) {
+      settlement.extraCharged = micros / MICROS;
+      settlement.extraBalance = balance / MICROS;
+    }
+  }
+  return settlement;
+}
+
+/**
+ * Records what a request cost: weekly credits, the extra-usage charge, and a
+ * request-log row. Synchronous for a request that cost no credit (a cache
+ * hit, an error) when the store is.
+ */
+export function settle(
   admission: Admission,
   outcome: { credits: number; route: string; status: number; durationMs: number },
   ctx: AuthContext,
-): Promise<Settlement> {
-  const { account, key, plan } = admission.principal;
+): Awaitable<Settlement> {
+  const { account, key } = admission.principal;
   const now = ctx.now();
-  const settlement: Settlement = { credits: outcome.credits, weeklyUsed: admission.weekly.used };
-  if (outcome.credits > 0) {
-    settlement.weeklyUsed = await ctx.store.usage.addCredits(account.id, weekStart(now), outcome.credits);
-    if (admission.extraUsage) {
-      const micros = Math.round(plan.extraPricePerRequest * MICROS) * outcome.credits;
-      const balance = await ctx.store.accounts.chargeExtra(account.id, -micros);
-      if (balance !== null) {
-        settlement.extraCharged = micros / MICROS;
-        settlement.extraBalance = balance / MICROS;
-      }
-    }
-  }
-  await ctx.store.usage.logRequest({
+  const logged = ctx.store.usage.logRequest({
     accountId: account.id,
     keyId: key?.id ?? null,
     route: outcome.route,
@@ -100,7 +120,11 @@ export async function settle(
     credits: outcome.credits,
     at: now,
   });
-  return settlement;
+  const settlement: Awaitable<Settlement> =
+    outcome.credits > 0
+      ? charge(admission, outcome.credits, now, ctx)
+      : { credits: 0, weeklyUsed: admission.weekly.used };
+  return logged instanceof Promise ? logged.then(() => settlement) : settlement;
 }
 
 /** An amount with up to 6 decimals and no trailing zeros. */

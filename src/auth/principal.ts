@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import type { Account, ApiKeyInfo, Store } from "../store/types.ts";
+import type { Account, ApiKeyInfo, Awaitable, Store } from "../store/types.ts";
 import { hashKey, KEY_PATTERN } from "./keys.ts";
 import type { Plan } from "./plans.ts";
 
@@ -115,4 +115,52 @@ export async function authenticate(
   if (info.lastUsedAt === null || now - info.lastUsedAt > TOUCH_EVERY_MS)
     await ctx.store.accounts.touchKey(info.id, now);
   return { account, key: info, plan: planOf(ctx, account.tier) };
+}
+
+interface Remembered {
+  principal: Principal;
+  generation: number;
+}
+
+/** Principals already authenticated, per store: a key's hash (or "" for keyless local use) to its principal. */
+const remembered = new WeakMap<Store, Map<string, Remembered>>();
+const REMEMBERED_MAX = 10_000;
+
+/**
+ * authenticate, remembering the principal of a key (or of keyless local
+ * use) until the store's accounts generation moves: any write to accounts or
+ * keys, here or by another process (`siphon keys revoke` is seen by the next
+ * request a millisecond later), and the once-a-minute last-used touch. A
+ * remembered key costs a hash and a map lookup instead of two store reads
+ * and the checks; failures are never remembered.
+ */
+export function identifyPrincipal(
+  headers: Headers,
+  ctx: AuthContext,
+  keyOptional: boolean,
+): Awaitable<Principal> {
+  const key = presentedKey(headers);
+  if (key === null && !keyOptional) return authenticate(headers, ctx, keyOptional);
+  const id = key === null ? "" : hashKey(key);
+  let cache = remembered.get(ctx.store);
+  if (!cache) {
+    cache = new Map();
+    remembered.set(ctx.store, cache);
+  }
+  const generation = ctx.store.accounts.generation();
+  const hit = cache.get(id);
+  const lastUsed = hit?.principal.key?.lastUsedAt;
+  if (
+    hit &&
+    hit.generation === generation &&
+    (lastUsed === undefined || (lastUsed !== null && ctx.now() - lastUsed <= TOUCH_EVERY_MS))
+  )
+    return hit.principal;
+  const store = cache;
+  return authenticate(headers, ctx, keyOptional).then((principal) => {
+    if (store.size >= REMEMBERED_MAX) store.clear();
+    // Taken after authenticating: a touch it made has moved the generation already.
+    store.set(id, { principal, generation: ctx.store.accounts.generation() });
+    return principal;
+  });
 }

@@ -34,11 +34,23 @@ export function sqliteAccounts(db: BunSQLiteDatabase, version: DataVersion): Acc
     .prepare();
   const accountMemo = new ReadMemo<Account | null>(version);
   const keyMemo = new ReadMemo<ApiKeyInfo | null>(version);
+  // Moves with every write here and every commit by another process (data_version).
+  let generation = 0;
+  let seenVersion = -1;
   const wrote = () => {
     accountMemo.clear();
     keyMemo.clear();
+    generation++;
   };
   return {
+    generation() {
+      const current = version.current();
+      if (current !== seenVersion) {
+        seenVersion = current;
+        generation++;
+      }
+      return generation;
+    },
     async createAccount(account: Account) {
       db.insert(accounts).values(account).run();
       wrote();

@@ -94,7 +94,7 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
   };
 
   return {
-    async takeBurstSlot(subject, now, windowMs, limit) {
+    takeBurstSlot(subject, now, windowMs, limit) {
       windowOf(subject, now, windowMs);
       return windows.take(subject, now, windowMs, limit);
     },
@@ -107,13 +107,13 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       weeklyMemo.set(`${accountId}:${weekStart}`, total);
       return total;
     },
-    async weeklyCredits(accountId, weekStart) {
+    weeklyCredits(accountId, weekStart) {
       return weeklyMemo.get(
         `${accountId}:${weekStart}`,
         () => weekly.get(accountId, weekStart)?.credits ?? 0,
       );
     },
-    async logRequest(entry) {
+    logRequest(entry) {
       const second = Math.floor(entry.at / 1000);
       const key = `${entry.keyId ?? ""}\u0000${entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
       const row = pendingLog.get(key);

@@ -33,8 +33,22 @@ export interface ApiKeyInfo {
   revokedAt: number | null;
 }
 
+/**
+ * A value now or later. The per-request metering reads (burst slot, weekly
+ * credits, request log) may answer synchronously when a store keeps them in
+ * memory (SQLite does): at ten thousand requests a second, a promise and a
+ * microtask per read are a measurable share of a cached request.
+ */
+export type Awaitable<T> = T | Promise<T>;
+
 /** Accounts and keys. Stores move data; the auth module decides what it means. */
 export interface AccountStore {
+  /**
+   * A number that changes whenever accounts or keys may have changed, in this
+   * process or another, so callers can keep what they derived from them
+   * (the authenticated principal of a key) until it moves.
+   */
+  generation(): number;
   createAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
   /** Adds to (or, negative, takes from) the extra-usage balance; null when the account has too little. */
@@ -79,7 +93,7 @@ export interface UsageStore {
    * requests fell in the last `windowMs`; atomic, so concurrent callers never
    * overshoot the limit.
    */
-  takeBurstSlot(subject: string, now: number, windowMs: number, limit: number): Promise<BurstVerdict>;
+  takeBurstSlot(subject: string, now: number, windowMs: number, limit: number): Awaitable<BurstVerdict>;
   /** The window as it stands, without counting anything. */
   peekBurst(
     subject: string,
@@ -87,8 +101,8 @@ export interface UsageStore {
     windowMs: number,
   ): Promise<{ used: number; oldestExpiresAt: number }>;
   addCredits(accountId: string, weekStart: number, credits: number): Promise<number>;
-  weeklyCredits(accountId: string, weekStart: number): Promise<number>;
-  logRequest(entry: RequestLogEntry): Promise<void>;
+  weeklyCredits(accountId: string, weekStart: number): Awaitable<number>;
+  logRequest(entry: RequestLogEntry): Awaitable<void>;
   stats(accountId: string): Promise<{ totalRequests: number; successRate: number; avgResponseTime: number }>;
 }
 

@@ -29,6 +29,20 @@ describe("BurstWindows", () => {
     for (let i = 0; i < 5000; i++) w.take("k", i, 1000, 1_000_000);
     expect(w.peek("k", 4999, 1000).used).toBe(1000);
   });
+
+  test("requests in the same millisecond count one by one and leave together", () => {
+    const w = new BurstWindows();
+    for (let i = 0; i < 10; i++) expect(w.take("k", 5_000, 1000, 12).allowed).toBe(true);
+    expect(w.take("k", 5_400, 1000, 12)).toEqual({ allowed: true, used: 11, oldestExpiresAt: 6_000 });
+    expect(w.take("k", 5_500, 1000, 12).used).toBe(12);
+    expect(w.take("k", 5_999, 1000, 12)).toEqual({ allowed: false, used: 12, oldestExpiresAt: 6_000 });
+    // The ten leave at once; a clock stepping back still counts in order.
+    expect(w.take("k", 6_000, 1000, 12)).toEqual({ allowed: true, used: 3, oldestExpiresAt: 6_400 });
+    expect(w.take("k", 5_900, 1000, 12).used).toBe(4);
+    w.load("r", [1, 1, 2, 2, 2, 3]);
+    expect(w.peek("r", 3, 1000)).toEqual({ used: 6, oldestExpiresAt: 1001 });
+    expect(w.peek("r", 1001, 1000)).toEqual({ used: 4, oldestExpiresAt: 1002 });
+  });
 });
 
 describe("SQLite usage store", () => {

@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, spyOn, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../config.ts";
+import { SiphonError } from "../errors.ts";
+import { openSqliteStore } from "../store/sqlite.ts";
+import { createAccountWithKey } from "./keys.ts";
+import { loadPlans } from "./plans.ts";
+import { type AuthContext, identifyPrincipal } from "./principal.ts";
+
+const home = mkdtempSync(join(tmpdir(), "siphon-principal-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe("identifyPrincipal", () => {
+  test("remembers a key's principal until a write, a revocation or the last-used touch is due", async () => {
+    const store = openSqliteStore(join(home, "siphon.db"));
+    const config = loadConfig({}, { home });
+    let now = Date.UTC(2026, 10, 18, 12);
+    const ctx: AuthContext = { config, store, plans: loadPlans(config), now: () => now };
+    const { key, info } = await createAccountWithKey(store.accounts, {
+      name: "t",
+      tier: "pro",
+      kind: "live",
+      now,
+    });
+    const headers = new Headers({ authorization: `Bearer ${key}` });
+    const lookups = spyOn(store.accounts, "findKeyByHash");
+
+    const first = await identifyPrincipal(headers, ctx, false);
+    expect(first.key?.id).toBe(info.id);
+    expect(first.plan.tier).toBe("pro");
+    // The first use touched last-used (a write): the next request reads the key again, once.
+    await identifyPrincipal(headers, ctx, false);
+    const settled = lookups.mock.calls.length;
+    const again = identifyPrincipal(headers, ctx, false);
+    expect(again).not.toBeInstanceOf(Promise);
+    expect((await again).key?.id).toBe(info.id);
+    expect(lookups.mock.calls.length).toBe(settled);
+
+    // A minute later last-used is due again: the key is read and touched.
+    now += 61_000;
+    await identifyPrincipal(headers, ctx, false);
+    expect(lookups.mock.calls.length).toBe(settled + 1);
+    expect((await store.accounts.listKeys())[0]?.lastUsedAt).toBe(now);
+
+    await store.accounts.revokeKey(info.id, now);
+    const refused = await Promise.resolve(identifyPrincipal(headers, ctx, false)).catch((e) => e);
+    expect(refused).toBeInstanceOf(SiphonError);
+    expect((refused as SiphonError).type).toBe("invalid_token");
+    await store.close();
+  });
+
+  test("keyless local use is remembered too, and a missing key is refused when one is required", async () => {
+    const store = openSqliteStore(join(home, "local.db"));
+    const config = loadConfig({}, { home });
+    const ctx: AuthContext = { config, store, plans: loadPlans(config), now: Date.now };
+    const none = new Headers();
+    const local = await identifyPrincipal(none, ctx, true);
+    expect(local.account.id).toBe("acct_local");
+    expect(identifyPrincipal(none, ctx, true)).toBe(local);
+    const refused = await Promise.resolve(identifyPrincipal(none, ctx, false)).catch((e) => e);
+    expect((refused as SiphonError).type).toBe("unauthorized");
+    await store.close();
+  });
+});

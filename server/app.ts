@@ -6,6 +6,7 @@ import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { readJsonBody } from "./body.ts";
 import { formatB, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
+import { jsonResponse } from "./json-response.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -73,6 +74,13 @@ export function createApp(options: AppOptions) {
       .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
       .onAfterHandle(({ request, set }) => {
         set.headers["x-processing-time"] = elapsed(request);
+      })
+      // Plain JSON answers skip Elysia's mapping: jsonResponse builds their headers faster.
+      .mapResponse(({ response, set }) => {
+        if (response === null || typeof response !== "object" || response instanceof Response) return;
+        if (Object.getPrototypeOf(response) !== Object.prototype && !Array.isArray(response)) return;
+        if (typeof set.status !== "number" || set.cookie || set.redirect) return;
+        return jsonResponse(response, set.status, set.headers as Record<string, string | number>);
       })
       .use(
         swagger({

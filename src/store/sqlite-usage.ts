@@ -115,7 +115,8 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
     },
     logRequest(entry) {
       const second = Math.floor(entry.at / 1000);
-      const key = `${entry.keyId ?? ""}\u0000${entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
+      // A key belongs to one account, so the key id alone tells keyed rows apart.
+      const key = `${entry.keyId ?? entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
       const row = pendingLog.get(key);
       if (row) {
         row.count++;

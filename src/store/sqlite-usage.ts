@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { BurstWindows } from "./burst-window.ts";
 import { type DataVersion, ReadMemo } from "./read-memo.ts";
-import type { UsageStore } from "./types.ts";
+import type { RequestLogEntry, UsageStore } from "./types.ts";
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT_ROWS = 500;
@@ -11,15 +11,11 @@ export interface SqliteUsage extends UsageStore {
   flush(): void;
 }
 
-/** Requests of one key (or keyless account), route and status within one second. */
-interface LogRow {
-  accountId: string;
-  keyId: string | null;
-  route: string;
-  status: number;
-  durationMs: number;
-  credits: number;
-  at: number;
+/**
+ * Requests of one key (or keyless account), route and status within one
+ * second: durations and credits summed, `at` the last request's time.
+ */
+interface LogRow extends RequestLogEntry {
   count: number;
 }
 

@@ -70,7 +70,8 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
   const schedule = () => {
     if (pendingLog.size >= FLUSH_AT_ROWS) return flushNow();
     // unref: a pending flush must not keep a finished CLI run alive; close() flushes what is left.
-    timer ??= setTimeout(flushNow, FLUSH_EVERY_MS);
+    if (timer) return;
+    timer = setTimeout(flushNow, FLUSH_EVERY_MS);
     timer.unref?.();
   };
   function flushNow() {

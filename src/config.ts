@@ -82,6 +82,12 @@ const SETTINGS = {
     default: -1,
     doc: "Worker threads that parse and convert HTML beside the event loop (0: in the main thread); default one per core (the event loop mostly waits on the network)",
   },
+  browserContextUses: {
+    env: "SIPHON_BROWSER_CONTEXT_USES",
+    kind: "int",
+    default: 50,
+    doc: "Requests one warm incognito context serves, wiped between them, before it is replaced (1: a fresh context per request, slower)",
+  },
   browserRecycleAfter: {
     env: "SIPHON_BROWSER_RECYCLE_PAGES",
     kind: "int",

@@ -93,6 +93,23 @@ describe("browser pool", () => {
     BROWSER_TEST_MS,
   );
 
+  test("SIPHON_BROWSER_CONTEXT_USES=1 gives every request a fresh incognito context", async () => {
+    const strict = createBrowserPool(
+      loadConfig(
+        { SIPHON_HOME: "/nonexistent/siphon-test-home", SIPHON_BROWSER_CONTEXT_USES: "1" },
+        { browserConcurrency: 1, browserRecycleAfter: 0 },
+      ),
+    );
+    try {
+      const contexts: unknown[] = [];
+      for (let i = 0; i < 3; i++) contexts.push(await strict.withPage(async (_page, lease) => lease.context));
+      expect(new Set(contexts).size).toBe(3);
+      expect(strict.stats().contextsOpened).toBeGreaterThanOrEqual(3);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
+
   test(
     `a context serves at most ${SLOT_MAX_USES} requests, and none after a request that failed`,
     async () => {

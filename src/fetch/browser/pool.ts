@@ -35,7 +35,7 @@ export interface WithPageOptions {
 export interface BrowserPool {
   /**
    * Runs `fn` with a page of its own. Pages are reused: each lives in an incognito context that
-   * serves a bounded number of requests (SLOT_MAX_USES) one at a time, and between two requests
+   * serves a bounded number of requests (SIPHON_BROWSER_CONTEXT_USES) one at a time, and between two requests
    * its page is taken to about:blank and its cookies, storage, HTTP cache and history are wiped
    * (see Slot.release); a request that fails, opens another page or loads a cross-origin frame
    * costs its context, which is closed. Settings (user agent, viewport, locale, time zone,
@@ -92,6 +92,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   let launches = 0;
   let pagesServed = 0;
   let contextsOpened = 0;
+  const contextUses = Math.max(1, config.browserContextUses);
   let closed = false;
   /** Wipes waiting for a quiet moment (see quietMoment). */
   const deferredWipes = new Set<() => void>();
@@ -231,7 +232,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     gen.opening++;
     try {
       const { browser } = await gen.ready;
-      const slot = await openSlot(browser, partition, onPageLoaded);
+      const slot = await openSlot(browser, partition, onPageLoaded, contextUses);
       if (gen.closed) {
         // The pool closed meanwhile: the context must not outlive it in a connected browser.
         await slot.close();

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, Target } from "puppeteer-core";
 
-/** Requests one slot serves before its context is closed and a new one opened. */
+/** Requests one slot serves before its context is closed and a new one opened (SIPHON_BROWSER_CONTEXT_USES). */
 export const SLOT_MAX_USES = 50;
 /** A wipe that takes longer means a stuck page: the slot is closed instead. */
 const WIPE_TIMEOUT_MS = 5_000;
@@ -60,7 +60,7 @@ export interface Slot {
    * (the previous site's scripts stop), then clears cookies, the HTTP cache, the history and
    * every kind of storage (local, session, IndexedDB, Cache Storage, service workers...) of
    * each origin the page sent a request to. Closes the slot instead when the request failed,
-   * the slot reached SLOT_MAX_USES, the request opened another page, loaded a cross-origin
+   * the slot reached its most uses, the request opened another page, loaded a cross-origin
    * frame (its partitioned storage cannot be named for clearing), left a listener on the page,
    * or the wipe fails. The page's requests are refused from the call on; the wipe starts once
    * `beforeWipe` resolves. Permission answers need no wipe: preparePage keeps any from being
@@ -107,6 +107,7 @@ export async function openSlot(
   browser: Browser,
   partition: string,
   onLoaded: () => void = () => {},
+  maxUses = SLOT_MAX_USES,
 ): Promise<Slot> {
   const context = await browser.createBrowserContext();
   let page: Page;
@@ -225,7 +226,7 @@ export async function openSlot(
       handler = undefined;
       loaded();
       const leftListeners = listenerCounts().some((count, i) => count > (listenersAtLend[i] ?? 0));
-      if (failed || spoiled || leftListeners || uses >= SLOT_MAX_USES || page.isClosed()) {
+      if (failed || spoiled || leftListeners || uses >= maxUses || page.isClosed()) {
         await slot.close();
         return false;
       }

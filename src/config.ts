@@ -80,7 +80,7 @@ const SETTINGS = {
     env: "SIPHON_EXTRACT_THREADS",
     kind: "int",
     default: -1,
-    doc: "Worker threads that parse and convert HTML beside the event loop (0: in the main thread); default one per core (the event loop mostly waits on the network)",
+    doc: "Worker threads that parse and convert HTML beside the event loop (0: in the main thread); default one per core up to 4 (the event loop mostly waits on the network)",
   },
   browserContextUses: {
     env: "SIPHON_BROWSER_CONTEXT_USES",

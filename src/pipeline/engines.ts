@@ -12,6 +12,9 @@ import type { Engines } from "./fetch-page.ts";
  * the browser and stealth engines share one browser. HTML extraction runs on
  * a pool of worker threads (SIPHON_EXTRACT_THREADS) started on first use.
  */
+/** Default ceiling of extraction threads: each holds its own copy of the extraction code (~30 MiB). */
+const DEFAULT_MAX_THREADS = 4;
+
 export function createEngines(config: Config): Engines & { close(): Promise<void> } {
   let pool: Promise<BrowserPool> | undefined;
   const sharedPool = () => {
@@ -35,7 +38,10 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
   };
   const loaded = new Map<EngineName, Promise<FetchEngine>>();
   let extractors: ReturnType<typeof createExtractorPool> | undefined;
-  const threads = config.extractThreads >= 0 ? config.extractThreads : Math.max(1, availableParallelism());
+  const threads =
+    config.extractThreads >= 0
+      ? config.extractThreads
+      : Math.min(DEFAULT_MAX_THREADS, availableParallelism());
   // Threads start on the first page, so commands that never extract (keys, jobs) never pay for them.
   const extract: HtmlExtractor | undefined =
     threads > 0

@@ -20,6 +20,12 @@ export type ExtractResponse = { id: number; doc: ExtractedDocument } | { id: num
 /** Extraction in the calling thread. */
 export const extractInline: HtmlExtractor = async (html, url, options) => extractHtml(html, url, options);
 
+/** Worker threads that extract pages; `close` ends them (later pages run in the calling thread). */
+export interface ExtractorPool {
+  extract: HtmlExtractor;
+  close(): void;
+}
+
 interface Pending {
   resolve(doc: ExtractedDocument): void;
   reject(error: Error): void;
@@ -39,8 +45,8 @@ interface Thread {
  * its path relative to the project root.
  */
 function workerUrl(): string {
-  const here = new URL("./worker.ts", import.meta.url);
-  return import.meta.url.includes("$bunfs") ? "./src/extract/worker.ts" : here.href;
+  if (import.meta.url.includes("$bunfs")) return "./src/extract/worker.ts";
+  return new URL("./worker.ts", import.meta.url).href;
 }
 
 /**
@@ -50,7 +56,7 @@ function workerUrl(): string {
  * flight. A thread that dies fails its pages (the caller records the error)
  * and is replaced. Threads do not keep the process alive; `close` ends them.
  */
-export function createExtractorPool(size: number): { extract: HtmlExtractor; close(): void } {
+export function createExtractorPool(size: number): ExtractorPool {
   const threads: Thread[] = [];
   let nextId = 1;
   let closed = false;

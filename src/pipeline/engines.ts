@@ -1,20 +1,21 @@
 import { availableParallelism } from "node:os";
 import type { Config } from "../config.ts";
-import { createExtractorPool, type HtmlExtractor } from "../extract/pool.ts";
+import type { ExtractorPool, HtmlExtractor } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";
 import type { EngineName, FetchEngine } from "../fetch/types.ts";
 import type { Engines } from "./fetch-page.ts";
+
+/** Default ceiling of extraction threads: each holds its own copy of the extraction code (~30 MiB). */
+const DEFAULT_MAX_THREADS = 4;
 
 /**
  * Lazily created, shared engines for one process; `close` releases them.
  * The registry is typed by EngineName, so a missing engine is a compile
  * error; puppeteer is loaded only when a browser engine is first used, and
  * the browser and stealth engines share one browser. HTML extraction runs on
- * a pool of worker threads (SIPHON_EXTRACT_THREADS) started on first use.
+ * a pool of worker threads (SIPHON_EXTRACT_THREADS) loaded and started on
+ * first use, so commands that never extract (keys, jobs) load none of it.
  */
-/** Default ceiling of extraction threads: each holds its own copy of the extraction code (~30 MiB). */
-const DEFAULT_MAX_THREADS = 4;
-
 export function createEngines(config: Config): Engines & { close(): Promise<void> } {
   let pool: Promise<BrowserPool> | undefined;
   const sharedPool = () => {
@@ -37,17 +38,16 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
     stealth: () => browserEngine(true),
   };
   const loaded = new Map<EngineName, Promise<FetchEngine>>();
-  let extractors: ReturnType<typeof createExtractorPool> | undefined;
+  let extractors: Promise<ExtractorPool> | undefined;
   const threads =
     config.extractThreads >= 0
       ? config.extractThreads
       : Math.min(DEFAULT_MAX_THREADS, availableParallelism());
-  // Threads start on the first page, so commands that never extract (keys, jobs) never pay for them.
   const extract: HtmlExtractor | undefined =
     threads > 0
-      ? (html, url, options) => {
-          extractors ??= createExtractorPool(threads);
-          return extractors.extract(html, url, options);
+      ? async (html, url, options) => {
+          extractors ??= import("../extract/pool.ts").then((m) => m.createExtractorPool(threads));
+          return (await extractors).extract(html, url, options);
         }
       : undefined;
   return {
@@ -66,7 +66,7 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
       for (const engine of loaded.values()) await (await engine).close?.();
       loaded.clear();
       if (pool) await (await pool).close();
-      extractors?.close();
+      if (extractors) (await extractors).close();
       extractors = undefined;
       pool = undefined;
     },

@@ -19,15 +19,11 @@
  *   bun scripts/bench/crawl.ts [--pages 2000] [--rounds 1] [--json]
  */
 import { pagePath } from "./crawl-site.ts";
+import { hasFlag, numberFlag } from "./flags.ts";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const pages = flag("pages", 2000);
-const rounds = flag("rounds", 1);
-const json = args.includes("--json");
+const pages = numberFlag("pages", 2000);
+const rounds = numberFlag("rounds", 1);
+const json = hasFlag("json");
 /** siphon's job runner fetches this many pages at once (src/jobs/runner.ts); Crawlee gets the same. */
 const CONCURRENCY = 5;
 const CRAWLERS = ["siphon", "crawlee"] as const;

@@ -15,15 +15,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { startFixtureSite } from "../../test/helpers/fixture-site.ts";
+import { hasFlag, numberFlag } from "./flags.ts";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const seconds = flag("seconds", 3);
-const rounds = flag("rounds", 12);
-const connections = flag("connections", 16);
+const seconds = numberFlag("seconds", 3);
+const rounds = numberFlag("rounds", 12);
+const connections = numberFlag("connections", 16);
 const root = new URL("../..", import.meta.url).pathname;
 
 interface Server {
@@ -145,8 +141,7 @@ try {
     const rates = new Map<string, number>();
     for (const s of round % 2 ? [...servers].reverse() : servers) {
       const result = await run(`${s.base}${path}`, s.headers);
-      if (args.includes("--verbose"))
-        console.error(`round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s`);
+      if (hasFlag("verbose")) console.error(`round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s`);
       rates.set(s.name, result.rps);
       const t = totals.get(s.name) ?? { rps: [], p99: [], non2xx: 0 };
       t.rps.push(result.rps);
@@ -181,7 +176,7 @@ const medianPair =
     ? (sortedCosts[mid] as number)
     : ((sortedCosts[mid - 1] as number) + (sortedCosts[mid] as number)) / 2;
 const cost = Math.round(medianPair * 1000) / 10;
-if (args.includes("--json"))
+if (hasFlag("json"))
   console.log(
     JSON.stringify({ seconds, rounds, connections, rows, costPercent: cost, meanCostPercent: meanCost }),
   );

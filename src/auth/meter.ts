@@ -1,12 +1,11 @@
 import { SiphonError } from "../errors.ts";
 import type { Awaitable, BurstVerdict } from "../store/types.ts";
 import type { AuthContext, Principal } from "./principal.ts";
-import { weekStart } from "./week.ts";
+import { nextWeekStart, weekStart } from "./week.ts";
 
 /** The burst limit is a true sliding window over the last hour. */
 export const BURST_WINDOW_MS = 3_600_000;
 const MICROS = 1_000_000;
-const WEEK_MS = 7 * 86_400_000;
 
 /** What admission decided for one metered request. */
 export interface Admission {
@@ -75,20 +74,15 @@ export function admit(principal: Principal, ctx: AuthContext): Awaitable<Admissi
     return {
       principal,
       burst: { limit, used: verdict.used, resetAt: verdict.oldestExpiresAt },
-      weekly: { limit: quota, used, resetsAt: week + WEEK_MS },
+      weekly: { limit: quota, used, resetsAt: nextWeekStart(now) },
       softLimited: over && !extraUsage,
       extraUsage,
     };
   };
-  const slot = usage.takeBurstSlot(burstSubject(principal), now, BURST_WINDOW_MS, limit);
-  if (slot instanceof Promise)
-    return slot.then((verdict) => {
-      if (!verdict.allowed) refuse(verdict, limit, now);
-      return then(usage.weeklyCredits(principal.account.id, week), (used) => admitted(verdict, used));
-    });
-  if (!slot.allowed) refuse(slot, limit, now);
-  const used = usage.weeklyCredits(principal.account.id, week);
-  return used instanceof Promise ? used.then((n) => admitted(slot, n)) : admitted(slot, used);
+  return then(usage.takeBurstSlot(burstSubject(principal), now, BURST_WINDOW_MS, limit), (verdict) => {
+    if (!verdict.allowed) refuse(verdict, limit, now);
+    return then(usage.weeklyCredits(principal.account.id, week), (used) => admitted(verdict, used));
+  });
 }
 
 /** Adds a request's credits to the week and charges extra usage when it applies. */

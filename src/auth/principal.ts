@@ -149,13 +149,10 @@ export function identifyPrincipal(
   }
   const generation = ctx.store.accounts.generation();
   const hit = cache.get(id);
-  const lastUsed = hit?.principal.key?.lastUsedAt;
-  if (
-    hit &&
-    hit.generation === generation &&
-    (lastUsed === undefined || (lastUsed !== null && ctx.now() - lastUsed <= TOUCH_EVERY_MS))
-  )
-    return hit.principal;
+  // A key whose last-used time is due for its touch goes the long way, which touches it.
+  const touched = hit?.principal.key?.lastUsedAt;
+  const touchDue = touched !== undefined && (touched === null || ctx.now() - touched > TOUCH_EVERY_MS);
+  if (hit && hit.generation === generation && !touchDue) return hit.principal;
   const store = cache;
   return authenticate(headers, ctx, keyOptional).then((principal) => {
     if (store.size >= REMEMBERED_MAX) store.clear();

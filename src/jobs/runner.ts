@@ -9,7 +9,7 @@ import { fetchPage } from "../pipeline/fetch-page.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
 import type { JobItem, JobRecord, JobStatus, Store } from "../store/types.ts";
 import { type CrawlPlan, planCrawl } from "./crawl-plan.ts";
-import { jobSpec } from "./spec.ts";
+import { type JobSpec, jobSpec } from "./spec.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
 
 /** Progress events of a job, for SSE (DECISIONS.md "Jobs"). */
@@ -39,6 +39,14 @@ export interface JobRunner {
   subscribe(id: string, listener: (event: JobEvent) => void): () => void;
   /** Stops the loops; unfinished jobs stay processing and resume on the next start. */
   close(): Promise<void>;
+}
+
+/** What every page of one running job shares. */
+interface JobRun {
+  job: JobRecord;
+  spec: JobSpec;
+  plan: CrawlPlan | undefined;
+  queued: Set<string>;
 }
 
 /** Pending items read at most when looking past busy hosts for one that may start. */
@@ -89,15 +97,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     return (await deps.store.usage.weeklyCredits(accountId, weekStart(now()))) >= plan.weeklyQuota;
   }
 
-  async function processItem(
-    job: JobRecord,
-    url: string,
-    depth: number,
-    plan: CrawlPlan | undefined,
-    queued: Set<string>,
-    signal: AbortSignal,
-  ) {
-    const spec = jobSpec(job);
+  async function processItem(run: JobRun, url: string, depth: number, signal: AbortSignal) {
+    const { job, spec, plan, queued } = run;
     try {
       const input = spec.pageInput(url) as FetchInput;
       const outcome = await fetchPage(input, {
@@ -180,8 +181,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       now,
     });
     const parallel = spec.parallel;
-    // URLs this run has handed to the store (it dedups too; this only spares it repeated writes).
-    const queued = new Set<string>();
+    // queued: URLs this run has handed to the store (it dedups too; this only spares it repeated writes).
+    const jobRun: JobRun = { job, spec, plan, queued: new Set() };
     await progress(id);
     // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
     const inFlight = new Map<string, Promise<void>>();
@@ -193,7 +194,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
           const pending = await deps.store.jobs.pending(id, size);
           waiting = pending.filter((it) => !inFlight.has(it.url));
           for (const it of hosts.take(waiting, parallel - inFlight.size)) {
-            const work = processItem(job as JobRecord, it.url, it.depth, plan, queued, signal).finally(() => {
+            const work = processItem(jobRun, it.url, it.depth, signal).finally(() => {
               inFlight.delete(it.url);
               hosts.finished(it.url);
             });

@@ -80,7 +80,12 @@ export function createApp(options: AppOptions) {
         if (response === null || typeof response !== "object" || response instanceof Response) return;
         if (Object.getPrototypeOf(response) !== Object.prototype && !Array.isArray(response)) return;
         if (typeof set.status !== "number" || set.cookie || set.redirect) return;
-        return jsonResponse(response, set.status, set.headers as Record<string, string | number>);
+        const built = jsonResponse(response, set.status, set.headers as Record<string, string | number>);
+        // The response is final. Left in `set`, its status and headers would make Elysia copy it into a
+        // new Response (a new Headers, a lookup per header, a body stream) to merge them in again.
+        set.headers = {};
+        set.status = 200;
+        return built;
       })
       .use(
         swagger({

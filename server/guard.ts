@@ -1,4 +1,4 @@
-import { type Admission, admit, settle, usageHeaders } from "../src/auth/meter.ts";
+import { type Admission, admit, settle, usageHeaders, writeUsageHeaders } from "../src/auth/meter.ts";
 import { loadPlans } from "../src/auth/plans.ts";
 import { type AuthContext, identifyPrincipal, type Principal } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
@@ -94,10 +94,11 @@ export async function metered<T>(
       guard,
     );
     const settlement = settling instanceof Promise ? await settling : settling;
-    const headers = usageHeaders(admission, settlement);
-    if (degraded)
-      headers["x-degraded"] = headers["x-degraded"] ? `${headers["x-degraded"]}; ${degraded}` : degraded;
-    Object.assign(set.headers, headers);
+    writeUsageHeaders(set.headers, admission, settlement);
+    if (degraded) {
+      const soft = set.headers["x-degraded"];
+      set.headers["x-degraded"] = soft ? `${soft}; ${degraded}` : degraded;
+    }
     return body;
   } catch (raw) {
     const error = toSiphonError(raw);

@@ -7,12 +7,14 @@ describe("jsonResponse", () => {
     const second = jsonResponse({ a: 2 }, 201, { "x-a": "9", "x-b": 2, "x-c": "same" });
     const other = jsonResponse([1], 200, { "x-a": "1", "x-d": "4" });
     const third = jsonResponse({ a: 3 }, 200, { "x-a": "1", "x-b": 3, "x-c": "changed" });
+    const fourth = jsonResponse({ a: 4 }, 200, { "x-a": 1, "x-b": "3", "x-c": "changed" });
     const headers = (r: Response) =>
       Object.fromEntries([...r.headers].filter(([name]) => name.startsWith("x-")));
     expect(headers(first)).toEqual({ "x-a": "1", "x-b": "2", "x-c": "same" });
     expect(headers(second)).toEqual({ "x-a": "9", "x-b": "2", "x-c": "same" });
     expect(headers(other)).toEqual({ "x-a": "1", "x-d": "4" });
     expect(headers(third)).toEqual({ "x-a": "1", "x-b": "3", "x-c": "changed" });
+    expect(headers(fourth)).toEqual({ "x-a": "1", "x-b": "3", "x-c": "changed" });
     expect(second.status).toBe(201);
     expect(second.headers.get("content-type")).toContain("application/json");
     expect(await second.json()).toEqual({ a: 2 });

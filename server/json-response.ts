@@ -7,29 +7,36 @@
  * less per request than building all of them (a cached fetch answers 17).
  */
 let template: Headers | null = null;
-let templateValues: Record<string, string> = {};
+/** The values the template holds, as they were given (numbers stay numbers, compared before any text is made). */
+let templateValues: Record<string, string | number> = {};
 let templateSize = 0;
 
 function headersFor(values: Record<string, string | number>): Headers {
-  let size = 0;
-  let same = template !== null;
-  for (const name in values) {
-    size++;
-    if (same && templateValues[name] === undefined) same = false;
-  }
-  if (same && size === templateSize) {
-    const headers = new Headers(template as Headers);
+  if (template !== null) {
+    const headers = new Headers(template);
+    let size = 0;
+    let same = true;
     for (const name in values) {
-      const value = String(values[name]);
-      if (templateValues[name] !== value) headers.set(name, value);
+      size++;
+      const value = values[name] as string | number;
+      const before = templateValues[name];
+      if (before === value) continue;
+      if (before === undefined) {
+        same = false;
+        break;
+      }
+      headers.set(name, String(value));
     }
-    return headers;
+    if (same && size === templateSize) return headers;
   }
   const fresh: Record<string, string> = {};
-  for (const name in values) fresh[name] = String(values[name]);
+  templateSize = 0;
+  for (const name in values) {
+    fresh[name] = String(values[name]);
+    templateSize++;
+  }
   template = new Headers(fresh);
-  templateValues = fresh;
-  templateSize = size;
+  templateValues = { ...values };
   return new Headers(template);
 }
 

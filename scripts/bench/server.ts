@@ -8,9 +8,12 @@
  * the median over rounds of each round's back-to-back pair (1 - on/off); the
  * cost from the mean rates is printed beside it.
  *
- *   bun scripts/bench/server.ts [--seconds 3] [--rounds 12] [--connections 16] [--json] [--verbose]
+ * With two or more cores, wrk runs on the first and the servers on the last
+ * (taskset; --no-pin leaves placement to the scheduler).
+ *
+ *   bun scripts/bench/server.ts [--seconds 3] [--rounds 12] [--connections 16] [--json] [--verbose] [--no-pin]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -22,9 +25,22 @@ const rounds = numberFlag("rounds", 12);
 const connections = numberFlag("connections", 16);
 const root = new URL("../..", import.meta.url).pathname;
 
+/**
+ * The load generator and the servers each get a core of their own when the
+ * machine has two or more and taskset is there: left to the scheduler, the
+ * server shares a core with wrk in some runs and not in others, which moved
+ * a server's rate by 30% from one process to the next.
+ */
+const cores = navigator.hardwareConcurrency;
+const taskset = Bun.which("taskset") && cores >= 2 && !hasFlag("no-pin") ? "taskset" : null;
+const pin = (core: number) => (taskset ? [taskset, "-c", String(core)] : []);
+const serverCore = cores - 1;
+const loadCore = 0;
+
 interface Server {
   name: string;
   base: string;
+  pid: number;
   headers: Record<string, string>;
   stop(): void;
 }
@@ -50,7 +66,7 @@ async function startServer(name: string, auth: string): Promise<Server> {
     );
     headers.authorization = `Bearer ${JSON.parse(made.stdout.toString()).key}`;
   }
-  const server = Bun.spawn(["bun", "cli/main.ts", "serve", "--port", "0"], {
+  const server = Bun.spawn([...pin(serverCore), "bun", "cli/main.ts", "serve", "--port", "0"], {
     cwd: root,
     env,
     stderr: "pipe",
@@ -67,6 +83,7 @@ async function startServer(name: string, auth: string): Promise<Server> {
   return {
     name,
     base,
+    pid: server.pid,
     headers,
     stop() {
       server.kill();
@@ -79,6 +96,19 @@ interface Load {
   rps: number;
   p99: number;
   non2xx: number;
+  requests: number;
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; null off Linux. */
+function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }
 
 // wrk (C) costs the shared 2 cores far less than autocannon (JavaScript), so it skews the ratio less.
@@ -92,6 +122,7 @@ function milliseconds(value: string, unit: string): number {
 async function runWrk(url: string, headers: Record<string, string>): Promise<Load> {
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
   const proc = Bun.spawn([
+    ...pin(loadCore),
     wrk!,
     "-t",
     "1",
@@ -107,7 +138,8 @@ async function runWrk(url: string, headers: Record<string, string>): Promise<Loa
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  return { rps, p99: p99 ? milliseconds(p99[1]!, p99[2]!) : 0, non2xx };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return { rps, p99: p99 ? milliseconds(p99[1]!, p99[2]!) : 0, non2xx, requests };
 }
 
 function runAutocannon(url: string, headers: Record<string, string>): Promise<Load> {
@@ -115,12 +147,18 @@ function runAutocannon(url: string, headers: Record<string, string>): Promise<Lo
     autocannon({ url, headers, connections, duration: seconds }, (error, result) =>
       error
         ? reject(error)
-        : resolve({ rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx }),
+        : resolve({
+            rps: result.requests.average,
+            p99: result.latency.p99,
+            non2xx: result.non2xx,
+            requests: result.requests.total,
+          }),
     );
   });
 }
 
 const run = wrk ? runWrk : runAutocannon;
+const us = (n: number | undefined) => Math.round((n ?? Number.NaN) * 10) / 10;
 
 const site = await startFixtureSite();
 const servers = [
@@ -131,6 +169,8 @@ const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=
 const totals = new Map<string, { rps: number[]; p99: number[]; non2xx: number }>();
 /** Each round's cost (1 - on/off, both measured back to back): machine noise drifts, pairs share it. */
 const pairCosts: number[] = [];
+/** Server CPU per request (us) of each round, per server: the cost in work, less swayed by other load on the machine. */
+const cpuPerRequest = new Map<string, number[]>();
 try {
   for (const s of servers) {
     const warm = await fetch(`${s.base}${path}`, { headers: s.headers });
@@ -140,8 +180,19 @@ try {
   for (let round = 0; round < rounds; round++) {
     const rates = new Map<string, number>();
     for (const s of round % 2 ? [...servers].reverse() : servers) {
+      const cpuBefore = cpuMs(s.pid);
       const result = await run(`${s.base}${path}`, s.headers);
-      if (hasFlag("verbose")) console.error(`round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s`);
+      const cpuAfter = cpuMs(s.pid);
+      if (cpuBefore !== null && cpuAfter !== null && result.requests > 0) {
+        const list = cpuPerRequest.get(s.name) ?? [];
+        list.push(((cpuAfter - cpuBefore) * 1000) / result.requests);
+        cpuPerRequest.set(s.name, list);
+      }
+      if (hasFlag("verbose"))
+        console.error(
+          `round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s, ` +
+            `${us(cpuPerRequest.get(s.name)?.at(-1))} us CPU per request`,
+        );
       rates.set(s.name, result.rps);
       const t = totals.get(s.name) ?? { rps: [], p99: [], non2xx: 0 };
       t.rps.push(result.rps);
@@ -158,6 +209,13 @@ try {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
 const rows = servers.map((s) => {
   const t = totals.get(s.name)!;
   return {
@@ -169,16 +227,23 @@ const rows = servers.map((s) => {
 });
 const [on, off] = rows as [(typeof rows)[0], (typeof rows)[0]];
 const meanCost = Math.round((1 - on.rps / off.rps) * 1000) / 10;
-const sortedCosts = [...pairCosts].sort((a, b) => a - b);
-const mid = sortedCosts.length >> 1;
-const medianPair =
-  sortedCosts.length % 2
-    ? (sortedCosts[mid] as number)
-    : ((sortedCosts[mid - 1] as number) + (sortedCosts[mid] as number)) / 2;
-const cost = Math.round(medianPair * 1000) / 10;
+const cost = Math.round(median(pairCosts) * 1000) / 10;
+// Throughput of a CPU-bound server goes as 1 / CPU per request, so the CPU cost is 1 - off/on.
+const [cpuOn, cpuOff] = servers.map((s) => median(cpuPerRequest.get(s.name) ?? [Number.NaN]));
+const cpuCost = Math.round((1 - (cpuOff as number) / (cpuOn as number)) * 1000) / 10;
+
 if (hasFlag("json"))
   console.log(
-    JSON.stringify({ seconds, rounds, connections, rows, costPercent: cost, meanCostPercent: meanCost }),
+    JSON.stringify({
+      seconds,
+      rounds,
+      connections,
+      rows,
+      costPercent: cost,
+      meanCostPercent: meanCost,
+      cpuMicrosPerRequest: { on: us(cpuOn), off: us(cpuOff) },
+      cpuCostPercent: cpuCost,
+    }),
   );
 else {
   console.log(
@@ -190,5 +255,9 @@ else {
   console.log(
     `\nauth + metering cost: ${cost}% of throughput, median of the ${rounds} back-to-back pairs ` +
       `(${meanCost}% from the means above; target: under 15%)`,
+  );
+  console.log(
+    `server CPU per request (median of rounds): ${us(cpuOn)} us on, ${us(cpuOff)} us off: ` +
+      `a cost of ${cpuCost}% of a CPU-bound server's throughput`,
   );
 }

@@ -27,16 +27,6 @@ export interface Settlement {
   extraBalance?: number;
 }
 
-/** The burst window is per key; keyless local requests share one window per account. */
-export function burstSubject(principal: Principal): string {
-  return principal.key ? `key:${principal.key.id}` : `account:${principal.account.id}`;
-}
-
-/** Applies `next` to a value now when it is there, else when it arrives: no microtask for a store that answers at once. */
-function then<T, U>(value: Awaitable<T>, next: (value: T) => Awaitable<U>): Awaitable<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
-}
-
 function refuse(verdict: BurstVerdict, limit: number, now: number): never {
   const retryAfter = Math.max(1, Math.ceil((verdict.oldestExpiresAt - now) / 1000));
   throw new SiphonError("rate_limited", `The hourly burst limit of ${limit} requests is reached`, {
@@ -53,6 +43,36 @@ function refuse(verdict: BurstVerdict, limit: number, now: number): never {
   });
 }
 
+/** The admission once the burst window and the week's credits are known. */
+function admission(principal: Principal, verdict: BurstVerdict, used: number, now: number): Admission {
+  const { plan, account } = principal;
+  const over = used >= plan.weeklyQuota;
+  const extraUsage =
+    over &&
+    account.extraUsageEnabled &&
+    account.extraBalanceMicros >= Math.round(plan.extraPricePerRequest * MICROS);
+  return {
+    principal,
+    burst: { limit: plan.burstPerHour, used: verdict.used, resetAt: verdict.oldestExpiresAt },
+    weekly: { limit: plan.weeklyQuota, used, resetsAt: nextWeekStart(now) },
+    softLimited: over && !extraUsage,
+    extraUsage,
+  };
+}
+
+function admitCounted(
+  principal: Principal,
+  verdict: BurstVerdict,
+  now: number,
+  ctx: AuthContext,
+): Awaitable<Admission> {
+  if (!verdict.allowed) refuse(verdict, principal.plan.burstPerHour, now);
+  const used = ctx.store.usage.weeklyCredits(principal.account.id, weekStart(now));
+  return used instanceof Promise
+    ? used.then((credits) => admission(principal, verdict, credits, now))
+    : admission(principal, verdict, used, now);
+}
+
 /**
  * Admits a metered request: counts it in the key's sliding burst window
  * (hard: 429 rate_limited with Retry-After and X-RateLimit-* when full) and
@@ -62,27 +82,15 @@ function refuse(verdict: BurstVerdict, limit: number, now: number): never {
  */
 export function admit(principal: Principal, ctx: AuthContext): Awaitable<Admission> {
   const now = ctx.now();
-  const limit = principal.plan.burstPerHour;
-  const usage = ctx.store.usage;
-  const week = weekStart(now);
-  const admitted = (verdict: BurstVerdict, used: number): Admission => {
-    const quota = principal.plan.weeklyQuota;
-    const over = used >= quota;
-    const price = Math.round(principal.plan.extraPricePerRequest * MICROS);
-    const extraUsage =
-      over && principal.account.extraUsageEnabled && principal.account.extraBalanceMicros >= price;
-    return {
-      principal,
-      burst: { limit, used: verdict.used, resetAt: verdict.oldestExpiresAt },
-      weekly: { limit: quota, used, resetsAt: nextWeekStart(now) },
-      softLimited: over && !extraUsage,
-      extraUsage,
-    };
-  };
-  return then(usage.takeBurstSlot(burstSubject(principal), now, BURST_WINDOW_MS, limit), (verdict) => {
-    if (!verdict.allowed) refuse(verdict, limit, now);
-    return then(usage.weeklyCredits(principal.account.id, week), (used) => admitted(verdict, used));
-  });
+  const verdict = ctx.store.usage.takeBurstSlot(
+    principal.burstSubject,
+    now,
+    BURST_WINDOW_MS,
+    principal.plan.burstPerHour,
+  );
+  return verdict instanceof Promise
+    ? verdict.then((counted) => admitCounted(principal, counted, now, ctx))
+    : admitCounted(principal, verdict, now, ctx);
 }
 
 /** Adds a request's credits to the week and charges extra usage when it applies. */
@@ -146,31 +154,46 @@ function isoResetsAt(ms: number): string {
   return resetsAtIso;
 }
 
-/** The usage headers of a metered response (SPEC "Response headers"). */
-export function usageHeaders(admission: Admission, settlement: Settlement): Record<string, string> {
+/**
+ * Writes the usage headers of a metered response (SPEC "Response headers")
+ * into `target`; numbers stay numbers, for the response builder to turn into
+ * text only when they differ from the previous response's.
+ */
+export function writeUsageHeaders(
+  target: Record<string, string | number>,
+  admission: Admission,
+  settlement: Settlement,
+): void {
   const { weekly, burst } = admission;
-  const headers: Record<string, string> = {
-    "x-credits-used": String(settlement.credits),
-    "x-service-plan": admission.principal.plan.tier,
-    "x-weekly-limit": String(weekly.limit),
-    "x-weekly-used": String(settlement.weeklyUsed),
-    "x-weekly-remaining": String(Math.max(0, weekly.limit - settlement.weeklyUsed)),
-    "x-weekly-resets-at": isoResetsAt(weekly.resetsAt),
-    "x-burst-limit": String(burst.limit),
-    "x-burst-used": String(burst.used),
-    "x-burst-remaining": String(Math.max(0, burst.limit - burst.used)),
-    "x-ratelimit-limit": String(burst.limit),
-    "x-ratelimit-remaining": String(Math.max(0, burst.limit - burst.used)),
-    "x-ratelimit-reset": String(Math.ceil(burst.resetAt / 1000)),
-  };
+  const burstRemaining = Math.max(0, burst.limit - burst.used);
+  target["x-credits-used"] = settlement.credits;
+  target["x-service-plan"] = admission.principal.plan.tier;
+  target["x-weekly-limit"] = weekly.limit;
+  target["x-weekly-used"] = settlement.weeklyUsed;
+  target["x-weekly-remaining"] = Math.max(0, weekly.limit - settlement.weeklyUsed);
+  target["x-weekly-resets-at"] = isoResetsAt(weekly.resetsAt);
+  target["x-burst-limit"] = burst.limit;
+  target["x-burst-used"] = burst.used;
+  target["x-burst-remaining"] = burstRemaining;
+  target["x-ratelimit-limit"] = burst.limit;
+  target["x-ratelimit-remaining"] = burstRemaining;
+  target["x-ratelimit-reset"] = Math.ceil(burst.resetAt / 1000);
   if (admission.softLimited) {
-    headers["x-soft-limited"] = "true";
-    headers["x-degraded"] =
+    target["x-soft-limited"] = "true";
+    target["x-degraded"] =
       "Weekly quota used up: HTTP-only fetching (no browser rendering or stealth) until it resets";
   }
   if (settlement.extraCharged !== undefined) {
-    headers["x-extra-usage-charged"] = money(settlement.extraCharged);
-    headers["x-extra-usage-new-balance"] = money(settlement.extraBalance ?? 0);
+    target["x-extra-usage-charged"] = money(settlement.extraCharged);
+    target["x-extra-usage-new-balance"] = money(settlement.extraBalance ?? 0);
   }
+}
+
+/** The usage headers of a metered response as text (for error answers). */
+export function usageHeaders(admission: Admission, settlement: Settlement): Record<string, string> {
+  const values: Record<string, string | number> = {};
+  writeUsageHeaders(values, admission, settlement);
+  const headers: Record<string, string> = {};
+  for (const name in values) headers[name] = String(values[name]);
   return headers;
 }

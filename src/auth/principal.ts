@@ -9,6 +9,8 @@ export interface Principal {
   account: Account;
   key: ApiKeyInfo | null;
   plan: Plan;
+  /** Whose burst window the requests count in: the key's; keyless local requests share one per account. */
+  burstSubject: string;
 }
 
 export interface AuthContext {
@@ -66,6 +68,7 @@ async function localPrincipal(ctx: AuthContext): Promise<Principal> {
     account: { ...account, tier: ctx.config.localTier },
     key: null,
     plan: planOf(ctx, ctx.config.localTier),
+    burstSubject: `account:${account.id}`,
   };
 }
 
@@ -114,7 +117,7 @@ export async function authenticate(
   const now = ctx.now();
   if (info.lastUsedAt === null || now - info.lastUsedAt > TOUCH_EVERY_MS)
     await ctx.store.accounts.touchKey(info.id, now);
-  return { account, key: info, plan: planOf(ctx, account.tier) };
+  return { account, key: info, plan: planOf(ctx, account.tier), burstSubject: `key:${info.id}` };
 }
 
 interface Remembered {
@@ -122,8 +125,19 @@ interface Remembered {
   generation: number;
 }
 
-/** Principals already authenticated, per store: a key's hash (or "" for keyless local use) to its principal. */
-const remembered = new WeakMap<Store, Map<string, Remembered>>();
+/**
+ * Principals already authenticated, per store, by the header value that
+ * presented the key (keyless local use has one entry). The values stay in
+ * this process's memory, like the request that carried them; they are never
+ * stored or logged.
+ */
+interface Memory {
+  authorization: Map<string, Remembered>;
+  apiKey: Map<string, Remembered>;
+  keyless: Remembered | null;
+}
+
+const memories = new WeakMap<Store, Memory>();
 const REMEMBERED_MAX = 10_000;
 
 /**
@@ -131,33 +145,40 @@ const REMEMBERED_MAX = 10_000;
  * use) until the store's accounts generation moves: any write to accounts or
  * keys, here or by another process (`siphon keys revoke` is seen by the next
  * request a millisecond later), and the once-a-minute last-used touch. A
- * remembered key costs a hash and a map lookup instead of two store reads
- * and the checks; failures are never remembered.
+ * remembered key costs a header read and a map lookup instead of parsing,
+ * hashing, two store reads and the checks; failures are never remembered.
  */
 export function identifyPrincipal(
   headers: Headers,
   ctx: AuthContext,
   keyOptional: boolean,
 ): Awaitable<Principal> {
-  const key = presentedKey(headers);
-  if (key === null && !keyOptional) return authenticate(headers, ctx, keyOptional);
-  const id = key === null ? "" : hashKey(key);
-  let cache = remembered.get(ctx.store);
-  if (!cache) {
-    cache = new Map();
-    remembered.set(ctx.store, cache);
+  // The same precedence as presentedKey: Authorization, else X-API-Key.
+  const authorization = headers.get("authorization");
+  const presented = authorization ?? headers.get("x-api-key");
+  if (presented === null && !keyOptional) return authenticate(headers, ctx, keyOptional);
+  let memory = memories.get(ctx.store);
+  if (!memory) {
+    memory = { authorization: new Map(), apiKey: new Map(), keyless: null };
+    memories.set(ctx.store, memory);
   }
-  const generation = ctx.store.accounts.generation();
-  const hit = cache.get(id);
-  // A key whose last-used time is due for its touch goes the long way, which touches it.
-  const touched = hit?.principal.key?.lastUsedAt;
-  const touchDue = touched !== undefined && (touched === null || ctx.now() - touched > TOUCH_EVERY_MS);
-  if (hit && hit.generation === generation && !touchDue) return hit.principal;
-  const store = cache;
+  const byHeader = authorization === null ? memory.apiKey : memory.authorization;
+  const hit = presented === null ? memory.keyless : byHeader.get(presented);
+  if (hit && hit.generation === ctx.store.accounts.generation()) {
+    // A key whose last-used time is due for its touch goes the long way, which touches it.
+    const touched = hit.principal.key?.lastUsedAt;
+    if (touched === undefined || (touched !== null && ctx.now() - touched <= TOUCH_EVERY_MS))
+      return hit.principal;
+  }
+  const remember = memory;
   return authenticate(headers, ctx, keyOptional).then((principal) => {
-    if (store.size >= REMEMBERED_MAX) store.clear();
     // Taken after authenticating: a touch it made has moved the generation already.
-    store.set(id, { principal, generation: ctx.store.accounts.generation() });
+    const entry = { principal, generation: ctx.store.accounts.generation() };
+    if (presented === null) remember.keyless = entry;
+    else {
+      if (byHeader.size >= REMEMBERED_MAX) byHeader.clear();
+      byHeader.set(presented, entry);
+    }
     return principal;
   });
 }

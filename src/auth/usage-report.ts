@@ -1,4 +1,4 @@
-import { BURST_WINDOW_MS, burstSubject } from "./meter.ts";
+import { BURST_WINDOW_MS } from "./meter.ts";
 import type { AuthContext, Principal } from "./principal.ts";
 import { nextWeekStart, weekStart } from "./week.ts";
 
@@ -25,7 +25,7 @@ export async function usageReport(principal: Principal, ctx: AuthContext): Promi
   const now = ctx.now();
   const { plan, account } = principal;
   const used = await ctx.store.usage.weeklyCredits(account.id, weekStart(now));
-  const burst = await ctx.store.usage.peekBurst(burstSubject(principal), now, BURST_WINDOW_MS);
+  const burst = await ctx.store.usage.peekBurst(principal.burstSubject, now, BURST_WINDOW_MS);
   return {
     plan: { tier: plan.tier, weeklyLimit: plan.weeklyQuota, burstLimit: plan.burstPerHour },
     weekly: {

@@ -77,6 +77,11 @@ export class BurstWindows {
     const w = this.slide(subject, now, windowMs);
     const allowed = w.used < limit;
     if (allowed) this.append(w, now);
-    return { allowed, ...this.verdict(w, now, windowMs) };
+    const oldest = w.times[w.head];
+    return {
+      allowed,
+      used: w.used,
+      oldestExpiresAt: w.used && oldest !== undefined ? oldest + windowMs : now,
+    };
   }
 }

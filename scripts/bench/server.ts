@@ -23,6 +23,7 @@ import { hasFlag, numberFlag } from "./flags.ts";
 const seconds = numberFlag("seconds", 3);
 const rounds = numberFlag("rounds", 12);
 const connections = numberFlag("connections", 16);
+const sharedRounds = numberFlag("shared-rounds", 8);
 const root = new URL("../..", import.meta.url).pathname;
 
 /**
@@ -169,6 +170,8 @@ const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=
 const totals = new Map<string, { rps: number[]; p99: number[]; non2xx: number }>();
 /** Each round's cost (1 - on/off, both measured back to back): machine noise drifts, pairs share it. */
 const pairCosts: number[] = [];
+/** Each shared round's cost: both servers loaded at once on one core, so every moment's noise hits both. */
+const sharedCosts: number[] = [];
 /** Server CPU per request (us) of each round, per server: the cost in work, less swayed by other load on the machine. */
 const cpuPerRequest = new Map<string, number[]>();
 try {
@@ -203,6 +206,12 @@ try {
     const [on, off] = servers.map((s) => rates.get(s.name) ?? 0) as [number, number];
     pairCosts.push(1 - on / off);
   }
+  for (let round = 0; round < sharedRounds; round++) {
+    const [on, off] = await Promise.all(servers.map((s) => run(`${s.base}${path}`, s.headers)));
+    if (hasFlag("verbose"))
+      console.error(`shared round ${round + 1}: on ${Math.round(on!.rps)} req/s, off ${Math.round(off!.rps)} req/s`);
+    sharedCosts.push(1 - on!.rps / off!.rps);
+  }
 } finally {
   for (const s of servers) s.stop();
   await site.stop();
@@ -232,6 +241,8 @@ const cost = Math.round(median(pairCosts) * 1000) / 10;
 const [cpuOn, cpuOff] = servers.map((s) => median(cpuPerRequest.get(s.name) ?? [Number.NaN]));
 const cpuCost = Math.round((1 - (cpuOff as number) / (cpuOn as number)) * 1000) / 10;
 
+const sharedCost = Math.round(median(sharedCosts) * 1000) / 10;
+console.log("shared cost", sharedCost, sharedCosts.map((c) => Math.round(c * 1000) / 10).join(" "));
 if (hasFlag("json"))
   console.log(
     JSON.stringify({

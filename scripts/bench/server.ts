@@ -209,7 +209,9 @@ try {
   for (let round = 0; round < sharedRounds; round++) {
     const [on, off] = await Promise.all(servers.map((s) => run(`${s.base}${path}`, s.headers)));
     if (hasFlag("verbose"))
-      console.error(`shared round ${round + 1}: on ${Math.round(on!.rps)} req/s, off ${Math.round(off!.rps)} req/s`);
+      console.error(
+        `shared round ${round + 1}: on ${Math.round(on!.rps)} req/s, off ${Math.round(off!.rps)} req/s`,
+      );
     sharedCosts.push(1 - on!.rps / off!.rps);
   }
 } finally {

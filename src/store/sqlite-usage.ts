@@ -37,6 +37,10 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
   const windows = new BurstWindows();
   const weeklyMemo = new ReadMemo<number>(version);
   const pendingLog = new Map<string, LogRow>();
+  /** The row the last request went to, while it is pending. */
+  let lastRow: LogRow | null = null;
+  /** The memo key of the last weekly read, kept so a busy account's reads build no string. */
+  let lastWeekly = { accountId: "", weekStart: Number.NaN, key: "" };
 
   // Every admitted request has one request-log row, so the log is also the burst window's record.
   const keyWindow = sqlite.prepare<{ at: number; count: number }, [string, number]>(
@@ -65,6 +69,7 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at, e.count);
     }
     pendingLog.clear();
+    lastRow = null;
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
@@ -105,22 +110,35 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       return total;
     },
     weeklyCredits(accountId, weekStart) {
-      return weeklyMemo.get(
-        `${accountId}:${weekStart}`,
-        () => weekly.get(accountId, weekStart)?.credits ?? 0,
-      );
+      if (accountId !== lastWeekly.accountId || weekStart !== lastWeekly.weekStart)
+        lastWeekly = { accountId, weekStart, key: `${accountId}:${weekStart}` };
+      return weeklyMemo.get(lastWeekly.key, () => weekly.get(accountId, weekStart)?.credits ?? 0);
     },
     logRequest(entry) {
       const second = Math.floor(entry.at / 1000);
-      // A key belongs to one account, so the key id alone tells keyed rows apart.
-      const key = `${entry.keyId ?? entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
-      const row = pendingLog.get(key);
-      if (row) {
-        row.count++;
-        row.durationMs += entry.durationMs;
-        row.credits += entry.credits;
-        row.at = Math.max(row.at, entry.at);
-      } else pendingLog.set(key, { ...entry, count: 1 });
+      // A busy key's requests land in the row of the one before: no key to build or look up.
+      let row = lastRow;
+      if (
+        row === null ||
+        row.keyId !== entry.keyId ||
+        row.accountId !== entry.accountId ||
+        row.route !== entry.route ||
+        row.status !== entry.status ||
+        Math.floor(row.at / 1000) !== second
+      ) {
+        // A key belongs to one account, so the key id alone tells keyed rows apart.
+        const key = `${entry.keyId ?? entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
+        row = pendingLog.get(key) ?? null;
+        if (row === null) {
+          row = { ...entry, count: 0, durationMs: 0, credits: 0 };
+          pendingLog.set(key, row);
+        }
+        lastRow = row;
+      }
+      row.count++;
+      row.durationMs += entry.durationMs;
+      row.credits += entry.credits;
+      row.at = Math.max(row.at, entry.at);
       schedule();
     },
     async stats(accountId) {

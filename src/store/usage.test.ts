@@ -108,6 +108,53 @@ describe("SQLite usage store", () => {
     await store.close();
   });
 
+  test("interleaved requests of several keys, statuses and seconds each land in their own row", async () => {
+    const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
+    homes.push(home);
+    const path = join(home, "siphon.db");
+    const store = openSqliteStore(path);
+    const at = Math.floor(Date.now() / 1000) * 1000;
+    const log = (keyId: string | null, status: number, offset: number) =>
+      store.usage.logRequest({
+        accountId: keyId === "k3" ? "a2" : "a1",
+        keyId,
+        route: "fetch",
+        status,
+        durationMs: 1,
+        credits: 0,
+        at: at + offset,
+      });
+    for (const [keyId, status, offset] of [
+      ["k1", 200, 0],
+      ["k1", 200, 1],
+      ["k2", 200, 2],
+      ["k1", 200, 3],
+      ["k1", 429, 4],
+      ["k1", 200, 5],
+      [null, 200, 6],
+      ["k1", 200, 1500],
+      ["k1", 200, 7],
+      ["k3", 200, 8],
+    ] as const)
+      await log(keyId, status, offset);
+    await store.close();
+    const db = new Database(path);
+    const rows = db
+      .query(
+        "SELECT coalesce(key_id, account_id) AS who, status, at / 1000 - ?1 AS second, count FROM request_log ORDER BY who, status, second",
+      )
+      .all(at / 1000);
+    expect(rows).toEqual([
+      { who: "a1", status: 200, second: 0, count: 1 },
+      { who: "k1", status: 200, second: 0, count: 5 },
+      { who: "k1", status: 200, second: 1, count: 1 },
+      { who: "k1", status: 429, second: 0, count: 1 },
+      { who: "k2", status: 200, second: 0, count: 1 },
+      { who: "k3", status: 200, second: 0, count: 1 },
+    ]);
+    db.close();
+  });
+
   test("weekly credits add up and are read back exactly", async () => {
     const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
     homes.push(home);

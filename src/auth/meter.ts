@@ -10,6 +10,8 @@ const MICROS = 1_000_000;
 /** What admission decided for one metered request. */
 export interface Admission {
   principal: Principal;
+  /** When it was admitted (ms since epoch): the time its burst slot, log row and week are counted at. */
+  at: number;
   burst: { limit: number; used: number; resetAt: number };
   weekly: { limit: number; used: number; resetsAt: number };
   /** Over the weekly quota and no extra usage: the request runs HTTP-only. */
@@ -53,6 +55,7 @@ function admission(principal: Principal, verdict: BurstVerdict, used: number, no
     account.extraBalanceMicros >= Math.round(plan.extraPricePerRequest * MICROS);
   return {
     principal,
+    at: now,
     burst: { limit: plan.burstPerHour, used: verdict.used, resetAt: verdict.oldestExpiresAt },
     weekly: { limit: plan.weeklyQuota, used, resetsAt: nextWeekStart(now) },
     softLimited: over && !extraUsage,
@@ -111,7 +114,8 @@ async function charge(admission: Admission, credits: number, now: number, ctx: A
 
 /**
  * Records what a request cost: weekly credits, the extra-usage charge, and a
- * request-log row. Synchronous for a request that cost no credit (a cache
+ * request-log row, all at the time it was admitted (the week it was admitted
+ * in pays for it). Synchronous for a request that cost no credit (a cache
  * hit, an error) when the store is.
  */
 export function settle(
@@ -120,7 +124,7 @@ export function settle(
   ctx: AuthContext,
 ): Awaitable<Settlement> {
   const { account, key } = admission.principal;
-  const now = ctx.now();
+  const now = admission.at;
   const logged = ctx.store.usage.logRequest({
     accountId: account.id,
     keyId: key?.id ?? null,
@@ -165,7 +169,8 @@ export function writeUsageHeaders(
   settlement: Settlement,
 ): void {
   const { weekly, burst } = admission;
-  const burstRemaining = Math.max(0, burst.limit - burst.used);
+  // Two headers carry it and it changes with every request: made text once.
+  const burstRemaining = String(Math.max(0, burst.limit - burst.used));
   target["x-credits-used"] = settlement.credits;
   target["x-service-plan"] = admission.principal.plan.tier;
   target["x-weekly-limit"] = weekly.limit;

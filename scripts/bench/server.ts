@@ -200,7 +200,6 @@ try {
   await site.stop();
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -212,15 +211,15 @@ const rows = servers.map((s) => {
   const t = totals.get(s.name)!;
   return {
     server: s.name,
-    rps: Math.round(mean(t.rps)),
-    p99: Math.round(mean(t.p99) * 10) / 10,
+    rps: Math.round(median(t.rps)),
+    p99: Math.round(median(t.p99) * 10) / 10,
     non2xx: t.non2xx,
   };
 });
 const [on, off] = rows as [(typeof rows)[0], (typeof rows)[0]];
 const percent = (x: number) => Math.round(x * 1000) / 10;
 const aloneCost = percent(median(pairCosts));
-const aloneMeanCost = percent(1 - on.rps / off.rps);
+const aloneMedianRateCost = percent(1 - on.rps / off.rps);
 const sorted = [...sharedCosts].sort((a, b) => a - b);
 const shared = sharedRounds
   ? {
@@ -235,18 +234,20 @@ if (hasFlag("json"))
     JSON.stringify({
       seconds,
       connections,
-      alone: { rounds, rows, costPercent: aloneCost, meanCostPercent: aloneMeanCost },
+      alone: { rounds, rows, costPercent: aloneCost, medianRateCostPercent: aloneMedianRateCost },
       shared,
     }),
   );
 else {
   console.log(`cached GET /v1/fetch, ${connections} connections, ${seconds} s per round\n`);
-  console.log(`alone (each server with the core to itself, ${rounds} rounds each, alternating):\n`);
+  console.log(
+    `alone (each server with the core to itself, ${rounds} rounds each, alternating; medians of rounds):\n`,
+  );
   console.log("| server | requests/s | p99 latency (ms) | non-2xx (all rounds) |");
   console.log("|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.server} | ${r.rps} | ${r.p99} | ${r.non2xx} |`);
   console.log(
-    `\nalone: on/off cost ${aloneCost}% (median of the back-to-back pairs; ${aloneMeanCost}% from the means): noisy`,
+    `\nalone: on/off cost ${aloneCost}% (median of the back-to-back pairs; ${aloneMedianRateCost}% from the median rates): noisy`,
   );
   if (shared)
     console.log(

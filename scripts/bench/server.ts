@@ -19,7 +19,9 @@
  * (taskset; --no-pin leaves placement to the scheduler and skips the shared
  * rounds, which need the servers on one core).
  *
- *   bun scripts/bench/server.ts [--seconds 3] [--rounds 6] [--shared-rounds 10] [--connections 16] [--json] [--verbose] [--no-pin]
+ * --aa runs both servers with auth off: an A/A check whose cost should be ~0.
+ *
+ *   bun scripts/bench/server.ts [--seconds 3] [--rounds 6] [--shared-rounds 10] [--connections 16] [--json] [--verbose] [--no-pin] [--aa]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -150,7 +152,8 @@ const run = wrk ? runWrk : runAutocannon;
 
 const site = await startFixtureSite();
 const servers = [
-  await startServer("auth + limits on", "required"),
+  // --aa: both servers off, to check the method itself (the cost should come out near 0).
+  await startServer("auth + limits on", hasFlag("aa") ? "off" : "required"),
   await startServer("auth + limits off", "off"),
 ];
 const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=text`;

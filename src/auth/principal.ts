@@ -129,7 +129,9 @@ interface Remembered {
  * Principals already authenticated, per store, by the header value that
  * presented the key (keyless local use has one entry). The values stay in
  * this process's memory, like the request that carried them; they are never
- * stored or logged.
+ * stored or logged. Only a value already authenticated is here, and a map
+ * lookup compares whole values after their hashes, so its timing tells a
+ * guesser nothing the 401 does not.
  */
 interface Memory {
   authorization: Map<string, Remembered>;

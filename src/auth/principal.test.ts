@@ -51,6 +51,42 @@ describe("identifyPrincipal", () => {
     await store.close();
   });
 
+  test("only the canonical way of presenting a key is remembered", async () => {
+    const store = openSqliteStore(join(home, "canonical.db"));
+    const config = loadConfig({}, { home });
+    const ctx: AuthContext = { config, store, plans: loadPlans(config), now: Date.now };
+    const { key } = await createAccountWithKey(store.accounts, {
+      name: "t",
+      tier: "pro",
+      kind: "live",
+      now: 0,
+    });
+    // The first use touches last-used; after it, a remembered form answers without a promise.
+    const settle = async (headers: Headers) => {
+      await identifyPrincipal(headers, ctx, false);
+      await identifyPrincipal(headers, ctx, false);
+      // Wrapped: an async function would otherwise resolve the promise it returns.
+      return { answer: identifyPrincipal(headers, ctx, false) };
+    };
+    for (const headers of [
+      new Headers({ authorization: `Bearer ${key}` }),
+      new Headers({ "x-api-key": key }),
+    ])
+      expect((await settle(headers)).answer).not.toBeInstanceOf(Promise);
+    // Padded or re-cased forms still authenticate, but each goes the long way: none fills memory.
+    // (Headers already strips the ends of a value, so only inner padding and case can vary.)
+    for (const headers of [
+      new Headers({ authorization: `bearer ${key}` }),
+      new Headers({ authorization: `Bearer${" ".repeat(4000)}${key}` }),
+      new Headers({ authorization: `Bearer\t\t${key}` }),
+    ]) {
+      const { answer } = await settle(headers);
+      expect(answer).toBeInstanceOf(Promise);
+      expect((await answer).plan.tier).toBe("pro");
+    }
+    await store.close();
+  });
+
   test("keyless local use is remembered too, and a missing key is refused when one is required", async () => {
     const store = openSqliteStore(join(home, "local.db"));
     const config = loadConfig({}, { home });

@@ -127,7 +127,7 @@ interface Remembered {
 
 /**
  * Principals already authenticated, per store, by the header value that
- * presented the key (keyless local use has one entry). The values stay in
+ * presented the key in its canonical form (keyless local use has one entry). The values stay in
  * this process's memory, like the request that carried them; they are never
  * stored or logged. Only a value already authenticated is here, and a map
  * lookup compares whole values after their hashes, so its timing tells a
@@ -140,6 +140,17 @@ interface Memory {
 }
 
 const memories = new WeakMap<Store, Memory>();
+
+/**
+ * Whether a header value that authenticated is the one way of writing its
+ * key (`Bearer <key>`, or the bare key in X-API-Key): only those are
+ * remembered, so padded or re-cased variants of a valid key, up to the
+ * header size limit each, cannot fill memory.
+ */
+function canonical(value: string, authorization: boolean): boolean {
+  if (!authorization) return KEY_PATTERN.test(value);
+  return value.startsWith("Bearer ") && KEY_PATTERN.test(value.slice(7));
+}
 const REMEMBERED_MAX = 10_000;
 
 /**
@@ -177,7 +188,7 @@ export function identifyPrincipal(
     // Taken after authenticating: a touch it made has moved the generation already.
     const entry = { principal, generation: ctx.store.accounts.generation() };
     if (presented === null) remember.keyless = entry;
-    else {
+    else if (canonical(presented, authorization !== null)) {
       if (byHeader.size >= REMEMBERED_MAX) byHeader.clear();
       byHeader.set(presented, entry);
     }

@@ -20,4 +20,24 @@ describe("jsonResponse", () => {
     expect(await second.json()).toEqual({ a: 2 });
     expect(await other.json()).toEqual([1]);
   });
+
+  test("alternating sets of names, odd names and missing values never carry another response's header", () => {
+    const headers = (r: Response) =>
+      Object.fromEntries([...r.headers].filter(([name]) => name.startsWith("x-") || name === "constructor"));
+    const hit = { "x-id": "1", "x-cache": "HIT", "x-cache-age": 3 };
+    const miss = { "x-id": "2", "x-cache": "MISS" };
+    const responses = [hit, miss, { ...hit, "x-id": "3" }, { ...miss, "x-id": "4" }].map((h) =>
+      jsonResponse({}, 200, h),
+    );
+    expect(responses.map(headers)).toEqual([
+      { "x-id": "1", "x-cache": "HIT", "x-cache-age": "3" },
+      { "x-id": "2", "x-cache": "MISS" },
+      { "x-id": "3", "x-cache": "HIT", "x-cache-age": "3" },
+      { "x-id": "4", "x-cache": "MISS" },
+    ]);
+    jsonResponse({}, 200, { "x-a": "1", "x-secret": "s" });
+    const next = jsonResponse({}, 200, { "x-a": "1", "x-b": undefined as unknown as string });
+    expect(next.headers.get("x-secret")).toBeNull();
+    expect(headers(jsonResponse({}, 200, { constructor: "c" }))).toEqual({ constructor: "c" });
+  });
 });

@@ -1,46 +1,63 @@
 /**
  * JSON responses whose headers are kept from one response to the next: a
- * Response copies the Headers it is given, so one Headers object can serve
- * every response, changed only where a value differs from the previous
- * response's. Consecutive responses of a busy route carry the same header
- * names with mostly the same values (plan, limits, reset time), and Bun
- * copies a Headers object far faster than it builds one from a plain object
- * or clones one: on a cached fetch (17 headers) this saves several
- * microseconds per request on the wire.
+ * Response copies the Headers it is given, so one Headers object per set of
+ * header names can serve every response with those names, changed only where
+ * a value differs from the previous one's. Consecutive responses of a busy
+ * route carry the same names with mostly the same values (plan, limits,
+ * reset time), and Bun copies a Headers object far faster than it builds one
+ * from a plain object or clones one: on a cached fetch (17 headers) this
+ * saves several microseconds per request on the wire. A few sets of names
+ * are kept (a cache hit has X-Cache-Age, a miss has not; other routes differ),
+ * the most recently used first.
  */
-let shared: Headers | null = null;
-/** The values `shared` holds, as they were given (numbers stay numbers, compared before any text is made). */
-let sharedValues: Record<string, string | number> = {};
-let sharedSize = 0;
+interface Shape {
+  headers: Headers;
+  /** The values `headers` holds, as they were given (numbers stay numbers, compared before any text is made). */
+  values: Record<string, string | number>;
+  size: number;
+}
+
+const SHAPES_MAX = 4;
+const shapes: Shape[] = [];
+
+/** Brings `shape` to `values`, or answers false when their names differ (what it changed stays consistent). */
+function fit(shape: Shape, values: Record<string, string | number>): boolean {
+  let size = 0;
+  for (const name in values) {
+    size++;
+    const value = values[name];
+    const before = shape.values[name];
+    if (before === value && value !== undefined) continue;
+    if (before === undefined || value === undefined) return false;
+    shape.headers.set(name, String(value));
+    shape.values[name] = value;
+  }
+  return size === shape.size;
+}
 
 function headersFor(values: Record<string, string | number>): Headers {
-  if (shared !== null) {
-    let size = 0;
-    let same = true;
-    for (const name in values) {
-      size++;
-      const value = values[name] as string | number;
-      const before = sharedValues[name];
-      if (before === value) continue;
-      if (before === undefined) {
-        same = false;
-        break;
-      }
-      shared.set(name, String(value));
-      sharedValues[name] = value;
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i] as Shape;
+    if (!fit(shape, values)) continue;
+    if (i > 0) {
+      shapes.splice(i, 1);
+      shapes.unshift(shape);
     }
-    if (same && size === sharedSize) return shared;
+    return shape.headers;
   }
-  // Other header names than the previous response's: start again from these.
   const text: Record<string, string> = {};
-  sharedSize = 0;
+  // No prototype: a header named like an Object method must not find one.
+  const copy: Record<string, string | number> = Object.create(null);
+  let size = 0;
   for (const name in values) {
     text[name] = String(values[name]);
-    sharedSize++;
+    copy[name] = values[name] as string | number;
+    size++;
   }
-  shared = new Headers(text);
-  sharedValues = { ...values };
-  return shared;
+  const shape = { headers: new Headers(text), values: copy, size };
+  shapes.unshift(shape);
+  if (shapes.length > SHAPES_MAX) shapes.pop();
+  return shape.headers;
 }
 
 /** `body` as a JSON response with `status` and `headers` (header names in lower case). */

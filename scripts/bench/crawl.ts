@@ -20,6 +20,7 @@
  */
 import { pagePath } from "./crawl-site.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
+import { median } from "./stats.ts";
 
 const pages = numberFlag("pages", 2000);
 const rounds = numberFlag("rounds", 1);
@@ -83,13 +84,6 @@ async function runWorker(crawler: Crawler, url: string): Promise<Run> {
   return { ...(JSON.parse(line) as Omit<Run, "served">), served };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function summarise(runs: Run[]) {

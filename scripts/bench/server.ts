@@ -31,6 +31,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { startFixtureSite } from "../../test/helpers/fixture-site.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
+import { median } from "./stats.ts";
 
 const seconds = numberFlag("seconds", 3);
 const rounds = numberFlag("rounds", 6);
@@ -185,19 +186,19 @@ try {
     await run(`${s.base}${path}`, s.headers); // JIT and cache warm-up, not counted
   }
   for (let round = 0; round < rounds; round++) {
-    const rates = new Map<string, number>();
-    for (const s of round % 2 ? [...servers].reverse() : servers) {
+    const rates = [0, 0];
+    for (const i of round % 2 ? [1, 0] : [0, 1]) {
+      const s = servers[i] as Server;
       const result = await run(`${s.base}${path}`, s.headers);
       if (hasFlag("verbose")) console.error(`round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s`);
-      rates.set(s.name, result.rps);
+      rates[i] = result.rps;
       const t = totals.get(s.name) ?? { rps: [], p99: [], non2xx: 0 };
       t.rps.push(result.rps);
       t.p99.push(result.p99);
       t.non2xx += result.non2xx;
       totals.set(s.name, t);
     }
-    const [on, off] = servers.map((s) => rates.get(s.name) ?? 0) as [number, number];
-    pairCosts.push(1 - on / off);
+    pairCosts.push(1 - (rates[0] as number) / (rates[1] as number));
   }
   for (let round = 0; round < sharedRounds; round++) {
     const before = servers.map((s) => cpuTicks(s.pid));
@@ -224,13 +225,6 @@ try {
   await site.stop();
 }
 
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const rows = servers.map((s) => {
   const t = totals.get(s.name)!;
   return {
@@ -244,13 +238,12 @@ const [on, off] = rows as [(typeof rows)[0], (typeof rows)[0]];
 const percent = (x: number) => Math.round(x * 1000) / 10;
 const aloneCost = percent(median(pairCosts));
 const aloneMedianRateCost = percent(1 - on.rps / off.rps);
-const sorted = [...sharedCosts].sort((a, b) => a - b);
 const shared = sharedRounds
   ? {
       rounds: sharedRounds,
       costPercent: percent(median(sharedCosts)),
-      lowPercent: percent(sorted[0] as number),
-      highPercent: percent(sorted.at(-1) as number),
+      lowPercent: percent(Math.min(...sharedCosts)),
+      highPercent: percent(Math.max(...sharedCosts)),
       rateCostPercent: percent(median(sharedRateCosts)),
     }
   : null;

@@ -127,9 +127,9 @@ interface Remembered {
 
 /**
  * Principals already authenticated, per store, by the header value that
- * presented the key in its canonical form (keyless local use has one entry). The values stay in
- * this process's memory, like the request that carried them; they are never
- * stored or logged. Only a value already authenticated is here, and a map
+ * presented the key in its canonical form (keyless local use has one
+ * entry). The values stay in this process's memory, like the request that
+ * carried them; they are never stored or logged. Only a value already authenticated is here, and a map
  * lookup compares whole values after their hashes, so its timing tells a
  * guesser nothing the 401 does not.
  */
@@ -140,6 +140,7 @@ interface Memory {
 }
 
 const memories = new WeakMap<Store, Memory>();
+const REMEMBERED_MAX = 10_000;
 
 /**
  * Whether a header value that authenticated is the one way of writing its
@@ -151,7 +152,6 @@ function canonical(value: string, authorization: boolean): boolean {
   if (!authorization) return KEY_PATTERN.test(value);
   return value.startsWith("Bearer ") && KEY_PATTERN.test(value.slice(7));
 }
-const REMEMBERED_MAX = 10_000;
 
 /**
  * authenticate, remembering the principal of a key (or of keyless local

@@ -62,14 +62,16 @@ export class BurstWindows {
     return w;
   }
 
-  private verdict(w: Window, now: number, windowMs: number) {
+  /** When the oldest request in the window leaves it: now when the window is empty. */
+  private oldestExpiry(w: Window, now: number, windowMs: number): number {
     const oldest = w.times[w.head];
-    return { used: w.used, oldestExpiresAt: w.used && oldest !== undefined ? oldest + windowMs : now };
+    return w.used && oldest !== undefined ? oldest + windowMs : now;
   }
 
   /** The window now: how many requests it holds and when its oldest leaves (now when empty). */
   peek(subject: string, now: number, windowMs: number): { used: number; oldestExpiresAt: number } {
-    return this.verdict(this.slide(subject, now, windowMs), now, windowMs);
+    const w = this.slide(subject, now, windowMs);
+    return { used: w.used, oldestExpiresAt: this.oldestExpiry(w, now, windowMs) };
   }
 
   /** Counts a request at `now` when fewer than `limit` are in the window. */
@@ -77,11 +79,6 @@ export class BurstWindows {
     const w = this.slide(subject, now, windowMs);
     const allowed = w.used < limit;
     if (allowed) this.append(w, now);
-    const oldest = w.times[w.head];
-    return {
-      allowed,
-      used: w.used,
-      oldestExpiresAt: w.used && oldest !== undefined ? oldest + windowMs : now,
-    };
+    return { allowed, used: w.used, oldestExpiresAt: this.oldestExpiry(w, now, windowMs) };
   }
 }

@@ -50,7 +50,9 @@ export class ReadMemo<T> {
       this.values.clear();
       this.seen = version;
     }
-    if (this.values.has(key)) return this.values.get(key) as T;
+    // Memoised values are never undefined (a missing row is null), so one lookup tells a hit.
+    const hit = this.values.get(key);
+    if (hit !== undefined) return hit;
     const value = load();
     // Bounded: a flood of unknown keys must not grow memory without end.
     if (this.values.size >= 10_000) this.values.clear();

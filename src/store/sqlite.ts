@@ -59,7 +59,7 @@ export function openSqliteStore(path: string): Store {
   );
   const db = drizzle(sqlite);
   migrate(db);
-  // One data_version read per event-loop turn serves every memo of this connection.
+  // One data_version read a millisecond serves every memo of this connection.
   const version = new DataVersion(sqlite);
   const usage = sqliteUsage(sqlite, version);
   return {

@@ -19,6 +19,7 @@
  *
  * prints `{"url":"http://127.0.0.1:PORT/"}` on stdout and serves until killed.
  */
+import { numberFlag } from "./flags.ts";
 
 const SECTIONS = ["news", "guides", "reference", "blog", "changelog", "community", "tutorials", "faq"];
 
@@ -175,8 +176,7 @@ export function startCrawlSite(total = 2000): { url: string; stop(): void } {
 }
 
 if (import.meta.main) {
-  const i = process.argv.indexOf("--pages");
-  const site = startCrawlSite(i >= 0 ? Number(process.argv[i + 1]) : 2000);
+  const site = startCrawlSite(numberFlag("pages", 2000));
   process.stdout.write(`${JSON.stringify({ url: site.url })}\n`);
   const stop = () => {
     site.stop();

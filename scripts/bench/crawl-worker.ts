@@ -10,8 +10,8 @@
  *   through CrawlBody and submitted with submitCrawl, run by startJobRunner,
  *   polled every 100 ms until it ends. Every page gets the full pipeline
  *   (clean, main content, markdown, metadata, links, quality) and is written
- *   to SQLite. robots.txt is read; the runner fetches 5 pages at a time
- *   (fixed in src/jobs/runner.ts), so `concurrency` must be 5 for siphon.
+ *   to SQLite. robots.txt is read; `concurrency` is the crawl's
+ *   maxConcurrency (1-5, as CrawlBody allows).
  * - `crawlee`: Crawlee's CheerioCrawler at min = max concurrency, in-memory
  *   storage (nothing persisted); the handler reads the title and body text,
  *   pushes them to the default dataset and enqueues same-hostname links.
@@ -33,6 +33,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { round1 } from "./stats.ts";
 
 const [crawler, startUrl, limitArg, concurrencyArg] = process.argv.slice(2);
 const maxRequests = process.argv.includes("--max-requests");
@@ -80,7 +81,6 @@ interface Outcome {
 }
 
 async function runSiphon(home: string): Promise<Outcome> {
-  if (concurrency !== 5) throw new Error("siphon's job runner fetches 5 pages at a time; pass concurrency 5");
   const [{ loadConfig }, { openStore }, { createEngines }, { submitCrawl }, { startJobRunner }, schemas] =
     await Promise.all([
       import("../../src/config.ts"),
@@ -88,26 +88,23 @@ async function runSiphon(home: string): Promise<Outcome> {
       import("../../src/pipeline/engines.ts"),
       import("../../src/jobs/submit.ts"),
       import("../../src/jobs/index.ts"),
-      Promise.all([import("../../src/schemas/jobs.ts"), import("../../src/schemas/validate.ts")]),
+      Promise.all([
+        import("../../src/schemas/jobs.ts"),
+        import("../../src/schemas/validate.ts"),
+        import("../../src/auth/principal.ts"),
+      ]),
     ]);
-  const [{ CrawlBody }, { validate }] = schemas;
+  const [{ CrawlBody }, { validate }, { ensureLocalAccount, LOCAL_ACCOUNT_ID }] = schemas;
   const config = loadConfig({}, { home, disableSsrfProtection: true, cacheEnabled: false });
   const store = await openStore(config);
   const engines = createEngines(config);
-  await store.accounts.createAccount({
-    id: "acct_local",
-    name: "local",
-    tier: "max",
-    extraUsageEnabled: false,
-    extraBalanceMicros: 0,
-    createdAt: Date.now(),
-  });
+  await ensureLocalAccount(store, "max", Date.now());
   const runner = startJobRunner(config, store, engines, { log: (m) => console.error(m) });
   let completed = 0;
   const rss = rssSampler(() => completed);
   const started = performance.now();
-  const input = validate(CrawlBody, { url: startUrl, limit, maxDepth: 20 });
-  const job = await submitCrawl(input, "acct_local", { store, config, now: Date.now() });
+  const input = validate(CrawlBody, { url: startUrl, limit, maxDepth: 20, maxConcurrency: concurrency });
+  const job = await submitCrawl(input, LOCAL_ACCOUNT_ID, { store, config, now: Date.now() });
   runner.submit(job.id);
   let current = job;
   while (current.status === "queued" || current.status === "processing") {
@@ -157,17 +154,16 @@ async function runCrawlee(home: string): Promise<Outcome> {
 const home = mkdtempSync(join(tmpdir(), `siphon-crawl-bench-${crawler}-`));
 try {
   const outcome = crawler === "siphon" ? await runSiphon(home) : await runCrawlee(home);
-  const round = (n: number) => Math.round(n * 10) / 10;
   const line = {
     crawler,
     concurrency,
     pages: outcome.pages,
     failed: outcome.failed,
     seconds: Math.round(outcome.seconds * 1000) / 1000,
-    pagesPerSecond: round(outcome.pages / outcome.seconds),
-    peakRssMiB: round(outcome.rss.peakRssMiB),
-    rssAfterWarmupMiB: round(outcome.rss.rssAfterWarmupMiB),
-    rssEndMiB: round(outcome.rss.rssEndMiB),
+    pagesPerSecond: round1(outcome.pages / outcome.seconds),
+    peakRssMiB: round1(outcome.rss.peakRssMiB),
+    rssAfterWarmupMiB: round1(outcome.rss.rssAfterWarmupMiB),
+    rssEndMiB: round1(outcome.rss.rssEndMiB),
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 } finally {

@@ -6,8 +6,7 @@
  * 127.0.0.1) as a child process, then runs scripts/bench/crawl-worker.ts once
  * per crawler per round, each in its own process so its RSS is its own, and
  * alternates which goes first so machine noise hits both. Both crawl from
- * "/" by links at the same concurrency (5: siphon's job runner fetches 5 pages
- * at a time). The site counts the page requests it served, so a crawler that
+ * "/" by links at the same concurrency (5, the most a siphon crawl allows). The site counts the page requests it served, so a crawler that
  * fetched a page twice or missed some is reported under the table. Every
  * page is fetched once before the first round, so the site is warm for both.
  *
@@ -20,7 +19,7 @@
  */
 import { pagePath } from "./crawl-site.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
-import { median } from "./stats.ts";
+import { median, round1 } from "./stats.ts";
 
 const pages = numberFlag("pages", 2000);
 const rounds = numberFlag("rounds", 1);
@@ -83,8 +82,6 @@ async function runWorker(crawler: Crawler, url: string): Promise<Run> {
   const served = (await (await fetch(new URL("/__bench/stats", url))).json()) as Run["served"];
   return { ...(JSON.parse(line) as Omit<Run, "served">), served };
 }
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function summarise(runs: Run[]) {
   const of = (crawler: Crawler) => runs.filter((r) => r.crawler === crawler);

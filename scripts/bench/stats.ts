@@ -6,3 +6,8 @@ export function median(values: number[]): number {
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
+
+/** `n` to one decimal. */
+export function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}

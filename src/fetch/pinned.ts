@@ -1,8 +1,4 @@
-import type { ResolvedAddress } from "./ssrf.ts";
-
-function isIpLiteral(hostname: string): boolean {
-  return hostname.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
-}
+import { ipLiteral, type ResolvedAddress } from "./ssrf.ts";
 
 /**
  * Sends a request to the address the SSRF guard checked rather than to the
@@ -19,7 +15,7 @@ export function pinnedFetch(
 ): Promise<Response> {
   init.headers.set("host", url.host);
   const request: RequestInit & { tls?: { serverName?: string } } = { ...init, redirect: "manual" };
-  if (url.protocol === "https:" && !isIpLiteral(url.hostname)) {
+  if (url.protocol === "https:" && ipLiteral(url.hostname) === null) {
     request.tls = { serverName: url.hostname.replace(/\.$/, "") };
     request.keepalive = false;
   }

@@ -115,18 +115,15 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       if (credits) await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
       if (plan && depth < spec.maxDepth) {
         // The store ignores URLs it has; skipping those this run already queued saves it the writes.
-        const next = new Set<string>();
+        const items: { url: string; depth: number }[] = [];
         for (const link of outcome.result.links) {
           const url = plan.follow(link);
-          if (url && !queued.has(url)) next.add(url);
+          if (url && !queued.has(url)) {
+            queued.add(url);
+            items.push({ url, depth: depth + 1 });
+          }
         }
-        for (const url of next) queued.add(url);
-        if (next.size)
-          await deps.store.jobs.addItems(
-            job.id,
-            [...next].map((u) => ({ url: u, depth: depth + 1 })),
-            spec.limit,
-          );
+        if (items.length) await deps.store.jobs.addItems(job.id, items, spec.limit);
       }
       emit(job.id, { type: "page", url: outcome.result.url, title: outcome.result.title });
       notify(job, "page", { url: outcome.result.url, title: outcome.result.title, ...data });
@@ -143,6 +140,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
   }
 
   async function progress(id: string) {
+    // Read only for someone following the job: the loop calls this on every page finished.
+    if (!events.listenerCount(id)) return;
     const job = await deps.store.jobs.get(id);
     if (job)
       emit(id, {

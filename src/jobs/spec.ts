@@ -1,5 +1,5 @@
 import { FetchBody, type FetchResult } from "../schemas/fetch.ts";
-import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
+import { type BatchInput, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord } from "../store/types.ts";
 import { batchItem, crawlItem } from "./page-result.ts";
@@ -38,7 +38,7 @@ export function jobSpec(job: JobRecord): JobSpec {
       limit: input.limit,
       maxDepth: input.maxDepth,
       // Jobs stored before these options existed run as they did then: 5 at a time, no delay.
-      parallel: input.maxConcurrency ?? 5,
+      parallel: input.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
       delayMs: Math.round((input.delay ?? 0) * 1000),
       crawl: input,
       pageInput: (url) => validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))),
@@ -50,7 +50,7 @@ export function jobSpec(job: JobRecord): JobSpec {
   return {
     limit: input.urls.length,
     maxDepth: 0,
-    parallel: input.maxConcurrency ?? 5,
+    parallel: input.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     delayMs: 0,
     pageInput: (url) => validate(FetchBody, { url, format }),
     item: (result) => batchItem(result, input.maxTokens),

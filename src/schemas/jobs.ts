@@ -2,6 +2,17 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { StringEnum } from "./common.ts";
 import { FetchBody } from "./fetch.ts";
 
+/** How many pages a job fetches at once when its request does not say. */
+export const DEFAULT_MAX_CONCURRENCY = 5;
+
+const maxConcurrency = (what: string) =>
+  T.Integer({
+    minimum: 1,
+    maximum: DEFAULT_MAX_CONCURRENCY,
+    default: DEFAULT_MAX_CONCURRENCY,
+    description: `Most ${what} fetched at once (per host also at most SIPHON_CRAWL_HOST_CONCURRENCY)`,
+  });
+
 const Webhook = T.Object(
   {
     url: T.String({ description: "HTTPS URL receiving the events" }),
@@ -56,12 +67,7 @@ export const CrawlBody = T.Object(
       description: "Do not read robots.txt (disallows, Crawl-delay)",
     }),
     ignoreSitemap: T.Boolean({ default: false, description: "Do not seed the frontier from sitemaps" }),
-    maxConcurrency: T.Integer({
-      minimum: 1,
-      maximum: 5,
-      default: 5,
-      description: "Most pages fetched at once (per host also at most SIPHON_CRAWL_HOST_CONCURRENCY)",
-    }),
+    maxConcurrency: maxConcurrency("pages"),
     delay: T.Optional(
       T.Number({
         minimum: 0,
@@ -96,12 +102,7 @@ export const BatchBody = T.Object(
     maxTokens: T.Optional(
       T.Integer({ minimum: 1, description: "Truncate each content at this many tokens" }),
     ),
-    maxConcurrency: T.Integer({
-      minimum: 1,
-      maximum: 5,
-      default: 5,
-      description: "Most URLs fetched at once (per host also at most SIPHON_CRAWL_HOST_CONCURRENCY)",
-    }),
+    maxConcurrency: maxConcurrency("URLs"),
     extract: T.Optional(T.Object({}, { additionalProperties: true })),
     webhook: T.Optional(T.String({ description: "Webhook URL (all events, no secret)" })),
   },

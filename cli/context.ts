@@ -1,4 +1,4 @@
-import { type Config, type ConfigOverrides, loadConfig } from "../src/config.ts";
+import { type Config, type ConfigOverrides, loadConfig, settingEnv } from "../src/config.ts";
 import { createEngines } from "../src/pipeline/engines.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { openStore } from "../src/store/index.ts";
@@ -12,8 +12,8 @@ export interface CliContext extends FetchDeps {
  * (tens of ms) would cost more than it saves, unless SIPHON_EXTRACT_THREADS
  * asks for one.
  */
-export function onePageOverrides(env: Record<string, string | undefined> = process.env): ConfigOverrides {
-  return env.SIPHON_EXTRACT_THREADS ? {} : { extractThreads: 0 };
+export function onePageOverrides(): ConfigOverrides {
+  return process.env[settingEnv("extractThreads")] ? {} : { extractThreads: 0 };
 }
 
 /** Loads config (flags > env > config file > defaults), opens the store and lazy engines. */

@@ -181,6 +181,11 @@ type KindType<K> = K extends "int" ? number : K extends "bool" ? boolean : strin
 export type Config = { readonly [K in keyof Settings]: KindType<Settings[K]["kind"]> };
 export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
 
+/** The environment variable that sets `key`. */
+export function settingEnv(key: keyof Config): string {
+  return SETTINGS[key].env;
+}
+
 function parseValue(key: string, kind: string, raw: unknown, source: string): string | number | boolean {
   if (kind === "int") {
     const n = typeof raw === "number" ? raw : Number(String(raw).trim());

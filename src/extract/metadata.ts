@@ -1,5 +1,5 @@
 import type { CheerioAPI } from "cheerio";
-import { type PageScan, scanPage, textOf } from "./scan.ts";
+import { allText, type PageScan, scanPage } from "./scan.ts";
 import type { PageMetadata } from "./types.ts";
 
 type JsonLdNode = Record<string, unknown>;
@@ -17,7 +17,7 @@ function jsonLdNodes(scan: PageScan): JsonLdNode[] {
   };
   for (const el of scan.jsonLd) {
     try {
-      visit(JSON.parse(textOf(el)));
+      visit(JSON.parse(allText(el)));
     } catch {
       // Pages often ship broken JSON-LD; it is a hint, never a reason to fail.
     }
@@ -95,11 +95,11 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
   };
 
   const title =
-    clean(textOf(scan.headTitle)) ??
-    clean(textOf(scan.title)) ??
+    clean(allText(scan.headTitle)) ??
+    clean(allText(scan.title)) ??
     meta("og:title", "twitter:title") ??
     ldValue((n) => clean(typeof n.headline === "string" ? n.headline : null)) ??
-    clean(textOf(scan.h1)) ??
+    clean(allText(scan.h1)) ??
     "";
 
   const description =
@@ -109,8 +109,8 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): { title: string
   const author =
     meta("author", "article:author", "parsely-author", "dc.creator", "twitter:creator") ??
     ldValue((n) => nameOf(n.author)) ??
-    clean(textOf(scan.relAuthor)) ??
-    clean(textOf(scan.itempropAuthor));
+    clean(allText(scan.relAuthor)) ??
+    clean(allText(scan.itempropAuthor));
 
   const published =
     meta("article:published_time", "datePublished", "date", "dc.date", "pubdate", "publish-date") ??

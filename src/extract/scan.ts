@@ -1,6 +1,6 @@
 import type { CheerioAPI } from "cheerio";
-import type { AnyNode, Element } from "domhandler";
 import { textContent } from "domutils";
+import { type AnyNode, type Element, forEachElement, type ParentNode } from "./nodes.ts";
 
 /** What metadata and link extraction read from the original document, found in one walk. */
 export interface PageScan {
@@ -27,7 +27,7 @@ export interface PageScan {
 
 const scans = new WeakMap<AnyNode, PageScan>();
 
-function walk(root: AnyNode): PageScan {
+function walk(root: ParentNode): PageScan {
   const scan: PageScan = {
     baseHref: undefined,
     metas: [],
@@ -41,14 +41,8 @@ function walk(root: AnyNode): PageScan {
     canonical: undefined,
     hrefs: [],
   };
-  // Iterative pre-order walk: document order, as the CSS selectors it replaces returned.
-  const stack: AnyNode[] = [root];
-  while (stack.length) {
-    const node = stack.pop() as AnyNode;
-    if (!("children" in node)) continue;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
-    if (node.type !== "tag" && node.type !== "script" && node.type !== "style") continue;
-    const el = node as Element;
+  // Document order, as the CSS selectors it replaces returned.
+  forEachElement(root, (el) => {
     const a = el.attribs;
     switch (el.name) {
       case "a":
@@ -81,7 +75,7 @@ function walk(root: AnyNode): PageScan {
     }
     if (a.rel === "author") scan.relAuthor ??= el;
     if (a.itemprop === "author") scan.itempropAuthor ??= el;
-  }
+  });
   return scan;
 }
 
@@ -92,7 +86,7 @@ function walk(root: AnyNode): PageScan {
  * the tree.
  */
 export function scanPage($: CheerioAPI): PageScan {
-  const root = $.root()[0] as AnyNode;
+  const root = $.root()[0] as ParentNode;
   let scan = scans.get(root);
   if (!scan) {
     scan = walk(root);
@@ -101,7 +95,7 @@ export function scanPage($: CheerioAPI): PageScan {
   return scan;
 }
 
-/** Text of an element and its descendants, as cheerio's `.text()` gives it. */
-export function textOf(el: Element | undefined): string {
+/** All text of an element and its descendants, script text included, as cheerio's `.text()` gives it. */
+export function allText(el: Element | undefined): string {
   return el ? textContent(el) : "";
 }

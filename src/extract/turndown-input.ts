@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, isElement } from "./nodes.ts";
+import { type AnyNode, type Element, HEADING_TAGS, isElement } from "./nodes.ts";
 import { MdElement, type MdNode, MdText, NO_ATTRIBS, normalize, VOID_TAGS, words } from "./turndown-dom.ts";
 
 /**
@@ -58,7 +58,6 @@ const UNFOLLOWED = new Set(
   words("math svg template select iframe noembed noframes plaintext frameset frame command isindex"),
 );
 
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const RUBY = new Set(["rb", "rt", "rp", "rtc"]);
 const WHITESPACE = /^[ \t\n\f\r]*$/;
 
@@ -122,7 +121,7 @@ class Builder {
     const target = VOID_TAGS.has(name) ? parent : el;
     if (name === "table") this.buildTable(el, node, inner);
     else for (const child of node.children) this.build(target, child, target === el ? inner : open);
-    if ((name === "pre" || name === "listing") && /^[\r\n]/.test(textOf(node.children[0])))
+    if ((name === "pre" || name === "listing") && /^[\r\n]/.test(leadingText(node.children[0])))
       dropLeadingNewline(el);
     // Its end tag separates what follows from its content (a void element's has none).
     if (target === el) this.last = el;
@@ -140,7 +139,7 @@ class Builder {
     if (name === "li") return (open & Open.Li) !== 0;
     if (name === "dd" || name === "dt") return (open & Open.Dd) !== 0;
     if (name === "form") return (open & Open.Form) !== 0;
-    if (HEADINGS.has(name)) return HEADINGS.has(parent.localName);
+    if (HEADING_TAGS.has(name)) return HEADING_TAGS.has(parent.localName);
     return RUBY.has(name) && RUBY.has(parent.localName);
   }
 
@@ -180,7 +179,8 @@ class Builder {
   }
 }
 
-const textOf = (node: AnyNode | undefined): string => (node?.type === "text" ? node.data : "");
+/** A text node's data, or "" for anything else. */
+const leadingText = (node: AnyNode | undefined): string => (node?.type === "text" ? node.data : "");
 
 /** An HTML5 parser drops a newline right after `<pre>` (the mirror's first child holds it). */
 function dropLeadingNewline(pre: MdElement): void {

@@ -8,9 +8,10 @@ import { runActions } from "./actions.ts";
 import { capture } from "./capture.ts";
 import { navigationError } from "./navigation-error.ts";
 import { preparePage } from "./page-setup.ts";
-import type { BrowserPool, PageLease } from "./pool.ts";
+import type { BrowserPool } from "./pool.ts";
 import { guardRequests } from "./requests.ts";
-import { type ActivityTracker, settle, trackActivity } from "./settle.ts";
+import { type ActivityTracker, isMainNavigation, settle, trackActivity } from "./settle.ts";
+import type { PageLease } from "./slot.ts";
 
 /** Which flavour of browser engine to build. */
 export interface BrowserEngineOptions {
@@ -94,13 +95,10 @@ export function createBrowserEngine(
     let main: HTTPResponse | undefined;
     const onResponse = (response: HTTPResponse) => {
       const request = response.request();
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) main = response;
+      if (isMainNavigation(page, request)) main = response;
     };
-    let cleanup = async () => {};
     try {
-      const prepared = await preparePage(lease, target, options, engineOptions.stealth);
-      cleanup = prepared.cleanup;
-      const { viewport, custom } = prepared;
+      const { viewport, custom, cleanup } = await preparePage(lease, target, options, engineOptions.stealth);
       const actions = options.actions ?? [];
       const requests = guardRequests(page, {
         guard: config.disableSsrfProtection ? undefined : guard,

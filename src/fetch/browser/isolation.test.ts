@@ -115,14 +115,19 @@ afterAll(async () => {
   server.stop(true);
 });
 
+/** What the test page wrote into its <pre id="out">. */
+function report(page: { body: Uint8Array }) {
+  return JSON.parse(/<pre id="out">(.*?)<\/pre>/.exec(text(page.body))?.[1] ?? "{}");
+}
+
 async function probe(engine: FetchEngine, options: Parameters<FetchEngine["fetch"]>[1] = {}) {
   const page = await engine.fetch(`${origin}/probe`, options);
-  return JSON.parse(/<pre id="out">(.*?)<\/pre>/.exec(text(page.body))?.[1] ?? "{}");
+  return report(page);
 }
 
 async function read() {
   const page = await browser.fetch(`${origin}/read`);
-  return JSON.parse(/<pre id="out">(.*?)<\/pre>/.exec(text(page.body))?.[1] ?? "{}");
+  return report(page);
 }
 
 describe("isolation between requests that share a page", () => {
@@ -155,7 +160,7 @@ describe("isolation between requests that share a page", () => {
       const within = await browser.fetch(`${origin}/store`, {
         actions: [{ type: "click", selector: "#next" }],
       });
-      const control = JSON.parse(/<pre id="out">(.*?)<\/pre>/.exec(text(within.body))?.[1] ?? "{}");
+      const control = report(within);
       expect(control.cookie).toContain("script=1");
       expect(control.local).toContain("kept");
       expect(control.session).toEqual(["kept"]);

@@ -3,7 +3,7 @@ import { acceptLanguage } from "../locale.ts";
 import type { EngineFetchOptions } from "../types.ts";
 import { countryLocale } from "./locale.ts";
 import type { PageLease } from "./slot.ts";
-import { applyStealth, stealthUserAgent } from "./stealth.ts";
+import { applyStealth, browserVersion, stealthUserAgent } from "./stealth.ts";
 
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 /** Headers that are not plain request headers in a browser: handled through their own APIs. */
@@ -90,7 +90,7 @@ export async function preparePage(
   const browser = page.browser();
   const userAgent =
     headers["user-agent"] ??
-    (stealth ? stealthUserAgent(await browser.version()) : await realUserAgent(browser));
+    (stealth ? stealthUserAgent(await browserVersion(browser)) : await realUserAgent(browser));
   const accept =
     headers["accept-language"] ?? acceptLanguage(options.location, options.languages) ?? "en-US,en;q=0.9";
   const languages = accept.split(",").map((tag) => tag.split(";")[0]!.trim());

@@ -5,7 +5,6 @@ import { loadConfig } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
 import { processesWith } from "./launch.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
-import { SLOT_MAX_USES } from "./slot.ts";
 
 const BROWSER_TEST_MS = 30_000;
 const CONCURRENCY = 2;
@@ -110,16 +109,16 @@ describe("browser pool", () => {
     }
   }, 60_000);
 
+  // One slot and no browser recycling, so only the slot's own limits open contexts.
+  const singleConfig = loadConfig(
+    { SIPHON_HOME: "/nonexistent/siphon-test-home" },
+    { browserConcurrency: 1, browserRecycleAfter: 0 },
+  );
+  const SLOT_MAX_USES = singleConfig.browserContextUses;
   test(
     `a context serves at most ${SLOT_MAX_USES} requests, and none after a request that failed`,
     async () => {
-      // One slot and no browser recycling, so only the slot's own limits open contexts.
-      const single = createBrowserPool(
-        loadConfig(
-          { SIPHON_HOME: "/nonexistent/siphon-test-home" },
-          { browserConcurrency: 1, browserRecycleAfter: 0 },
-        ),
-      );
+      const single = createBrowserPool(singleConfig);
       try {
         const contexts: unknown[] = [];
         for (let i = 0; i < SLOT_MAX_USES + 1; i++) {

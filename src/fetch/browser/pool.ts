@@ -4,8 +4,6 @@ import { SiphonError } from "../../errors.ts";
 import { type LaunchedBrowser, launchBrowser } from "./launch.ts";
 import { openSlot, type PageLease, type Slot } from "./slot.ts";
 
-export type { PageLease } from "./slot.ts";
-
 /** Counters for health checks, benchmarks and tests. */
 export interface PoolStats {
   /** Browsers launched (or connected) so far, relaunches included. */
@@ -276,7 +274,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
         if (reusable && !gen.retired && !closed) gen.idle.push(slot);
         else {
           await dropSlot(gen, slot);
-          if (!failed && !gen.retired && !closed) await replaceSlot(gen, slot.partition);
+          if (!failed && !gen.retired && !closed) await replaceSlot(gen, partition);
         }
       }
       gen.inFlight--;

@@ -1,6 +1,7 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { SiphonError } from "../../errors.ts";
 import type { SsrfGuard } from "../ssrf.ts";
+import { isMainNavigation } from "./settle.ts";
 
 /** What the request filter of one page enforces. */
 export interface RequestRules {
@@ -77,7 +78,7 @@ export function guardRequests(page: Page, rules: RequestRules): RequestFilter {
     if (url.protocol !== "http:" && url.protocol !== "https:") return request.abort("blockedbyclient");
     const refused = await verdict(url);
     if (refused) {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) refusedDocument = refused;
+      if (isMainNavigation(page, request)) refusedDocument = refused;
       return request.abort("blockedbyclient");
     }
     if (hasHeaders && url.origin === rules.origin) {

@@ -8,6 +8,11 @@ const DOM_QUIET_MS = 30;
  */
 const FIRST_CHANGE_MS = 60;
 
+/** Whether `request` navigates the page's main frame (not a frame inside it). */
+export function isMainNavigation(page: Page, request: HTTPRequest): boolean {
+  return request.isNavigationRequest() && request.frame() === page.mainFrame();
+}
+
 /** Tracks main-frame navigations and open requests of a page, to tell when it has settled. */
 export interface ActivityTracker {
   /** Requests sent and not yet answered (blocked ones never count). */
@@ -28,11 +33,9 @@ export function trackActivity(page: Page): ActivityTracker {
   let navigating = false;
   let loadWaiters: (() => void)[] = [];
   let navigationWaiters: (() => void)[] = [];
-  const isMainNavigation = (request: HTTPRequest) =>
-    request.isNavigationRequest() && request.frame() === page.mainFrame();
   const onRequest = (request: HTTPRequest) => {
     open.add(request);
-    if (isMainNavigation(request)) {
+    if (isMainNavigation(page, request)) {
       navigating = true;
       for (const wake of navigationWaiters.splice(0)) wake();
     }
@@ -40,7 +43,7 @@ export function trackActivity(page: Page): ActivityTracker {
   const onDone = (request: HTTPRequest) => {
     open.delete(request);
     // A failed or aborted main navigation will never fire load.
-    if (isMainNavigation(request) && request.failure()) navigating = false;
+    if (isMainNavigation(page, request) && request.failure()) navigating = false;
   };
   const onLoad = () => {
     navigating = false;

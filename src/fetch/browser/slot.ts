@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, Target } from "puppeteer-core";
+import { isMainNavigation } from "./settle.ts";
 
-/** Requests one slot serves before its context is closed and a new one opened (SIPHON_BROWSER_CONTEXT_USES). */
-export const SLOT_MAX_USES = 50;
 /** A wipe that takes longer means a stuck page: the slot is closed instead. */
 const WIPE_TIMEOUT_MS = 5_000;
 /** Page events a request may listen to; one it leaves a listener on is not lent again. */
@@ -106,8 +105,9 @@ function settledWithin<T>(promise: Promise<T>, ms: number, what: string): Promis
 export async function openSlot(
   browser: Browser,
   partition: string,
-  onLoaded: () => void = () => {},
-  maxUses = SLOT_MAX_USES,
+  onLoaded: () => void,
+  /** Requests it serves before its context is closed and a new one opened (SIPHON_BROWSER_CONTEXT_USES). */
+  maxUses: number,
 ): Promise<Slot> {
   const context = await browser.createBrowserContext();
   let page: Page;
@@ -138,7 +138,7 @@ export async function openSlot(
   };
 
   page.on("request", (request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loading = true;
+    if (isMainNavigation(page, request)) loading = true;
     const origin = originOf(request.url());
     if (origin) {
       origins.add(origin);
@@ -160,7 +160,7 @@ export async function openSlot(
   page.on("load", loaded);
   page.on("requestfailed", (request) => {
     // A failed main-frame navigation never fires load.
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loaded();
+    if (isMainNavigation(page, request)) loaded();
   });
   page.on("close", loaded);
   // An unanswered dialog blocks the page's scripts; leaving a page must never be refused.

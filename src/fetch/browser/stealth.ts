@@ -1,5 +1,17 @@
-import type { CDPSession, Page, Protocol, WebWorker } from "puppeteer-core";
+import type { Browser, CDPSession, Page, Protocol, WebWorker } from "puppeteer-core";
 import { type StealthScriptConfig, stealthScript } from "./stealth-script.ts";
+
+const versions = new WeakMap<Browser, Promise<string>>();
+
+/** browser.version() ("Chrome/156.0...."), asked once per browser: it is a CDP round trip. */
+export function browserVersion(browser: Browser): Promise<string> {
+  let version = versions.get(browser);
+  if (!version) {
+    version = browser.version();
+    versions.set(browser, version);
+  }
+  return version;
+}
 
 /**
  * Stealth: make a headless Chromium page answer the questions bot checks ask
@@ -206,7 +218,7 @@ export async function applyStealth(
     userAgent: options.userAgent,
     userAgentMetadata: stealthClientHints(
       options.userAgent,
-      await page.browser().version(),
+      await browserVersion(page.browser()),
       options.platform,
     ),
     platform: profile.navigatorPlatform,

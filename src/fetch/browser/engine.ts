@@ -6,6 +6,7 @@ import type { EngineFetchOptions, FetchEngine, FetchedPage } from "../types.ts";
 import { parseTargetUrl } from "../url.ts";
 import { runActions } from "./actions.ts";
 import { capture } from "./capture.ts";
+import { countryKey } from "./locale.ts";
 import { navigationError } from "./navigation-error.ts";
 import { preparePage } from "./page-setup.ts";
 import type { BrowserPool } from "./pool.ts";
@@ -200,7 +201,7 @@ export function createBrowserEngine(
         const work = pool.withPage((_page, lease) => render(lease, target, options, deadline, signal), {
           signal,
           // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.
-          partition: `${engineOptions.stealth ? "stealth" : "browser"}:${options.location?.trim().toUpperCase() ?? ""}`,
+          partition: `${engineOptions.stealth ? "stealth" : "browser"}:${countryKey(options.location)}`,
         });
         work.catch(() => {});
         return await Promise.race([work, aborted]);

@@ -61,12 +61,17 @@ const COUNTRIES: Record<string, readonly [string, number, number]> = {
   ZA: ["Africa/Johannesburg", -25.7479, 28.2293],
 };
 
+/** A `location` as the country code it names ("  de " is "DE"): what pages and their settings are kept apart by. */
+export function countryKey(location: string | undefined): string {
+  return location?.trim().toUpperCase() ?? "";
+}
+
 /**
  * The time zone and capital coordinates of an ISO 3166-1 alpha-2 country (any case).
  * Unknown or absent countries get UTC and no geolocation rather than a guess.
  */
 export function countryLocale(country: string | undefined): CountryLocale {
-  const entry = country ? COUNTRIES[country.trim().toUpperCase()] : undefined;
+  const entry = country ? COUNTRIES[countryKey(country)] : undefined;
   if (!entry) return { timezone: "UTC" };
   const [timezone, latitude, longitude] = entry;
   return { timezone, geolocation: { latitude, longitude } };

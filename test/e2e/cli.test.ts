@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 import { imageSize } from "../helpers/images.ts";
 import { ARTICLE_SENTENCE, ARTICLE_TITLE } from "../helpers/site-pages/article.ts";
+import { SPA_TEXT } from "../helpers/site-pages/special.ts";
 
 const root = join(import.meta.dir, "../..");
 const binary = join(root, "dist/siphon");
@@ -383,7 +384,12 @@ describe("dist/siphon with the browser", () => {
     const { tmp, env } = browserEnv();
     const run = await siphon(["fetch", `${site.url}/spa`, "--json", "--no-cache"], { env });
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).method).toBe("browser");
+    const result = JSON.parse(run.stdout);
+    expect(result.method).toBe("browser");
+    // The text only the page's script writes: a capture taken before it ran, or of the raw HTML, lacks it.
+    expect(result.title).toBe("Support Dashboard");
+    expect(result.content).toContain(SPA_TEXT);
+    expect(result.content).toContain("Ticket #102: Export to CSV is slow");
     expect(chromiumUnder(tmp)).toBe(0);
   }, 60_000);
 

@@ -115,8 +115,8 @@ const SETTINGS = {
   localTier: {
     env: "SIPHON_LOCAL_TIER",
     kind: "string",
-    default: "max",
-    doc: "Plan tier of the built-in local account used by keyless requests in optional auth mode",
+    default: "unlimited",
+    doc: "Plan tier of the built-in local account (keyless requests in optional auth mode, CLI jobs): unlimited (no quota, no burst window) or a plan such as free, starter, pro, max",
   },
   environment: {
     env: "SIPHON_ENV",

@@ -1,17 +1,18 @@
 import { defineCommand } from "citty";
 import { createAccountWithKey, issueKey, revokeKey } from "../../src/auth/keys.ts";
 import { loadPlans } from "../../src/auth/plans.ts";
-import { loadConfig } from "../../src/config.ts";
+import { accountTier } from "../../src/auth/principal.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { openStore } from "../../src/store/index.ts";
 import type { ApiKeyInfo, Store } from "../../src/store/types.ts";
 import { log, writeStdout } from "../output.ts";
 
-async function withStore<T>(run: (store: Store, tiers: string[]) => Promise<T>): Promise<T> {
+async function withStore<T>(run: (store: Store, tiers: string[], config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const store = await openStore(config);
   try {
-    return await run(store, [...loadPlans(config).keys()]);
+    return await run(store, [...loadPlans(config).keys()], config);
   } finally {
     await store.close();
   }
@@ -30,14 +31,14 @@ const create = defineCommand({
     },
     tier: {
       type: "string",
-      description: "Plan tier of the new account: free, starter, pro, max (default free)",
+      description: "Plan tier of the new account: free, starter, pro, max or unlimited (default free)",
     },
     account: { type: "string", description: "Add the key to this existing account id", valueHint: "id" },
     test: { type: "boolean", description: "Create a sph_test_ key (refused by production servers)" },
     json: { type: "boolean", description: "Print {key, id, prefix, accountId, tier} as JSON" },
   },
   async run({ args }) {
-    return withStore(async (store, tiers) => {
+    return withStore(async (store, tiers, config) => {
       const kind = args.test ? "test" : "live";
       const now = Date.now();
       let tier = args.tier ?? "free";
@@ -45,7 +46,7 @@ const create = defineCommand({
       if (args.account) {
         const account = await store.accounts.getAccount(args.account);
         if (!account) throw new SiphonError("not_found", `No account "${args.account}"`);
-        tier = account.tier;
+        tier = accountTier(account, config);
         created = await issueKey(store.accounts, { accountId: account.id, name: args.name, kind, now });
       } else {
         if (!tiers.includes(tier)) {
@@ -88,11 +89,12 @@ const list = defineCommand({
   meta: { name: "list", description: "List keys: id, name, prefix, tier, created, last used, revoked" },
   args: { json: { type: "boolean", description: "JSON Lines, one key a line" } },
   async run({ args }) {
-    return withStore(async (store) => {
+    return withStore(async (store, _tiers, config) => {
       const keys = await store.accounts.listKeys();
       const lines: string[] = [];
       for (const key of keys) {
-        const tier = (await store.accounts.getAccount(key.accountId))?.tier ?? "?";
+        const account = await store.accounts.getAccount(key.accountId);
+        const tier = account ? accountTier(account, config) : "?";
         lines.push(args.json ? JSON.stringify({ ...key, tier }) : row(key, tier));
       }
       if (!args.json && lines.length)

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { loadPlans } from "../../src/auth/plans.ts";
+import { loadPlans, UNLIMITED } from "../../src/auth/plans.ts";
 import { authenticate } from "../../src/auth/principal.ts";
 import { type UsageReport, usageReport } from "../../src/auth/usage-report.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -20,14 +20,25 @@ async function localReport(apiKey: string): Promise<UsageReport> {
   }
 }
 
+/** A limit of UNLIMITED (2^31 - 1) means none, from this store or a server's /v1/cli/usage alike. */
+const limited = (limit: number) => limit < UNLIMITED;
+
 function human(r: UsageReport): string {
-  return [
-    `Plan        ${r.plan.tier} (${r.plan.weeklyLimit} credits a week, ${r.plan.burstLimit} requests an hour)`,
-    `This week   ${r.weekly.used} of ${r.weekly.limit} used (${r.weekly.percentUsed}%), ${r.weekly.remaining} left, resets ${r.weekly.resetsAt}`,
-    `This hour   ${r.burst.used} of ${r.burst.limit} requests${r.burst.used ? `, a slot frees in ${r.burst.resetsIn}` : ""}`,
-    `Fetching    ${r.canFetch ? "allowed" : "paused until the hourly window frees a slot"}${r.weekly.remaining === 0 ? " (HTTP only: weekly quota used up)" : ""}`,
-    `Upgrade     ${r.upgradeUrl}`,
-  ].join("\n");
+  const weekly = limited(r.weekly.limit);
+  const burst = limited(r.burst.limit);
+  const plan = `${weekly ? `${r.plan.weeklyLimit} credits a week` : "no weekly quota"}, ${burst ? `${r.plan.burstLimit} requests an hour` : "no hourly limit"}`;
+  const lines = [
+    `Plan        ${r.plan.tier} (${plan})`,
+    weekly
+      ? `This week   ${r.weekly.used} of ${r.weekly.limit} used (${r.weekly.percentUsed}%), ${r.weekly.remaining} left, resets ${r.weekly.resetsAt}`
+      : `This week   ${r.weekly.used} credits used (unlimited)`,
+    burst
+      ? `This hour   ${r.burst.used} of ${r.burst.limit} requests${r.burst.used ? `, a slot frees in ${r.burst.resetsIn}` : ""}`
+      : `This hour   ${r.burst.used} requests (unlimited)`,
+    `Fetching    ${r.canFetch ? "allowed" : "paused until the hourly window frees a slot"}${weekly && r.weekly.remaining === 0 ? " (HTTP only: weekly quota used up)" : ""}`,
+  ];
+  if (weekly || burst) lines.push(`Upgrade     ${r.upgradeUrl}`);
+  return lines.join("\n");
 }
 
 export default defineCommand({

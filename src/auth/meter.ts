@@ -76,15 +76,36 @@ function admitCounted(
     : admission(principal, verdict, used, now);
 }
 
+/** An unlimited plan's admission: nothing to refuse or degrade; the week's credits are read only to report them. */
+function admissionUnlimited(principal: Principal, used: number, now: number): Admission {
+  const limit = principal.plan.burstPerHour;
+  return {
+    principal,
+    at: now,
+    // No window is kept, so it reads as empty: nothing used, nothing waiting to leave it.
+    burst: { limit, used: 0, resetAt: now },
+    weekly: { limit: principal.plan.weeklyQuota, used, resetsAt: nextWeekStart(now) },
+    softLimited: false,
+    extraUsage: false,
+  };
+}
+
 /**
  * Admits a metered request: counts it in the key's sliding burst window
  * (hard: 429 rate_limited with Retry-After and X-RateLimit-* when full) and
  * reads the weekly quota (soft: past it, the request is marked HTTP-only
- * unless extra usage pays for it). Synchronous when the store is; throws
- * (or rejects) rate_limited.
+ * unless extra usage pays for it). An unlimited plan skips the window and
+ * the quota: it is never refused or degraded. Synchronous when the store
+ * is; throws (or rejects) rate_limited.
  */
 export function admit(principal: Principal, ctx: AuthContext): Awaitable<Admission> {
   const now = ctx.now();
+  if (principal.plan.unlimited) {
+    const used = ctx.store.usage.weeklyCredits(principal.account.id, weekStart(now));
+    return used instanceof Promise
+      ? used.then((credits) => admissionUnlimited(principal, credits, now))
+      : admissionUnlimited(principal, used, now);
+  }
   const verdict = ctx.store.usage.takeBurstSlot(
     principal.burstSubject,
     now,

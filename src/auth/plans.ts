@@ -9,10 +9,22 @@ export interface Plan {
   price: number;
   /** Price of one request past the weekly quota when extra usage is enabled. */
   extraPricePerRequest: number;
+  /** No weekly quota, no burst window, never degraded: the plan of the local account by default. */
+  unlimited: boolean;
 }
 
+/** The tier with no limits: the local account's by default (SIPHON_LOCAL_TIER), and a key's account may have it. */
+export const UNLIMITED_TIER = "unlimited";
+
+/**
+ * What an unlimited plan reports as its weekly and hourly limits (usage
+ * headers, /v1/cli/usage): 2^31 - 1, a plain number every client parses,
+ * even into a 32-bit integer, where Infinity would not be.
+ */
+export const UNLIMITED = 2_147_483_647;
+
 /** DECISIONS.md defaults; configuration (SIPHON_PLANS or config.json "plans") is merged over them. */
-const DEFAULT_PLANS: Record<string, Omit<Plan, "tier">> = {
+const DEFAULT_PLANS: Record<string, Omit<Plan, "tier" | "unlimited">> = {
   free: { weeklyQuota: 125, burstPerHour: 25, price: 0, extraPricePerRequest: 0.01 },
   starter: { weeklyQuota: 500, burstPerHour: 50, price: 5, extraPricePerRequest: 0.008 },
   pro: { weeklyQuota: 1250, burstPerHour: 100, price: 9, extraPricePerRequest: 0.006 },
@@ -21,9 +33,22 @@ const DEFAULT_PLANS: Record<string, Omit<Plan, "tier">> = {
 
 const FIELDS = ["weeklyQuota", "burstPerHour", "price", "extraPricePerRequest"] as const;
 
-/** The plan table; throws invalid_request when the configured table is malformed. */
+const UNLIMITED_PLAN: Plan = {
+  tier: UNLIMITED_TIER,
+  weeklyQuota: UNLIMITED,
+  burstPerHour: UNLIMITED,
+  price: 0,
+  extraPricePerRequest: 0,
+  unlimited: true,
+};
+
+/**
+ * The plan table: the configured tiers over the defaults, plus the built-in
+ * `unlimited` tier; throws invalid_request when the configured table is
+ * malformed or tries to give `unlimited` limits.
+ */
 export function loadPlans(config: Config): Map<string, Plan> {
-  const table: Record<string, Omit<Plan, "tier">> = structuredClone(DEFAULT_PLANS);
+  const table: Record<string, Omit<Plan, "tier" | "unlimited">> = structuredClone(DEFAULT_PLANS);
   if (config.plans) {
     let custom: unknown;
     try {
@@ -34,6 +59,10 @@ export function loadPlans(config: Config): Map<string, Plan> {
     if (!custom || typeof custom !== "object")
       throw new SiphonError("invalid_request", "SIPHON_PLANS must be an object");
     for (const [tier, value] of Object.entries(custom as Record<string, Record<string, unknown>>)) {
+      if (tier === UNLIMITED_TIER)
+        throw new SiphonError("invalid_request", "The unlimited tier has no limits to configure", {
+          hint: "Give a limited plan another tier name in SIPHON_PLANS.",
+        });
       const plan = { ...(table[tier] ?? DEFAULT_PLANS.free!) };
       for (const field of FIELDS) {
         const v = value?.[field];
@@ -45,5 +74,9 @@ export function loadPlans(config: Config): Map<string, Plan> {
       table[tier] = plan;
     }
   }
-  return new Map(Object.entries(table).map(([tier, plan]) => [tier, { tier, ...plan }]));
+  const plans = new Map(
+    Object.entries(table).map(([tier, plan]) => [tier, { tier, ...plan, unlimited: false }]),
+  );
+  plans.set(UNLIMITED_TIER, { ...UNLIMITED_PLAN });
+  return plans;
 }

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { loadConfig } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import { openSqliteStore } from "../store/sqlite.ts";
-import { createAccountWithKey } from "./keys.ts";
+import { createAccountWithKey, issueKey } from "./keys.ts";
 import { loadPlans } from "./plans.ts";
-import { type AuthContext, identifyPrincipal } from "./principal.ts";
+import { type AuthContext, ensureLocalAccount, identifyPrincipal, LOCAL_ACCOUNT_ID } from "./principal.ts";
 
 const home = mkdtempSync(join(tmpdir(), "siphon-principal-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -85,6 +85,32 @@ describe("identifyPrincipal", () => {
       expect((await answer).plan.tier).toBe("pro");
     }
     await store.close();
+  });
+
+  test("the local account is on SIPHON_LOCAL_TIER (default unlimited), whatever its stored row says", async () => {
+    const path = join(home, "local-tier.db");
+    const old = openSqliteStore(path);
+    // A store from before unlimited existed: the local account's row says max.
+    await ensureLocalAccount(old, "max", 0);
+    const { key } = await issueKey(old.accounts, {
+      accountId: LOCAL_ACCOUNT_ID,
+      name: "own",
+      kind: "live",
+      now: 0,
+    });
+    await old.close();
+    for (const [localTier, tier] of [
+      [undefined, "unlimited"],
+      ["pro", "pro"],
+    ] as const) {
+      const store = openSqliteStore(path);
+      const config = loadConfig({}, { home, localTier });
+      const ctx: AuthContext = { config, store, plans: loadPlans(config), now: Date.now };
+      expect((await identifyPrincipal(new Headers(), ctx, true)).plan.tier).toBe(tier);
+      const keyed = await identifyPrincipal(new Headers({ "x-api-key": key }), ctx, false);
+      expect(keyed.plan.tier).toBe(tier);
+      await store.close();
+    }
   });
 
   test("keyless local use is remembered too, and a missing key is refused when one is required", async () => {

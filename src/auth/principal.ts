@@ -35,8 +35,19 @@ export function presentedKey(headers: Headers): string | null {
   return apiKey === null ? null : apiKey.trim();
 }
 
-function planOf(ctx: AuthContext, tier: string): Plan {
-  const plan = ctx.plans.get(tier) ?? ctx.plans.get("free");
+/**
+ * The tier an account is metered on: the local account's is the configured
+ * SIPHON_LOCAL_TIER (default unlimited) whatever its stored row says, so a
+ * change of setting applies to keyless requests, keys added to it and its
+ * jobs alike; any other account's is its own.
+ */
+export function accountTier(account: Account, config: Config): string {
+  return account.id === LOCAL_ACCOUNT_ID ? config.localTier : account.tier;
+}
+
+/** The plan of `tier`; an unknown tier is metered as free. */
+export function planOf(plans: Map<string, Plan>, tier: string): Plan {
+  const plan = plans.get(tier) ?? plans.get("free");
   if (!plan) throw new SiphonError("internal_error", `No plan for tier ${tier}`);
   return plan;
 }
@@ -67,7 +78,7 @@ async function localPrincipal(ctx: AuthContext): Promise<Principal> {
   return {
     account: { ...account, tier: ctx.config.localTier },
     key: null,
-    plan: planOf(ctx, ctx.config.localTier),
+    plan: planOf(ctx.plans, ctx.config.localTier),
     burstSubject: `account:${account.id}`,
   };
 }
@@ -117,7 +128,12 @@ export async function authenticate(
   const now = ctx.now();
   if (info.lastUsedAt === null || now - info.lastUsedAt > TOUCH_EVERY_MS)
     await ctx.store.accounts.touchKey(info.id, now);
-  return { account, key: info, plan: planOf(ctx, account.tier), burstSubject: `key:${info.id}` };
+  return {
+    account,
+    key: info,
+    plan: planOf(ctx.plans, accountTier(account, ctx.config)),
+    burstSubject: `key:${info.id}`,
+  };
 }
 
 interface Remembered {

@@ -20,7 +20,12 @@ export function formatDuration(ms: number): string {
   return `${seconds}s`;
 }
 
-/** The caller's plan, weekly quota and burst window as they stand; reading it is not metered. */
+/**
+ * The caller's plan, weekly quota and burst window as they stand; reading it
+ * is not metered. An unlimited plan reports its limits as UNLIMITED (a
+ * number, never Infinity), the real week's credits and hour's requests, and
+ * can always fetch.
+ */
 export async function usageReport(principal: Principal, ctx: AuthContext): Promise<UsageReport> {
   const now = ctx.now();
   const { plan, account } = principal;
@@ -33,7 +38,11 @@ export async function usageReport(principal: Principal, ctx: AuthContext): Promi
       limit: plan.weeklyQuota,
       remaining: Math.max(0, plan.weeklyQuota - used),
       resetsAt: new Date(nextWeekStart(now)).toISOString(),
-      percentUsed: plan.weeklyQuota ? Math.round((used / plan.weeklyQuota) * 1000) / 10 : 100,
+      percentUsed: plan.unlimited
+        ? 0
+        : plan.weeklyQuota
+          ? Math.round((used / plan.weeklyQuota) * 1000) / 10
+          : 100,
     },
     burst: {
       used: burst.used,
@@ -41,7 +50,7 @@ export async function usageReport(principal: Principal, ctx: AuthContext): Promi
       resetsIn: formatDuration(burst.used ? burst.oldestExpiresAt - now : 0),
     },
     // The weekly quota is soft (requests degrade, never stop); only a full burst window stops a fetch.
-    canFetch: burst.used < plan.burstPerHour,
+    canFetch: plan.unlimited || burst.used < plan.burstPerHour,
     upgradeUrl: ctx.config.upgradeUrl,
   };
 }

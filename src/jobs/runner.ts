@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Plan } from "../auth/plans.ts";
+import { accountTier } from "../auth/principal.ts";
 import { weekStart } from "../auth/week.ts";
 import type { Config } from "../config.ts";
 import { HostScheduler, hostKey } from "../crawl/hosts.ts";
@@ -89,11 +90,15 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     if (target) deps.webhooks.send(target, event, { jobId: job.id, ...data });
   };
 
-  /** Past the weekly quota pages run HTTP-only, like any request (DECISIONS.md "Plans and limits"). */
+  /**
+   * Past the weekly quota pages run HTTP-only, like any request (DECISIONS.md "Plans and limits");
+   * an unlimited plan (the local account's by default) never does.
+   */
   async function httpOnly(accountId: string): Promise<boolean> {
     const account = await deps.store.accounts.getAccount(accountId);
-    const plan = deps.plans.get(account?.tier ?? "free") ?? deps.plans.get("free");
-    if (!plan) return false;
+    const tier = account ? accountTier(account, deps.config) : "free";
+    const plan = deps.plans.get(tier) ?? deps.plans.get("free");
+    if (!plan || plan.unlimited) return false;
     return (await deps.store.usage.weeklyCredits(accountId, weekStart(now()))) >= plan.weeklyQuota;
   }
 

@@ -85,14 +85,17 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
     if (pendingLog.size) flush.immediate();
   }
 
-  const windowOf = (subject: string, now: number, windowMs: number) => {
-    if (windows.has(subject)) return;
+  /** The request times the log holds for `subject` within the window, oldest first. */
+  const loggedTimes = (subject: string, now: number, windowMs: number) => {
     flushNow();
     const [kind, id = ""] = subject.split(/:(.*)/s);
     const times: number[] = [];
     for (const row of (kind === "key" ? keyWindow : accountWindow).all(id, now - windowMs))
       for (let i = 0; i < row.count; i++) times.push(row.at);
-    windows.load(subject, times);
+    return times;
+  };
+  const windowOf = (subject: string, now: number, windowMs: number) => {
+    if (!windows.has(subject)) windows.load(subject, loggedTimes(subject, now, windowMs));
   };
 
   return {
@@ -101,8 +104,12 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       return windows.take(subject, now, windowMs, limit);
     },
     async peekBurst(subject, now, windowMs) {
-      windowOf(subject, now, windowMs);
-      return windows.peek(subject, now, windowMs);
+      if (windows.has(subject)) return windows.peek(subject, now, windowMs);
+      // Not kept: only admissions update a window, and a subject that takes no slots (an unlimited
+      // plan's) would otherwise be shown as it was at its first look.
+      const logged = new BurstWindows();
+      logged.load(subject, loggedTimes(subject, now, windowMs));
+      return logged.peek(subject, now, windowMs);
     },
     async addCredits(accountId, weekStart, credits) {
       const total = addCredits.get(accountId, weekStart, credits)?.credits ?? credits;

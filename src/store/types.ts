@@ -94,7 +94,11 @@ export interface UsageStore {
    * overshoot the limit.
    */
   takeBurstSlot(subject: string, now: number, windowMs: number, limit: number): Awaitable<BurstVerdict>;
-  /** The window as it stands, without counting anything. */
+  /**
+   * The window as it stands, without counting anything; right also for a
+   * subject that never takes slots (an unlimited plan's), whose requests are
+   * only logged.
+   */
   peekBurst(
     subject: string,
     now: number,

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { issueKey } from "../../src/auth/keys.ts";
+import { UNLIMITED } from "../../src/auth/plans.ts";
+import { ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
+import { weekStart } from "../../src/auth/week.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { errorOf, startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
@@ -222,6 +226,175 @@ describe("usage headers, burst window and weekly quota", () => {
     expect(extra.headers.get("x-soft-limited")).toBeNull();
     expect(extra.headers.get("x-extra-usage-charged")).toBe("0.25");
     expect(extra.headers.get("x-extra-usage-new-balance")).toBe("0.75");
+  });
+});
+
+/** The numeric usage headers of a response, each checked to be a plain non-negative integer. */
+function numericHeaders(res: Response): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const name of [
+    "x-credits-used",
+    "x-weekly-limit",
+    "x-weekly-used",
+    "x-weekly-remaining",
+    "x-burst-limit",
+    "x-burst-used",
+    "x-burst-remaining",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+  ]) {
+    const text = res.headers.get(name);
+    expect(text, name).toMatch(/^\d+$/);
+    values[name] = Number(text);
+  }
+  return values;
+}
+
+describe("the local account is unlimited by default", () => {
+  test("a keyless loopback daemon serves past the max plan's burst; headers stay numeric; usage and stats count it", async () => {
+    const clock = new TestClock();
+    const a = await app({ auth: "optional" }, clock);
+    for (let i = 0; i < 600; i++) {
+      const res = await a.request(fetchUrl("/article"));
+      if (res.status !== 200) throw new Error(`request ${i + 1} answered ${res.status}`);
+      await res.arrayBuffer();
+      clock.advance(1);
+    }
+    const last = await a.request(fetchUrl("/article"));
+    expect(last.status).toBe(200);
+    expect(last.headers.get("x-service-plan")).toBe("unlimited");
+    expect(last.headers.get("x-cache")).toBe("HIT");
+    expect(last.headers.get("x-soft-limited")).toBeNull();
+    expect(numericHeaders(last)).toMatchObject({
+      "x-credits-used": 0,
+      "x-weekly-limit": UNLIMITED,
+      "x-weekly-used": 1,
+      "x-weekly-remaining": UNLIMITED - 1,
+      "x-burst-limit": UNLIMITED,
+      "x-burst-used": 0,
+      "x-burst-remaining": UNLIMITED,
+      "x-ratelimit-limit": UNLIMITED,
+      "x-ratelimit-remaining": UNLIMITED,
+      "x-ratelimit-reset": Math.ceil(clock.ms / 1000),
+    });
+
+    const usageOf = async () => (await a.request("/v1/cli/usage")).json();
+    expect(await usageOf()).toEqual({
+      plan: { tier: "unlimited", weeklyLimit: UNLIMITED, burstLimit: UNLIMITED },
+      weekly: {
+        used: 1,
+        limit: UNLIMITED,
+        remaining: UNLIMITED - 1,
+        resetsAt: "2026-11-23T00:00:00.000Z",
+        percentUsed: 0,
+      },
+      // The hour's requests, counted from the request log: no window is kept for an unlimited account.
+      burst: { used: 601, limit: UNLIMITED, resetsIn: "1h" },
+      canFetch: true,
+      upgradeUrl: "https://siphon.dev/pricing",
+    });
+    clock.advance(1);
+    await a.request(fetchUrl("/article"));
+    expect(await usageOf()).toMatchObject({ burst: { used: 602 } });
+
+    // /v1/stats always needs a key: one added to the local account reads its log, keyless requests included.
+    const { key } = await issueKey(a.store.accounts, {
+      accountId: LOCAL_ACCOUNT_ID,
+      name: "stats",
+      kind: "live",
+      now: clock.ms,
+    });
+    const stats = await a.request("/v1/stats", { headers: bearer(key) });
+    expect(((await stats.json()) as { totalRequests: number }).totalRequests).toBe(602);
+    // That key is on the local account's plan too.
+    const keyed = await a.request(fetchUrl("/article"), { headers: bearer(key) });
+    expect(keyed.headers.get("x-service-plan")).toBe("unlimited");
+  }, 60_000);
+
+  test("past any plan's weekly quota the local account is never degraded; its screenshots are not refused", async () => {
+    const clock = new TestClock();
+    const a = await app({ auth: "optional" }, clock);
+    await a.store.usage.addCredits(LOCAL_ACCOUNT_ID, weekStart(clock.ms), 10_000);
+    const res = await a.request(fetchUrl("/article", "&maxAge=0"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-soft-limited")).toBeNull();
+    expect(res.headers.get("x-degraded")).toBeNull();
+    expect(res.headers.get("x-weekly-used")).toBe("10001");
+    // On a metered plan this answers 429 before any browser work; here it runs (or finds no browser).
+    const shot = await a.request("/v1/screenshot", {
+      method: "POST",
+      body: JSON.stringify({ url: `${site.url}/article`, timeout: 15_000 }),
+    });
+    expect(shot.status).not.toBe(429);
+  }, 60_000);
+
+  test("the local account's crawl past the weekly quota keeps full features; on a plan it runs HTTP-only", async () => {
+    // No browser here: a page that asks for rendering fails unless the quota made it HTTP-only.
+    const crawl = async (localTier?: string) => {
+      const clock = new TestClock();
+      const a = await app({ auth: "optional", chromiumPath: "/nonexistent/chromium", localTier }, clock);
+      // A store from before unlimited existed: the local account's row says max.
+      await ensureLocalAccount(a.store, "max", clock.ms);
+      await a.store.usage.addCredits(LOCAL_ACCOUNT_ID, weekStart(clock.ms), 10_000);
+      const started = await a.request("/v1/crawl", {
+        method: "POST",
+        body: JSON.stringify({ url: `${site.url}/article`, maxDepth: 0, scrapeOptions: { render: true } }),
+      });
+      expect(started.status).toBe(202);
+      const { id } = (await started.json()) as { id: string };
+      for (let i = 0; i < 200; i++) {
+        const poll = (await (await a.request(`/v1/crawl/${id}`)).json()) as {
+          status: string;
+          completed: number;
+          failed: number;
+        };
+        if (["completed", "failed"].includes(poll.status)) return poll;
+        await Bun.sleep(50);
+      }
+      throw new Error("the crawl did not finish");
+    };
+    expect(await crawl()).toMatchObject({ status: "failed", failed: 1 });
+    expect(await crawl("max")).toMatchObject({ status: "completed", completed: 1, failed: 0 });
+  }, 60_000);
+
+  test("SIPHON_LOCAL_TIER=free meters the local account as before: the 26th keyless request in the hour is 429", async () => {
+    const clock = new TestClock();
+    const a = await app({ auth: "optional", localTier: "free" }, clock);
+    for (let i = 0; i < 25; i++) {
+      const res = await a.request(fetchUrl("/article"));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-service-plan")).toBe("free");
+      clock.advance(60_000);
+    }
+    const refused = await a.request(fetchUrl("/article"));
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).type).toBe("rate_limited");
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("25");
+  });
+
+  test("a key on the free plan is still limited while the local account is not; a key may be unlimited", async () => {
+    const a = await app({ auth: "optional" });
+    const { key } = await a.createKey("free");
+    for (let i = 0; i < 25; i++)
+      expect((await a.request(fetchUrl("/article"), { headers: bearer(key) })).status).toBe(200);
+    expect((await a.request(fetchUrl("/article"), { headers: bearer(key) })).status).toBe(429);
+    const unlimited = (await a.createKey("unlimited")).key;
+    for (let i = 0; i < 60; i++) {
+      expect((await a.request(fetchUrl("/article"))).status).toBe(200);
+      const res = await a.request(fetchUrl("/article"), { headers: bearer(unlimited) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-service-plan")).toBe("unlimited");
+    }
+    expect((await a.request(fetchUrl("/article"), { headers: bearer(key) })).status).toBe(429);
+  });
+
+  test("SIPHON_PLANS cannot give the unlimited tier limits", async () => {
+    const refused = await startTestApp({ plans: JSON.stringify({ unlimited: { weeklyQuota: 5 } }) }).catch(
+      (error) => error,
+    );
+    expect(refused).toBeInstanceOf(Error);
+    expect(String(refused.message)).toMatch(/unlimited tier/);
   });
 });
 

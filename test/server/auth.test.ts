@@ -425,9 +425,12 @@ describe("usage and stats endpoints", () => {
   test("GET /v1/stats counts the account's requests, successes and timing", async () => {
     const a = await app();
     const { key } = await a.createKey("pro");
-    await a.request(fetchUrl("/article"), { headers: bearer(key) });
-    await a.request(fetchUrl("/article"), { headers: bearer(key) });
-    await a.request("/v1/fetch?url=http://127.0.0.1:1/", { headers: bearer(key) });
+    const answers = [
+      await a.request(fetchUrl("/article"), { headers: bearer(key) }),
+      await a.request(fetchUrl("/slow?ms=300"), { headers: bearer(key) }),
+      await a.request("/v1/fetch?url=http://127.0.0.1:1/", { headers: bearer(key) }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 502]);
     const res = await a.request("/v1/stats", { headers: bearer(key) });
     expect(res.status).toBe(200);
     const stats = (await res.json()) as {
@@ -437,6 +440,10 @@ describe("usage and stats endpoints", () => {
     };
     expect(stats.totalRequests).toBe(3);
     expect(stats.successRate).toBeCloseTo(66.7, 1);
-    expect(stats.avgResponseTime).toBeGreaterThanOrEqual(0);
+    // The slow page alone took 300 ms of the three requests' time, and none took longer than it reported.
+    const reported = answers.map((r) => Number(r.headers.get("x-processing-time")));
+    expect(stats.avgResponseTime).toBeGreaterThanOrEqual(100);
+    const meanReported = reported.reduce((sum, ms) => sum + ms, 0) / reported.length;
+    expect(stats.avgResponseTime).toBeLessThanOrEqual(Math.ceil(meanReported) + 1);
   });
 });

@@ -100,6 +100,12 @@ const SETTINGS = {
     default: 60_000,
     doc: "Browser fetch timeout",
   },
+  renderWaitMaxMs: {
+    env: "SIPHON_RENDER_WAIT_MAX_MS",
+    kind: "int",
+    default: 10_000,
+    doc: "Longest a rendered page that still looks like an empty app shell is waited for after load (never past the fetch timeout)",
+  },
   escalation: {
     env: "SIPHON_ESCALATION",
     kind: "bool",
@@ -168,6 +174,12 @@ const SETTINGS = {
     doc: "Largest accepted HTTP request body, bytes",
   },
   cacheEnabled: { env: "SIPHON_CACHE", kind: "bool", default: true, doc: "Use the response cache" },
+  cacheMaxBytes: {
+    env: "SIPHON_CACHE_MAX_BYTES",
+    kind: "int",
+    default: 256 * 1024 * 1024,
+    doc: "Size cap of the page cache; the least recently used entries are evicted past it",
+  },
   logLevel: {
     env: "SIPHON_LOG_LEVEL",
     kind: "string",

@@ -16,6 +16,8 @@ export interface FetchedPage {
   screenshot?: Capture;
   /** Browser engines: images taken by `screenshot` page actions, in order. */
   actionScreenshots?: Capture[];
+  /** Why the answer may be less than the page (a render that never looked drawn). */
+  warning?: string;
 }
 
 /** An image the browser captured. */

@@ -1,3 +1,4 @@
+import { appRoute } from "./site-pages/apps.ts";
 import { articlePage } from "./site-pages/article.ts";
 import { botcheckPage } from "./site-pages/botcheck.ts";
 import {
@@ -48,6 +49,7 @@ import {
  * `routes` below; page texts tests assert on are exported constants.
  */
 
+export * from "./site-pages/apps.ts";
 export * from "./site-pages/article.ts";
 export * from "./site-pages/botcheck.ts";
 export * from "./site-pages/browser-pages.ts";
@@ -176,6 +178,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
       const chain = /^\/redirect\/chain\/(\d+)$/.exec(url.pathname);
       if (chain) return redirectChain(Number(chain[1]), origin);
+      const app = appRoute(request, url);
+      if (app) return app;
       const handler = table.get(url.pathname);
       return handler ? handler(request, url) : html(notFoundPage(), 404);
     },

@@ -3,7 +3,8 @@ import { SiphonError } from "../../errors.ts";
 import type { PageAction } from "../../schemas/actions.ts";
 import type { Capture } from "../types.ts";
 import { capture } from "./capture.ts";
-import { type ActivityTracker, settle } from "./settle.ts";
+import { settle } from "./readiness.ts";
+import type { ActivityTracker } from "./settle.ts";
 
 /** How long an action waits for its element to appear before failing (waitForSelector sets its own). */
 const SELECTOR_WAIT_MS = 5_000;

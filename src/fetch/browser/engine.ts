@@ -10,8 +10,10 @@ import { countryKey } from "./locale.ts";
 import { navigationError } from "./navigation-error.ts";
 import { preparePage } from "./page-setup.ts";
 import type { BrowserPool } from "./pool.ts";
+import { proxyAnswerError } from "./proxy.ts";
+import { type Readiness, settle, waitUntilReady } from "./readiness.ts";
 import { guardRequests } from "./requests.ts";
-import { type ActivityTracker, isMainNavigation, settle, trackActivity } from "./settle.ts";
+import { type ActivityTracker, isMainNavigation, trackActivity } from "./settle.ts";
 import type { PageLease } from "./slot.ts";
 
 /** Which flavour of browser engine to build. */
@@ -22,7 +24,9 @@ export interface BrowserEngineOptions {
   resolver?: Resolver;
 }
 
-/** Cap on waiting for a page to render after load (script-driven content, JS challenges). */
+/** Room left after readiness to read the page (content, capture) before the fetch's deadline. */
+const READ_MARGIN_MS = 1_000;
+/** Cap on settling after page actions. */
 const SETTLE_MAX_MS = 3_000;
 /** Statuses JavaScript challenges answer with before their script sets a cookie and reloads. */
 const CHALLENGE_STATUSES = new Set([403, 429, 503]);
@@ -56,6 +60,14 @@ async function mayBeChallenge(page: Page, main: HTTPResponse | undefined): Promi
   return page.evaluate(() => document.scripts.length > 0).catch(() => false);
 }
 
+/** The warning of a page that never looked drawn: what it lacked and how long it was given. */
+function unfinishedWarning(readiness: Readiness): string {
+  return (
+    `The page still looked unfinished after ${readiness.waitedMs} ms (${readiness.unfinished}); ` +
+    "this is what it had drawn. Raise SIPHON_RENDER_WAIT_MAX_MS, or pass wait, for slower apps."
+  );
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /**
@@ -85,6 +97,7 @@ export function createBrowserEngine(
     target: URL,
     options: EngineFetchOptions,
     deadline: number,
+    timeoutMs: number,
     signal: AbortSignal,
   ): Promise<FetchedPage> {
     const { page } = lease;
@@ -121,11 +134,18 @@ export function createBrowserEngine(
       } catch (error) {
         throw navigationError(error, target, requests.documentRefusal());
       }
-      await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
+      // The SSRF proxy refused the page (its name rebound since the check) or could not reach it.
+      const proxied = main && proxyAnswerError(new URL(main.url()), main.status(), main.headers());
+      if (proxied) throw proxied;
+      const limits = {
+        deadline: deadline - Math.min(READ_MARGIN_MS, timeoutMs / 10),
+        appWaitMs: config.renderWaitMaxMs,
+      };
+      let readiness = await waitUntilReady(page, tracker, limits);
       // A challenge may pass in several rounds; each reload brings a new main response.
       for (let round = 0; round < 3 && (await mayBeChallenge(page, main)); round++) {
         if (!(await tracker.nextNavigation(Math.min(CHALLENGE_WAIT_MS, deadline - Date.now())))) break;
-        await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
+        readiness = await waitUntilReady(page, tracker, limits);
       }
       if (options.wait) await sleep(Math.min(options.wait, deadline - Date.now()));
       const actionScreenshots = actions.length
@@ -163,6 +183,7 @@ export function createBrowserEngine(
             .redirectChain()
             .map((request) => request.url()) ?? [],
       };
+      if (!readiness.ready) result.warning = unfinishedWarning(readiness);
       if (screenshot) result.screenshot = screenshot;
       if (actionScreenshots.length) result.actionScreenshots = actionScreenshots;
       // A page whose clean-up failed is closed, which costs the pool its slot, not the caller its result.
@@ -198,11 +219,14 @@ export function createBrowserEngine(
       aborted.catch(() => {});
       try {
         await Promise.race([guard.check(target, signal), aborted]);
-        const work = pool.withPage((_page, lease) => render(lease, target, options, deadline, signal), {
-          signal,
-          // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.
-          partition: `${engineOptions.stealth ? "stealth" : "browser"}:${countryKey(options.location)}`,
-        });
+        const work = pool.withPage(
+          (_page, lease) => render(lease, target, options, deadline, timeoutMs, signal),
+          {
+            signal,
+            // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.
+            partition: `${engineOptions.stealth ? "stealth" : "browser"}:${countryKey(options.location)}`,
+          },
+        );
         work.catch(() => {});
         return await Promise.race([work, aborted]);
       } catch (error) {

@@ -1,12 +1,25 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 
-/** How long the DOM must stay unchanged after a change before a page counts as rendered. */
-const DOM_QUIET_MS = 30;
 /**
- * How long a page that has not changed yet gets to start: frameworks render a tick after load
- * (a short timer, a first fetch), and a 30 ms window alone would end before a 50 ms timer.
+ * Requests that never end by design, or whose end says nothing about the page being drawn:
+ * server-sent event streams, WebSockets, beacons (sendBeacon, <a ping>), prefetches. They never
+ * hold a page back.
  */
-const FIRST_CHANGE_MS = 60;
+const NEVER_HOLDING = new Set([
+  "eventsource",
+  "websocket",
+  "ping",
+  "prefetch",
+  "signedexchange",
+  "cspviolationreport",
+]);
+/**
+ * A request open longer than this stops holding the page: long polls, and streams that Chromium
+ * reports as ordinary fetches, look exactly like a slow call. An app whose content waits on a
+ * slow call still looks unfinished (an empty root, a spinner), and readiness waits for that
+ * separately, up to its own cap.
+ */
+export const LONG_REQUEST_MS = 500;
 
 /** Whether `request` navigates the page's main frame (not a frame inside it). */
 export function isMainNavigation(page: Page, request: HTTPRequest): boolean {
@@ -15,50 +28,86 @@ export function isMainNavigation(page: Page, request: HTTPRequest): boolean {
 
 /** Tracks main-frame navigations and open requests of a page, to tell when it has settled. */
 export interface ActivityTracker {
-  /** Requests sent and not yet answered (blocked ones never count). */
+  /** Requests that hold the page (see NEVER_HOLDING, LONG_REQUEST_MS) sent and not yet answered. */
   readonly pending: number;
   /** True between a main-frame navigation request and that document's load event. */
   readonly navigating: boolean;
+  /** When a holding request last started or ended (epoch ms); 0 before any. */
+  readonly lastActivity: number;
   /** Resolves at the next main-frame load event, or after `ms`. */
   nextLoad(ms: number): Promise<void>;
   /** Resolves true when a main-frame navigation starts (or is under way), false after `ms`. */
   nextNavigation(ms: number): Promise<boolean>;
+  /**
+   * Resolves once no holding request has been open for `quietMs`, a navigation starts, or at
+   * `until` (epoch ms), whichever comes first.
+   */
+  networkQuiet(quietMs: number, until: number): Promise<void>;
   /** Stops listening. */
   dispose(): void;
 }
 
 /** Starts tracking `page`; call before navigating. */
 export function trackActivity(page: Page): ActivityTracker {
-  const open = new Set<HTTPRequest>();
+  /** Open holding requests and when each started. */
+  const open = new Map<HTTPRequest, number>();
   let navigating = false;
+  let lastActivity = 0;
   let loadWaiters: (() => void)[] = [];
   let navigationWaiters: (() => void)[] = [];
+  const activityWaiters: (() => void)[] = [];
+  const touched = () => {
+    lastActivity = Date.now();
+    for (const wake of activityWaiters.splice(0)) wake();
+  };
+  const holding = (now: number) => {
+    let count = 0;
+    for (const started of open.values()) if (now - started < LONG_REQUEST_MS) count++;
+    return count;
+  };
   const onRequest = (request: HTTPRequest) => {
-    open.add(request);
     if (isMainNavigation(page, request)) {
       navigating = true;
       for (const wake of navigationWaiters.splice(0)) wake();
     }
+    if (NEVER_HOLDING.has(request.resourceType())) return;
+    open.set(request, Date.now());
+    touched();
   };
   const onDone = (request: HTTPRequest) => {
-    open.delete(request);
     // A failed or aborted main navigation will never fire load.
     if (isMainNavigation(page, request) && request.failure()) navigating = false;
+    if (open.delete(request)) touched();
   };
   const onLoad = () => {
     navigating = false;
     for (const wake of loadWaiters.splice(0)) wake();
+    touched();
   };
   page.on("request", onRequest);
   page.on("requestfinished", onDone);
   page.on("requestfailed", onDone);
   page.on("load", onLoad);
+
+  /** Resolves at the next request start or end (or load), or after `ms`. */
+  const nextActivity = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      activityWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
   return {
     get pending() {
-      return open.size;
+      return holding(Date.now());
     },
     get navigating() {
       return navigating;
+    },
+    get lastActivity() {
+      return lastActivity;
     },
     nextLoad(ms) {
       return new Promise((resolve) => {
@@ -79,6 +128,23 @@ export function trackActivity(page: Page): ActivityTracker {
         });
       });
     },
+    async networkQuiet(quietMs, until) {
+      for (;;) {
+        const now = Date.now();
+        if (now >= until || navigating || page.isClosed()) return;
+        let wakeAt = Math.min(until, lastActivity + quietMs);
+        if (holding(now) > 0) {
+          // Wake when a request ends, or when the oldest one still holding turns long.
+          let oldest = now;
+          for (const started of open.values())
+            if (now - started < LONG_REQUEST_MS) oldest = Math.min(oldest, started);
+          wakeAt = Math.min(until, oldest + LONG_REQUEST_MS);
+        } else if (now >= wakeAt) {
+          return;
+        }
+        await nextActivity(wakeAt - now);
+      }
+    },
     dispose() {
       page.off("request", onRequest);
       page.off("requestfinished", onDone);
@@ -86,59 +152,7 @@ export function trackActivity(page: Page): ActivityTracker {
       page.off("load", onLoad);
       loadWaiters = [];
       navigationWaiters = [];
+      for (const wake of activityWaiters.splice(0)) wake();
     },
   };
-}
-
-/**
- * Runs in the page: resolves once `firstMs` have passed and no node or text changed for the
- * last `quietMs`, or after `maxMs`.
- */
-function domQuiet(quietMs: number, firstMs: number, maxMs: number): Promise<void> {
-  // Without a script nothing can change the document after load: no need to watch it.
-  if (document.scripts.length === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const first = performance.now() + firstMs;
-    const finish = () => {
-      observer.disconnect();
-      clearTimeout(quiet);
-      clearTimeout(cap);
-      resolve();
-    };
-    let quiet = setTimeout(finish, firstMs);
-    const cap = setTimeout(finish, maxMs);
-    const observer = new MutationObserver(() => {
-      clearTimeout(quiet);
-      quiet = setTimeout(finish, Math.max(quietMs, first - performance.now()));
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
-  });
-}
-
-/**
- * Waits, best effort, until the page has rendered: no main-frame navigation under way (a
- * script-driven reload such as a JS challenge), no request open, and the DOM unchanged for
- * DOM_QUIET_MS after its last change (FIRST_CHANGE_MS when it does not change at all).
- * Never throws; returns by `deadline` (epoch ms) at the latest.
- */
-export async function settle(page: Page, tracker: ActivityTracker, deadline: number): Promise<void> {
-  for (let round = 0; round < 10; round++) {
-    const left = deadline - Date.now();
-    if (left <= 0 || page.isClosed()) return;
-    if (tracker.navigating) {
-      await tracker.nextLoad(left);
-      continue;
-    }
-    if (tracker.pending > 0) {
-      await page.waitForNetworkIdle({ idleTime: 30, timeout: left, concurrency: 0 }).catch(() => {});
-      continue;
-    }
-    try {
-      await page.evaluate(domQuiet, DOM_QUIET_MS, FIRST_CHANGE_MS, Math.max(0, left));
-    } catch {
-      // The document was replaced mid-wait (navigation): go round again and wait for it.
-      continue;
-    }
-    if (!tracker.navigating && tracker.pending === 0) return;
-  }
 }

@@ -1,0 +1,237 @@
+import type { Page } from "puppeteer-core";
+import type { ActivityTracker } from "./settle.ts";
+
+/**
+ * When is a rendered page ready to read? After its load event:
+ *  1. no main-frame navigation under way (a script-driven reload, a JS challenge);
+ *  2. the network has been quiet for NETWORK_QUIET_MS: no request open that holds the page
+ *     (EventSource, WebSocket, beacons and requests open over LONG_REQUEST_MS never do);
+ *  3. the DOM has not changed for DOM_QUIET_MS (at least FIRST_CHANGE_MS after the wait began);
+ *  4. the page no longer looks like an app that has not drawn yet: an empty app root, a visible
+ *     spinner, progress bar or "Loading…" text with little other text, or a body with no text
+ *     at all while scripts run. Such a page is waited for, change by change, up to the app cap
+ *     (SIPHON_RENDER_WAIT_MAX_MS, never past the fetch's deadline); a loading indicator beside
+ *     real text gets LOADER_PATIENCE_MS after the last change.
+ * A page that never draws returns at the cap with what it has and says why.
+ */
+
+/** How long the DOM must stay unchanged after a change before a page counts as drawn. */
+const DOM_QUIET_MS = 30;
+/**
+ * How long a page that has not changed yet gets to start: frameworks draw a tick after load (a
+ * short timer, a first fetch), and a 30 ms window alone would end before a 50 ms timer.
+ */
+const FIRST_CHANGE_MS = 60;
+/** Quiet network time after the last request ends: chained calls start within it. */
+const NETWORK_QUIET_MS = 50;
+/** Longest wait for the network and the DOM to go quiet on a page that looks drawn. */
+const SETTLE_MAX_MS = 3_000;
+/** While a page looks unfinished, how long one look waits for the next DOM change. */
+const CHANGE_SLICE_MS = 250;
+/** How long a loading indicator beside real content may stay unchanged before we stop waiting. */
+const LOADER_PATIENCE_MS = 1_000;
+/** Visible text below which a page with an empty root or a loader counts as not drawn yet. */
+const ENOUGH_TEXT = 500;
+
+/** What one look at the page found. */
+export interface PageLook {
+  /** Length of the visible text (innerText, whitespace collapsed); a lower bound on big pages. */
+  text: number;
+  /** Selector of an app root element that is still empty, if any. */
+  emptyRoot: string | null;
+  /** A visible spinner, progress bar, skeleton, aria-busy element or "Loading…" text. */
+  loading: boolean;
+  scripts: number;
+  /** The DOM changed during the look. */
+  changed: boolean;
+}
+
+/** How a wait for readiness ended. */
+export interface Readiness {
+  /** False when the page still looked unfinished at the cap. */
+  ready: boolean;
+  /** Why the page looked unfinished, when it did at the end. */
+  unfinished?: string;
+  waitedMs: number;
+}
+
+/** When to stop waiting. */
+export interface ReadinessLimits {
+  /** Hard stop (epoch ms): the fetch's deadline, less room to read the page. */
+  deadline: number;
+  /** How long a page that looks like an undrawn app is waited for, at most. 0: not at all. */
+  appWaitMs: number;
+}
+
+/**
+ * Runs in the page: waits until the DOM has been quiet for `quietMs` (at least `firstMs` after
+ * the call; with `untilChange`, only after a first change), or `maxMs`, then looks at it.
+ */
+function observe(quietMs: number, firstMs: number, maxMs: number, untilChange: boolean): Promise<PageLook> {
+  const ROOTS =
+    "#root,#app,#__next,#__nuxt,#___gatsby,#svelte,#main-app,#application,app-root,[ng-app],[ng-version]";
+  const LOADERS =
+    '[aria-busy="true"],[role="progressbar"],.spinner,.loader,.loading,.skeleton,[class*="spinner" i],[class*="skeleton" i],[class*="loading" i],[class*="loader" i]';
+  const LOADING_TEXT = /^(loading|please wait|one moment|fetching)\b.{0,40}$/i;
+  const shown = (el: Element) => {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== "hidden" && style.display !== "none" && style.opacity !== "0";
+  };
+  const look = (changed: boolean): PageLook => {
+    const body = document.body;
+    let emptyRoot: string | null = null;
+    for (const el of document.querySelectorAll(ROOTS)) {
+      if (el.children.length === 0 && !(el.textContent ?? "").trim()) {
+        emptyRoot = el.id ? `#${el.id}` : el.tagName.toLowerCase();
+        break;
+      }
+    }
+    let loading = false;
+    for (const el of document.querySelectorAll(LOADERS)) {
+      if (shown(el)) {
+        loading = true;
+        break;
+      }
+    }
+    if (!loading && body) {
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const value = node.nodeValue?.trim() ?? "";
+        const parent = node.parentElement;
+        if (
+          value.length > 3 &&
+          LOADING_TEXT.test(value) &&
+          parent &&
+          !/^(SCRIPT|STYLE)$/.test(parent.tagName) &&
+          shown(parent)
+        ) {
+          loading = true;
+          break;
+        }
+      }
+    }
+    // innerText lays the page out: measure it only where the verdict depends on it. It is the
+    // visible text, which is what tells a drawn page from a shell (textContent counts scripts).
+    const raw = body?.textContent?.length ?? 0;
+    const visible = () =>
+      // biome-ignore lint/performance/useDomNodeTextContent: the visible text is the point here
+      (body?.innerText ?? "").replace(/\s+/g, " ").trim().length;
+    const text = emptyRoot || loading || raw < 2_000 ? visible() : raw;
+    return { text, emptyRoot, loading, scripts: document.scripts.length, changed };
+  };
+  // Without a script nothing can change the document after load.
+  if (document.scripts.length === 0) return Promise.resolve(look(false));
+  return new Promise((resolve) => {
+    let changed = false;
+    const first = performance.now() + firstMs;
+    const finish = () => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve(look(changed));
+    };
+    let quiet = untilChange ? undefined : setTimeout(finish, Math.max(quietMs, firstMs));
+    const cap = setTimeout(finish, maxMs);
+    const observer = new MutationObserver(() => {
+      changed = true;
+      clearTimeout(quiet);
+      quiet = setTimeout(finish, Math.max(quietMs, first - performance.now()));
+    });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+interface Verdict {
+  unfinished: string;
+  /** Undrawn (wait up to the app cap), rather than one part still loading beside content. */
+  strong: boolean;
+}
+
+/** Why a page looks undrawn (strong: wait up to the app cap), or only still loading a part (weak). */
+export function judge(look: PageLook): Verdict | undefined {
+  if (look.scripts === 0) return undefined;
+  if (look.text < ENOUGH_TEXT && look.emptyRoot)
+    return { unfinished: `its app root ${look.emptyRoot} is empty`, strong: true };
+  if (look.text < ENOUGH_TEXT && look.loading)
+    return { unfinished: "it shows a loading indicator and little else", strong: true };
+  if (look.text === 0) return { unfinished: "it has no text while its scripts run", strong: true };
+  if (look.loading) return { unfinished: "part of it is still loading", strong: false };
+  return undefined;
+}
+
+/**
+ * Waits until the page is ready to read (see the rule at the top of this file). Never throws;
+ * returns by `limits.deadline` at the latest, saying whether the page still looked unfinished.
+ */
+export async function waitUntilReady(
+  page: Page,
+  tracker: ActivityTracker,
+  limits: ReadinessLimits,
+): Promise<Readiness> {
+  const started = Date.now();
+  const appUntil = Math.min(limits.deadline, started + limits.appWaitMs);
+  // A drawn page that keeps its network or DOM busy is read after SETTLE_MAX_MS all the same.
+  let until = Math.min(limits.deadline, started + SETTLE_MAX_MS);
+  let lastChange = started;
+  let untilChange = false;
+  let verdict: Verdict | undefined;
+  const done = (ready: boolean): Readiness => ({
+    ready,
+    unfinished: ready ? undefined : verdict?.unfinished,
+    waitedMs: Date.now() - started,
+  });
+  for (;;) {
+    if (page.isClosed()) return done(!verdict?.strong);
+    const outOfTime = Date.now() >= until;
+    if (!outOfTime && tracker.navigating) {
+      await tracker.nextLoad(until - Date.now());
+      untilChange = false;
+      continue;
+    }
+    if (!outOfTime && (tracker.pending > 0 || Date.now() - tracker.lastActivity < NETWORK_QUIET_MS)) {
+      await tracker.networkQuiet(NETWORK_QUIET_MS, until);
+      if (tracker.navigating && Date.now() < until) continue;
+    }
+    let look: PageLook;
+    try {
+      const slice = Math.max(0, until - Date.now());
+      look = await page.evaluate(
+        observe,
+        DOM_QUIET_MS,
+        untilChange ? 0 : FIRST_CHANGE_MS,
+        untilChange ? Math.min(slice, CHANGE_SLICE_MS) : slice,
+        untilChange,
+      );
+    } catch {
+      // The document was replaced mid-look (a navigation): go round and wait for the new one.
+      if (Date.now() >= until) return done(!verdict?.strong);
+      untilChange = false;
+      continue;
+    }
+    if (look.changed) lastChange = Date.now();
+    verdict = judge(look);
+    if (!verdict) {
+      // Something started while we looked: the answer may still change.
+      if ((tracker.navigating || tracker.pending > 0) && Date.now() < until) continue;
+      return done(true);
+    }
+    if (verdict.strong) until = Math.max(until, appUntil);
+    const now = Date.now();
+    if (verdict.strong && now >= until) return done(false);
+    // A part still loading beside real content is not worth a warning when we stop waiting for it.
+    if (
+      !verdict.strong &&
+      now >= Math.min(until, Math.max(lastChange, tracker.lastActivity) + LOADER_PATIENCE_MS)
+    ) {
+      return done(true);
+    }
+    untilChange = true;
+  }
+}
+
+/** Waits for the page to settle after an action (navigation, network, DOM), not for an app to draw. */
+export function settle(page: Page, tracker: ActivityTracker, deadline: number): Promise<Readiness> {
+  return waitUntilReady(page, tracker, { deadline, appWaitMs: 0 });
+}

@@ -67,6 +67,7 @@ describe("crawl", () => {
     expect(poll.creditsUsed).toBe(12);
     expect(new Date(poll.expiresAt ?? "").getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
     const urls = poll.data.map((d) => d.url as string);
+    expect(urls).toHaveLength(12);
     expect(urls[0]).toBe(`${site.url}/`);
     expect(new Set(urls).size).toBe(urls.length);
     for (const url of urls) {
@@ -92,8 +93,9 @@ describe("crawl", () => {
 
   test("maxDepth 0 fetches only the start page; includePaths filters the frontier", async () => {
     // The site has a sitemap: seeding must not add pages a depth of 0 forbids.
-    const only = await start("/v1/crawl", { url: `${site.url}/`, maxDepth: 0 });
-    expect((await until(`/v1/crawl/${only}`)).total).toBe(1);
+    const only = await until(`/v1/crawl/${await start("/v1/crawl", { url: `${site.url}/`, maxDepth: 0 })}`);
+    expect(only).toMatchObject({ status: "completed", total: 1, completed: 1 });
+    expect(only.data.map((d) => d.url)).toEqual([`${site.url}/`]);
     const recipes = await start("/v1/crawl", {
       url: `${site.url}/listing`,
       limit: 6,
@@ -102,7 +104,12 @@ describe("crawl", () => {
       ignoreSitemap: true,
     });
     const poll = await until(`/v1/crawl/${recipes}`);
-    for (const item of poll.data.slice(1)) expect(item.url as string).toContain("/recipes/");
+    // The listing links to 20 recipes and to pages outside /recipes/: the start page and 5 recipes.
+    expect(poll).toMatchObject({ status: "completed", total: 6, completed: 6 });
+    const urls = poll.data.map((d) => d.url as string);
+    expect(urls).toHaveLength(6);
+    expect(urls[0]).toBe(`${site.url}/listing`);
+    for (const url of urls.slice(1)) expect(url).toMatch(new RegExp(`^${site.url}/recipes/\\d+$`));
   });
 
   test("a crawl whose pages all fail ends failed", async () => {
@@ -116,18 +123,36 @@ describe("crawl", () => {
     expect(poll.data[0]).toMatchObject({ url: "http://127.0.0.1:1/", error: { type: "network_error" } });
   });
 
-  test("cancel mid-crawl stops it; a second cancel keeps the terminal status", async () => {
-    const id = await start("/v1/crawl", { url: `${site.url}/slow?ms=300`, limit: 50, ignoreSitemap: true });
-    await Bun.sleep(50);
-    const res = await app.request(`/v1/crawl/${id}`, { method: "DELETE" });
-    expect(await res.json()).toEqual({ success: true, status: "cancelled" });
-    await Bun.sleep(400);
-    const poll = (await (await app.request(`/v1/crawl/${id}`)).json()) as Poll;
-    expect(poll.status).toBe("cancelled");
-    expect(await (await app.request(`/v1/crawl/${id}`, { method: "DELETE" })).json()).toEqual({
-      success: true,
-      status: "cancelled",
-    });
+  test("cancel mid-crawl stops fetching; a second cancel keeps the terminal status", async () => {
+    // 100 ms a page, two at a time: left alone the crawl would fetch 40 pages over about 2 s.
+    const gen = startGeneratedSite(60, { latencyMs: 100 });
+    try {
+      const body = { url: `${gen.url}/g/0`, limit: 40, maxDepth: 20, ignoreSitemap: true, maxConcurrency: 2 };
+      const id = await start("/v1/crawl", body);
+      for (let i = 0; i < 100 && gen.arrivals.length < 3; i++) await Bun.sleep(10);
+      expect(gen.arrivals.length).toBeGreaterThanOrEqual(3);
+      const res = await app.request(`/v1/crawl/${id}`, { method: "DELETE" });
+      expect(await res.json()).toEqual({ success: true, status: "cancelled" });
+      const atCancel = gen.arrivals.length;
+      // Pages already asked for may still arrive (at most the two slots); then nothing more.
+      await Bun.sleep(300);
+      const settled = (await (await app.request(`/v1/crawl/${id}?limit=100`)).json()) as Poll;
+      const afterSettling = gen.arrivals.length;
+      expect(afterSettling - atCancel).toBeLessThanOrEqual(2);
+      await Bun.sleep(700);
+      expect(gen.arrivals.length).toBe(afterSettling);
+      const later = (await (await app.request(`/v1/crawl/${id}?limit=100`)).json()) as Poll;
+      expect(later.status).toBe("cancelled");
+      expect(later.completed).toBe(settled.completed);
+      expect(later.data).toHaveLength(settled.data.length);
+      expect(later.completed).toBeLessThanOrEqual(afterSettling);
+      expect(await (await app.request(`/v1/crawl/${id}`, { method: "DELETE" })).json()).toEqual({
+        success: true,
+        status: "cancelled",
+      });
+    } finally {
+      gen.stop();
+    }
   });
 
   test("bad requests and unknown ids are format-B errors", async () => {
@@ -302,20 +327,75 @@ describe("batch scrape", () => {
 });
 
 describe("job list, webhooks and SSE", () => {
-  test("GET /v1/jobs lists the account's jobs with filters", async () => {
-    const list = (await (await app.request("/v1/jobs?type=batch&limit=5")).json()) as {
-      success: boolean;
-      count: number;
-      jobs: { id: string; type: string; createdAt: string }[];
-    };
-    expect(list.success).toBe(true);
-    expect(list.count).toBeGreaterThan(0);
-    for (const job of list.jobs) expect(job.type).toBe("batch");
-    const cancelled = (await (await app.request("/v1/jobs?status=cancelled")).json()) as {
-      jobs: { status: string }[];
-    };
-    for (const job of cancelled.jobs) expect(job.status).toBe("cancelled");
-    expect((await app.request("/v1/jobs?status=sleeping")).status).toBe(400);
+  test("GET /v1/jobs lists the caller's own jobs, newest first, with filters", async () => {
+    // Its own server, keys and clock: the list holds exactly the jobs made here, a second apart.
+    const clock = new TestClock(Date.now());
+    const own = await startTestApp({ auth: "required" }, clock);
+    try {
+      const mine = { authorization: `Bearer ${(await own.createKey("pro")).key}` };
+      const theirs = { authorization: `Bearer ${(await own.createKey("pro")).key}` };
+      const submit = async (path: string, body: unknown, headers = mine) => {
+        clock.advance(1000);
+        const res = await own.request(path, { method: "POST", headers, body: JSON.stringify(body) });
+        expect(res.status).toBe(202);
+        return ((await res.json()) as { id: string }).id;
+      };
+      const ended = async (path: string) => {
+        for (let i = 0; i < 300; i++) {
+          const poll = (await (await own.request(path, { headers: mine })).json()) as Poll;
+          if (["completed", "failed", "cancelled"].includes(poll.status)) return poll;
+          await Bun.sleep(20);
+        }
+        throw new Error(`${path} did not finish`);
+      };
+      const firstBatch = await submit("/v1/batch/scrape", { urls: [`${site.url}/article`] });
+      expect((await ended(`/v1/batch/scrape/${firstBatch}`)).status).toBe("completed");
+      const crawl = await submit("/v1/crawl", {
+        url: `${site.url}/slow?ms=5000`,
+        maxDepth: 0,
+        ignoreSitemap: true,
+      });
+      const cancel = await own.request(`/v1/crawl/${crawl}`, { method: "DELETE", headers: mine });
+      expect(await cancel.json()).toEqual({ success: true, status: "cancelled" });
+      const secondBatch = await submit("/v1/batch/scrape", {
+        urls: [`${site.url}/docs`, `${site.url}/forum`],
+      });
+      expect((await ended(`/v1/batch/scrape/${secondBatch}`)).status).toBe("completed");
+      const otherAccount = await submit("/v1/batch/scrape", { urls: [`${site.url}/article`] }, theirs);
+
+      type Listed = { id: string; type: string; status: string; total: number; createdAt: string };
+      const list = async (query: string) => {
+        const res = await own.request(`/v1/jobs${query}`, { headers: mine });
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as { success: boolean; count: number; jobs: Listed[] };
+        expect(body.success).toBe(true);
+        expect(body.count).toBe(body.jobs.length);
+        return body.jobs;
+      };
+      const all = await list("");
+      expect(all.map((j) => j.id)).toEqual([secondBatch, crawl, firstBatch]);
+      expect(all.map((j) => j.id)).not.toContain(otherAccount);
+      expect(all.map(({ type, status, total }) => ({ type, status, total }))).toEqual([
+        { type: "batch", status: "completed", total: 2 },
+        { type: "crawl", status: "cancelled", total: 1 },
+        { type: "batch", status: "completed", total: 1 },
+      ]);
+      expect(all.map((j) => Date.parse(j.createdAt))).toEqual([
+        clock.ms - 1000,
+        clock.ms - 2000,
+        clock.ms - 3000,
+      ]);
+      expect((await list("?type=batch")).map((j) => j.id)).toEqual([secondBatch, firstBatch]);
+      expect((await list("?type=crawl")).map((j) => j.id)).toEqual([crawl]);
+      expect((await list("?status=cancelled")).map((j) => j.id)).toEqual([crawl]);
+      expect((await list("?status=completed&type=batch&limit=1")).map((j) => j.id)).toEqual([secondBatch]);
+      expect(await list("?type=crawl&status=completed")).toEqual([]);
+      const bad = await own.request("/v1/jobs?status=sleeping", { headers: mine });
+      expect(bad.status).toBe(400);
+      expect((await errorOf(bad)).type).toBe("invalid_request");
+    } finally {
+      await own.close();
+    }
   });
 
   test("webhooks: started, page and completed arrive signed, with metadata, after retries", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { extractHtml } from "../extract/index.ts";
 import { detectBotWall, detectNeedsJavaScript } from "./detect.ts";
 
 const page = (html: string, status = 200, headers: Record<string, string> = {}) => ({
@@ -127,6 +128,214 @@ describe("detectBotWall", () => {
     ["a Cloudflare site with the normal analytics script", page(LONG_ARTICLE.replace("captcha", "cat"), 200)],
   ])("%s is not blocked", (_name, shape) => {
     expect(detectBotWall(shape)).toEqual({ blocked: false });
+  });
+});
+
+/** Ordinary prose with no wall wording: well over the 2,000 visible characters a wall page stays under. */
+const PROSE = `<p>${"The river path was resurfaced this spring, and the council plans to add benches and lighting along the stretch between the two bridges. ".repeat(25)}</p>`;
+
+interface WallWording {
+  name: string;
+  vendor: string;
+  status: number;
+  headers?: Record<string, string>;
+  title: string;
+  head?: string;
+  body: string;
+}
+
+/** The same title, head and wall wording or markers, as a page of its own or inside a long article. */
+const shortPage = (w: WallWording) =>
+  `<!doctype html><html><head><title>${w.title}</title>${w.head ?? ""}</head><body>${w.body}</body></html>`;
+const longArticle = (w: WallWording) =>
+  `<!doctype html><html><head><title>${w.title}</title>${w.head ?? ""}</head><body><article><h1>${w.title}</h1>${w.body}${PROSE}</article></body></html>`;
+
+// Every rule of detect.ts that only fires on a short page, with the wording or marker it looks for.
+const SHORT_ONLY_RULES: WallWording[] = [
+  {
+    name: "Cloudflare's 'Just a moment...' title",
+    vendor: "cloudflare",
+    status: 200,
+    title: "Just a moment...",
+    body: "<p>Please wait while the page loads.</p>",
+  },
+  {
+    name: "Cloudflare's challenge script markers",
+    vendor: "cloudflare",
+    status: 200,
+    title: "example.com",
+    head: `<script>window._cf_chl_opt={cType:'managed'};</script><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8a1b"></script>`,
+    body: "<p>One moment, please.</p>",
+  },
+  {
+    name: "Cloudflare's 'Attention Required!' block title",
+    vendor: "cloudflare",
+    status: 403,
+    title: "Attention Required! | Cloudflare",
+    body: "<p>You are unable to access example.com.</p>",
+  },
+  {
+    name: "Cloudflare's 'Sorry, you have been blocked' wording",
+    vendor: "cloudflare",
+    status: 403,
+    title: "example.com",
+    body: "<h2>Sorry, you have been blocked</h2><p>Performance &amp; security by Cloudflare</p>",
+  },
+  {
+    name: "Akamai's Access Denied with a reference number",
+    vendor: "akamai",
+    status: 403,
+    title: "Access Denied",
+    body: "<h1>Access Denied</h1><p>Reference #18.6a4c1002.1700000000.1a2b3c4d</p>",
+  },
+  {
+    name: "Akamai's Access Denied from an AkamaiGHost server",
+    vendor: "akamai",
+    status: 403,
+    headers: { server: "AkamaiGHost" },
+    title: "Access Denied",
+    body: "<p>You don't have permission to access this page.</p>",
+  },
+  {
+    name: "DataDome's captcha-delivery script",
+    vendor: "datadome",
+    status: 200,
+    title: "example.com",
+    body: `<p>Please enable JS and disable any ad blocker</p><script src="https://ct.captcha-delivery.com/c.js"></script>`,
+  },
+  {
+    name: "DataDome's header on a block status",
+    vendor: "datadome",
+    status: 403,
+    headers: { "x-datadome": "protected" },
+    title: "example.com",
+    body: "<p>Please wait.</p>",
+  },
+  {
+    name: "PerimeterX's px-captcha element",
+    vendor: "perimeterx",
+    status: 200,
+    title: "example.com",
+    body: `<div id="px-captcha"></div>`,
+  },
+  {
+    name: "PerimeterX's 'Press & Hold' wording",
+    vendor: "perimeterx",
+    status: 200,
+    title: "example.com",
+    body: "<p>Press &amp; Hold to continue.</p>",
+  },
+  {
+    name: "PerimeterX's _pxhd cookie on a block status",
+    vendor: "perimeterx",
+    status: 403,
+    headers: { "set-cookie": "_pxhd=abc123; path=/" },
+    title: "example.com",
+    body: "<p>Please wait.</p>",
+  },
+  {
+    name: "Imperva's _Incapsula_Resource frame",
+    vendor: "imperva",
+    status: 200,
+    title: "example.com",
+    body: `<iframe src="/_Incapsula_Resource?CWUDNSAI=24&amp;incident_id=123-456"></iframe>`,
+  },
+  {
+    name: "Imperva's x-iinfo header on a block status",
+    vendor: "imperva",
+    status: 403,
+    headers: { "x-iinfo": "10-12345-0 0NNN RT(1700000000000 0)" },
+    title: "example.com",
+    body: "<p>Please wait.</p>",
+  },
+  {
+    name: "Sucuri's firewall wording",
+    vendor: "sucuri",
+    status: 403,
+    title: "Sucuri WebSite Firewall - Access Denied",
+    body: "<h2>Sucuri WebSite Firewall - Access Denied</h2>",
+  },
+  {
+    name: "AWS WAF's integration script",
+    vendor: "aws-waf",
+    status: 202,
+    title: "example.com",
+    body: "<script>AwsWafIntegration.getToken().then(() => location.reload());</script><p>Loading.</p>",
+  },
+  {
+    name: "a Turnstile widget",
+    vendor: "turnstile",
+    status: 200,
+    title: "example.com",
+    body: `<p>Please verify to continue.</p><div class="cf-turnstile" data-sitekey="x"></div>`,
+  },
+  {
+    name: "an hCaptcha widget",
+    vendor: "hcaptcha",
+    status: 200,
+    title: "example.com",
+    body: `<p>Please verify to continue.</p><div class="h-captcha" data-sitekey="x"></div>`,
+  },
+  {
+    name: "a reCAPTCHA widget",
+    vendor: "recaptcha",
+    status: 200,
+    title: "example.com",
+    body: `<p>Please verify to continue.</p><div class="g-recaptcha" data-sitekey="x"></div>`,
+  },
+  {
+    name: "'unusual traffic' wording",
+    vendor: "generic",
+    status: 200,
+    title: "Sorry...",
+    body: "<p>Our systems have detected unusual traffic from your computer network.</p>",
+  },
+  {
+    name: "'too many requests' wording on a 429",
+    vendor: "generic",
+    status: 429,
+    title: "Too Many Requests",
+    body: "<p>Too many requests. Slow down.</p>",
+  },
+];
+
+describe("detectBotWall: wall wording blocks only a short page", () => {
+  for (const wording of SHORT_ONLY_RULES) {
+    test(`${wording.name}: a short page is blocked (${wording.vendor}), a long article is not`, () => {
+      const { status, headers = {} } = wording;
+      const wall = detectBotWall({ status, headers, html: shortPage(wording) });
+      expect(wall).toMatchObject({ blocked: true, vendor: wording.vendor });
+      expect(detectBotWall({ status, headers, html: longArticle(wording) })).toEqual({ blocked: false });
+    });
+  }
+});
+
+/** An ordinary long article, as a site behind a bot-detection service serves it to a real browser. */
+const articleLoading = (script: string) => `<!doctype html><html><head><title>River path reopens</title>
+${script}</head><body><header><nav><a href="/">Home</a> <a href="/news">News</a></nav></header>
+<main><article><h1>River path reopens</h1>${PROSE}</article></main><footer><p>© 2025 The Fixture Times</p></footer></body></html>`;
+
+describe("an ordinary article that loads a bot-detection script", () => {
+  test.each([
+    [
+      "PerimeterX",
+      `<script>window._pxAppId = "PXabc123";</script><script src="https://client.px-cloud.net/PXabc123/main.min.js" async></script>`,
+    ],
+    [
+      "DataDome",
+      `<script>window.ddjskey = "0123456789ABCDEF"; window.ddoptions = {};</script><script src="https://js.datadome.co/tags.js" async></script>`,
+    ],
+    ["Cloudflare", `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>`],
+  ])("%s: not blocked and needs no JavaScript", (_vendor, script) => {
+    const html = articleLoading(script);
+    expect(detectBotWall({ status: 200, headers: {}, html })).toEqual({ blocked: false });
+    const extracted = extractHtml(html, "https://news.example/river-path", {
+      format: "markdown",
+      onlyMainContent: false,
+      images: false,
+    });
+    expect(extracted.content).toContain("The river path was resurfaced this spring");
+    expect(detectNeedsJavaScript(html, extracted.content.length)).toEqual({ needsJs: false });
   });
 });
 

@@ -106,15 +106,30 @@ const list = defineCommand({
   },
 });
 
+/** The first line of stdin: a key can be revoked without putting it on the command line. */
+async function firstLine(): Promise<string> {
+  return (await Bun.stdin.text()).split("\n")[0] ?? "";
+}
+
 const revoke = defineCommand({
-  meta: { name: "revoke", description: "Revoke a key by id or prefix; the next request with it gets 401" },
+  meta: {
+    name: "revoke",
+    description:
+      "Revoke a key (the key itself, its id, or a unique prefix of either); the next request with it gets 401",
+  },
   args: {
-    key: { type: "positional", required: true, description: "Key id (key_…) or prefix (sph_live_…)" },
+    key: {
+      type: "positional",
+      required: true,
+      description:
+        "The key (sph_live_…), its id (key_…) or a unique prefix of either; - reads the key from stdin",
+    },
     json: { type: "boolean", description: "Print the revoked key as JSON" },
   },
   async run({ args }) {
+    const ref = args.key === "-" ? await firstLine() : args.key;
     return withStore(async (store) => {
-      const key = await revokeKey(store.accounts, args.key, Date.now());
+      const key = await revokeKey(store.accounts, ref, Date.now());
       if (args.json) await writeStdout(`${JSON.stringify(key)}\n`);
       else log.success(`revoked ${key.id} (${key.prefix}…)`);
       return 0;

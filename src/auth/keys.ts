@@ -65,13 +65,45 @@ export async function createAccountWithKey(
   return issueKey(store, { accountId, name: input.name, kind: input.kind, now: input.now });
 }
 
-/** Revokes a key by id or prefix; throws not_found when none (or more than one) matches. */
-export async function revokeKey(store: AccountStore, idOrPrefix: string, now: number): Promise<ApiKeyInfo> {
-  const key = await store.revokeKey(idOrPrefix, now);
-  if (!key) {
-    throw new SiphonError("not_found", `No single key matches "${idOrPrefix}"`, {
-      hint: "Use the id or a longer prefix from `siphon keys list`.",
-    });
+/**
+ * How a reference to a key may be shown: an id or a listed prefix as given,
+ * anything longer that looks like a key cut to the listed prefix, so a
+ * pasted key is never printed.
+ */
+function shown(ref: string): string {
+  return ref.startsWith("sph_") && ref.length > PREFIX_LENGTH ? `${ref.slice(0, PREFIX_LENGTH)}…` : ref;
+}
+
+/**
+ * Revokes one key named by the key itself (sph_live_… or sph_test_…, matched
+ * by its hash), its id, or a unique prefix of either (as `siphon keys list`
+ * shows them, a trailing … allowed). Throws not_found when nothing matches
+ * and invalid_request when a prefix matches several keys; neither message
+ * holds the key.
+ */
+export async function revokeKey(store: AccountStore, ref: string, now: number): Promise<ApiKeyInfo> {
+  const wanted = ref.trim().replace(/(…|\.\.\.)$/, "");
+  const matches = wanted ? await store.revokeKey(wanted, now) : [];
+  const [key] = matches;
+  if (key && matches.length === 1) return key;
+  if (matches.length > 1) {
+    const ids = matches.map((k) => k.id);
+    throw new SiphonError(
+      "invalid_request",
+      `"${shown(wanted)}" matches ${matches.length} keys (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}); none was revoked`,
+      { hint: "Give the id, a longer prefix from `siphon keys list`, or the whole key." },
+    );
   }
-  return key;
+  const whole = KEY_PATTERN.test(wanted);
+  throw new SiphonError(
+    "not_found",
+    whole ? `No key in this store is ${shown(wanted)}` : `No key matches "${shown(wanted)}"`,
+    {
+      hint: whole
+        ? "It was created in another store (SIPHON_HOME), or mistyped; `siphon keys list` shows this store's keys."
+        : wanted.startsWith("sph_") && wanted.length > PREFIX_LENGTH
+          ? `Only the first ${PREFIX_LENGTH} characters of a key are kept besides its hash: give those, the id or the whole key.`
+          : "Use the id, the prefix from `siphon keys list`, or the whole key.",
+    },
+  );
 }

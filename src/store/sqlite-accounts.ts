@@ -1,5 +1,6 @@
-import { eq, like, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { hashKey } from "../auth/keys.ts";
 import { type DataVersion, ReadMemo } from "./read-memo.ts";
 import { accounts, apiKeys } from "./sqlite-schema.ts";
 import type { Account, AccountStore, ApiKeyInfo } from "./types.ts";
@@ -91,22 +92,29 @@ export function sqliteAccounts(db: BunSQLiteDatabase, version: DataVersion): Acc
     async listKeys() {
       return db.select().from(apiKeys).orderBy(apiKeys.createdAt).all().map(keyInfo);
     },
-    async revokeKey(idOrPrefix, at) {
-      const byId = db.select().from(apiKeys).where(eq(apiKeys.id, idOrPrefix)).all();
-      const matches = byId.length
-        ? byId
-        : db
-            .select()
-            .from(apiKeys)
-            .where(like(apiKeys.prefix, `${idOrPrefix}%`))
-            .all();
+    async revokeKey(ref, at) {
+      if (!ref) return [];
+      // A whole key is known only by its hash; it is never compared or kept as text.
+      const byHash = keyByHash.get({ hash: hashKey(ref) });
+      let matches: KeyRow[];
+      if (byHash) matches = [byHash];
+      else {
+        // Few keys, and a prefix match must be exact (LIKE ignores case and treats "_" as a wildcard).
+        const rows = db.select().from(apiKeys).all();
+        matches = rows.filter((row) => row.id === ref);
+        if (!matches.length)
+          matches = rows.filter(
+            (row) =>
+              row.id.startsWith(ref) || (ref.length <= row.prefix.length && row.prefix.startsWith(ref)),
+          );
+      }
       const row = matches.length === 1 ? matches[0] : undefined;
-      if (!row) return null;
+      if (!row) return matches.map(keyInfo);
       if (row.revokedAt === null) {
         db.update(apiKeys).set({ revokedAt: at }).where(eq(apiKeys.id, row.id)).run();
         wrote();
       }
-      return keyInfo({ ...row, revokedAt: row.revokedAt ?? at });
+      return [keyInfo({ ...row, revokedAt: row.revokedAt ?? at })];
     },
     async touchKey(id, at) {
       db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();

@@ -58,8 +58,13 @@ export interface AccountStore {
   /** The key with this SHA-256 hash, revoked or not. */
   findKeyByHash(hash: string): Promise<ApiKeyInfo | null>;
   listKeys(): Promise<ApiKeyInfo[]>;
-  /** Revokes by id or by prefix (unique match required); returns the key, or null when none matches. */
-  revokeKey(idOrPrefix: string, at: number): Promise<ApiKeyInfo | null>;
+  /**
+   * Revokes the one key `ref` names: the key itself (found by its SHA-256
+   * hash), its id, or a prefix of its id or of its listed prefix. Answers
+   * every key `ref` matched; only when exactly one did is it revoked (and
+   * answered with its revocation time). Revoking a revoked key changes nothing.
+   */
+  revokeKey(ref: string, at: number): Promise<ApiKeyInfo[]>;
   touchKey(id: string, at: number): Promise<void>;
 }
 

@@ -4,10 +4,10 @@
  * fetch` never pays for the server; errors are mapped to exit codes here once
  * (citty's runMain always exits 1, so runCommand is called directly).
  */
-import { type CommandDef, defineCommand, runCommand, showUsage } from "citty";
+import { type CommandDef, defineCommand, renderUsage, runCommand } from "citty";
 import pkg from "../package.json";
 import { SiphonError } from "../src/errors.ts";
-import { log, reportError } from "./output.ts";
+import { forStream, log, reportError, writeStdout } from "./output.ts";
 
 const commands: Record<string, () => Promise<CommandDef>> = {
   fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),
@@ -30,6 +30,34 @@ const main = defineCommand({
   subCommands: commands,
 });
 
+/** Prints the help of `cmd` on stdout, coloured only where stdout takes colour (see colourFor). */
+async function showHelp(cmd: CommandDef, parent?: CommandDef): Promise<void> {
+  await writeStdout(`${forStream(process.stdout, await renderUsage(cmd, parent))}\n\n`);
+}
+
+/** A citty value that may be given as itself, a promise, or a function returning either. */
+async function resolved<T>(value: T | Promise<T> | (() => T | Promise<T>)): Promise<T> {
+  return typeof value === "function" ? (value as () => T | Promise<T>)() : value;
+}
+
+/**
+ * The deepest subcommand `args` name under `cmd` (`keys revoke --help` is
+ * revoke's help), with a parent that names the path to it (`siphon keys`).
+ */
+async function helpTarget(
+  cmd: CommandDef,
+  parent: CommandDef,
+  args: string[],
+): Promise<[CommandDef, CommandDef]> {
+  const subCommands = await resolved(cmd.subCommands);
+  const next = args.find((a) => !a.startsWith("-"));
+  const sub = next === undefined ? undefined : subCommands?.[next];
+  if (!sub || next === undefined) return [cmd, parent];
+  const path = `${(await resolved(parent.meta))?.name ?? ""} ${(await resolved(cmd.meta))?.name ?? ""}`;
+  const loaded = (await resolved(sub)) as CommandDef;
+  return helpTarget(loaded, { meta: { name: path.trim() } }, args.slice(args.indexOf(next) + 1));
+}
+
 async function run(argv: string[]): Promise<number> {
   const json = argv.includes("--json");
   const wantsHelp = argv.includes("--help") || argv.includes("-h");
@@ -39,7 +67,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (!name || (wantsHelp && !(name in commands))) {
-    await showUsage(main);
+    await showHelp(main);
     return name || wantsHelp ? 0 : 2;
   }
   const load = commands[name];
@@ -48,7 +76,7 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (wantsHelp) {
-    await showUsage(await load(), main);
+    await showHelp(...(await helpTarget(await load(), main, argv.slice(argv.indexOf(name) + 1))));
     return 0;
   }
   try {
@@ -59,8 +87,9 @@ async function run(argv: string[]): Promise<number> {
     // The reader went away (`| head`): stop quietly, as Unix tools do.
     if ((error as { code?: string })?.code === "EPIPE") return 0;
     // citty's own argument errors (missing value, bad enum) are bad input.
+    // Their messages carry citty's colour codes; the message is also the JSON error's, so it is made plain.
     if (error instanceof Error && error.name === "CLIError") {
-      return reportError(new SiphonError("invalid_request", error.message), json);
+      return reportError(new SiphonError("invalid_request", Bun.stripANSI(error.message)), json);
     }
     return reportError(error, json);
   }

@@ -1,11 +1,45 @@
 import { createConsola } from "consola";
 import { type ErrorBody, errorBody, type SiphonError, toSiphonError } from "../src/errors.ts";
 
+/**
+ * Whether text written to `stream` may carry ANSI colour codes, by the
+ * common conventions: FORCE_COLOR set (and not "0" or "false") forces colour
+ * and takes precedence, as in Node; NO_COLOR set (not empty) or TERM=dumb
+ * turns it off; otherwise only a terminal gets colour.
+ */
+export function colourFor(
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined> = process.env,
+): boolean {
+  const force = env.FORCE_COLOR;
+  if (force) return force !== "0" && force !== "false";
+  if (env.NO_COLOR || env.TERM === "dumb") return false;
+  return stream.isTTY === true;
+}
+
+/**
+ * `text` as it may be written to `stream`: without colour codes unless
+ * colourFor allows them. citty's usage renderer and consola colour by their
+ * own rules (stdout's terminal, read at import), so the CLI's output passes
+ * through here instead of relying on them.
+ */
+export function forStream(stream: { isTTY?: boolean }, text: string): string {
+  return colourFor(stream) ? text : Bun.stripANSI(text);
+}
+
+/** stderr as consola writes to it: each line through forStream. */
+const logStream = {
+  write: (text: string) => process.stderr.write(forStream(process.stderr, text)),
+  get columns() {
+    return process.stderr.columns;
+  },
+};
+
 /** Logs go to stderr so stdout carries only content or JSON. */
 export const log = createConsola({
-  stdout: process.stderr,
-  stderr: process.stderr,
-  formatOptions: { colors: !process.env.NO_COLOR && process.stderr.isTTY === true, date: false },
+  stdout: logStream as unknown as NodeJS.WriteStream,
+  stderr: logStream as unknown as NodeJS.WriteStream,
+  formatOptions: { colors: colourFor(process.stderr), date: false },
 });
 
 export function setQuiet(quiet: boolean): void {

@@ -36,7 +36,8 @@ export interface SsrfGuard {
   check(url: URL, signal?: AbortSignal): Promise<ResolvedAddress>;
 }
 
-const FORBIDDEN_HINT =
+/** What to tell a caller whose URL the guard refused. */
+export const FORBIDDEN_HINT =
   "Fetch a public http(s) address. A self-hosted server can exempt a trusted origin with SIPHON_SSRF_ALLOW=host:port.";
 
 /** The system resolver: every address, in the order getaddrinfo returns them. */

@@ -2,9 +2,11 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync } from "no
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "puppeteer-core";
+import type { Browser, BrowserContext, BrowserContextOptions } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
+import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
+import { type GuardProxy, PROXY_BYPASS_LIST, proxyArgs, startGuardProxy } from "./proxy.ts";
 import { STEALTH_LAUNCH_ARGS } from "./stealth.ts";
 
 /** Where Chromium usually lives on Linux, tried in order when config.chromiumPath is empty. */
@@ -43,8 +45,24 @@ export interface LaunchedBrowser {
   browser: Browser;
   /** The profile folder of a launched browser (removed by close); undefined when connected. */
   userDataDir?: string;
-  /** Closes (or disconnects from) the browser, kills leftovers and removes the profile. Never throws. */
+  /**
+   * The SSRF proxy every connection of the browser goes through; undefined when SSRF protection
+   * is off, or for a connected browser that cannot reach this process's 127.0.0.1.
+   */
+  proxy?: GuardProxy;
+  /**
+   * What every context must be opened with: a connected browser takes its proxy per context,
+   * since launch flags cannot reach it; a launched one has the proxy in its flags.
+   */
+  contextOptions?: BrowserContextOptions;
+  /** Closes (or disconnects from) the browser, kills leftovers, removes the profile and stops the proxy. Never throws. */
   close(): Promise<void>;
+}
+
+/** Replaceable collaborators of a launch (tests). */
+export interface LaunchOptions {
+  /** Replaces the system DNS resolver of the proxy's SSRF guard. */
+  resolver?: Resolver;
 }
 
 function isExecutable(path: string): boolean {
@@ -107,7 +125,49 @@ function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {
   });
 }
 
-async function connect(config: Config): Promise<LaunchedBrowser> {
+/** How long a connected browser gets to load the proxy's probe page. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * Whether a connected browser reaches the proxy: one in another container or on another host
+ * has a 127.0.0.1 of its own. Never throws.
+ */
+async function reachesProxy(
+  browser: Browser,
+  proxy: GuardProxy,
+  options: BrowserContextOptions,
+): Promise<boolean> {
+  let context: BrowserContext | undefined;
+  try {
+    context = await browser.createBrowserContext(options);
+    const page = await context.newPage();
+    const response = await page.goto(proxy.probeUrl, { timeout: PROBE_TIMEOUT_MS });
+    return (await response?.text()) === proxy.probeToken;
+  } catch {
+    return false;
+  } finally {
+    await context?.close().catch(() => {});
+  }
+}
+
+/**
+ * Puts a connected browser behind the SSRF proxy, context by context, when it can reach it;
+ * otherwise only the request filter of each page guards it (see the README).
+ */
+async function proxyConnected(
+  browser: Browser,
+  config: Config,
+  options: LaunchOptions,
+): Promise<{ proxy?: GuardProxy; contextOptions?: BrowserContextOptions }> {
+  const proxy = await startProxy(config, options);
+  if (!proxy) return {};
+  const contextOptions = { proxyServer: proxy.url, proxyBypassList: [PROXY_BYPASS_LIST] };
+  if (await reachesProxy(browser, proxy, contextOptions)) return { proxy, contextOptions };
+  await proxy.close();
+  return {};
+}
+
+async function connect(config: Config, options: LaunchOptions): Promise<LaunchedBrowser> {
   const puppeteer = (await import("puppeteer-core")).default;
   let browser: Browser;
   try {
@@ -122,21 +182,61 @@ async function connect(config: Config): Promise<LaunchedBrowser> {
       cause: error,
     });
   }
-  // The remote browser is not ours to close: only drop the connection.
-  return { browser, close: () => withTimeout(browser.disconnect(), 5_000) };
+  let proxied: Awaited<ReturnType<typeof proxyConnected>>;
+  try {
+    proxied = await proxyConnected(browser, config, options);
+  } catch (error) {
+    await withTimeout(browser.disconnect(), 5_000);
+    throw error;
+  }
+  return {
+    browser,
+    ...proxied,
+    // The remote browser is not ours to close: only drop the connection.
+    close: async () => {
+      await withTimeout(browser.disconnect(), 5_000);
+      await proxied.proxy?.close();
+    },
+  };
+}
+
+/**
+ * Starts the SSRF proxy of a browser, unless protection is off (then the browser connects
+ * directly, at no cost). SIPHON_SSRF_ALLOW origins are exempt inside the proxy, not bypassed.
+ */
+function startProxy(config: Config, options: LaunchOptions): Promise<GuardProxy | undefined> {
+  if (config.disableSsrfProtection) return Promise.resolve(undefined);
+  const guard = createSsrfGuard({
+    enabled: true,
+    allow: parseAllowList(config.ssrfAllow),
+    resolver: options.resolver,
+  });
+  return startGuardProxy(guard).catch((error: unknown) => {
+    throw new SiphonError("browser_unavailable", "The SSRF proxy of the browser could not be started.", {
+      hint: "Check that this process may listen on 127.0.0.1.",
+      cause: error,
+    });
+  });
 }
 
 /**
  * Launches headless Chromium with a fresh profile folder, or connects to config.browserWs when set.
- * puppeteer-core is imported here, lazily, so the simple engine never loads it.
+ * A launched browser reaches the network only through its SSRF proxy (see startGuardProxy): the
+ * guard checks every connection it makes, popups and WebSockets included, and Chromium never
+ * resolves a page's host names itself; a connected one, per context, when it can reach the proxy. puppeteer-core and the proxy are imported here, lazily,
+ * so the simple engine never loads them.
  * @throws SiphonError browser_unavailable when Chromium is missing or will not start
  */
-export async function launchBrowser(config: Config): Promise<LaunchedBrowser> {
-  if (config.browserWs) return connect(config);
+export async function launchBrowser(config: Config, options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  if (config.browserWs) return connect(config, options);
   const executablePath = findChromium(config);
   const puppeteer = (await import("puppeteer-core")).default;
   const userDataDir = await mkdtemp(join(tmpdir(), "siphon-chromium-"));
-  const args = [...new Set([...BASE_ARGS, ...STEALTH_LAUNCH_ARGS])];
+  const proxy = await startProxy(config, options).catch(async (error: unknown) => {
+    await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+    throw error;
+  });
+  const args = [...new Set([...BASE_ARGS, ...STEALTH_LAUNCH_ARGS, ...(proxy ? proxyArgs(proxy) : [])])];
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
@@ -159,6 +259,7 @@ export async function launchBrowser(config: Config): Promise<LaunchedBrowser> {
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+    await proxy?.close();
     throw new SiphonError("browser_unavailable", `Chromium (${executablePath}) could not be started.`, {
       hint: `${INSTALL_HINT} Run it by hand with --headless to see why it fails.`,
       cause: error,
@@ -184,8 +285,10 @@ export async function launchBrowser(config: Config): Promise<LaunchedBrowser> {
         }
       }
       await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      // Last, once no page can be loading through it (Chromium never falls back to a direct connection).
+      await proxy?.close();
     })();
     return closing;
   };
-  return { browser, userDataDir, close };
+  return { browser, userDataDir, proxy, close };
 }

@@ -229,8 +229,8 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     contextsOpened++;
     gen.opening++;
     try {
-      const { browser } = await gen.ready;
-      const slot = await openSlot(browser, partition, onPageLoaded, contextUses);
+      const { browser, contextOptions } = await gen.ready;
+      const slot = await openSlot(browser, partition, onPageLoaded, contextUses, contextOptions);
       if (gen.closed) {
         // The pool closed meanwhile: the context must not outlive it in a connected browser.
         await slot.close();

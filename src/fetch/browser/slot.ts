@@ -1,4 +1,12 @@
-import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, Target } from "puppeteer-core";
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  CDPSession,
+  HTTPRequest,
+  Page,
+  Target,
+} from "puppeteer-core";
 import { isMainNavigation } from "./settle.ts";
 
 /** A wipe that takes longer means a stuck page: the slot is closed instead. */
@@ -108,8 +116,10 @@ export async function openSlot(
   onLoaded: () => void,
   /** Requests it serves before its context is closed and a new one opened (SIPHON_BROWSER_CONTEXT_USES). */
   maxUses: number,
+  /** How the context is opened: the SSRF proxy of a connected browser (LaunchedBrowser.contextOptions). */
+  contextOptions?: BrowserContextOptions,
 ): Promise<Slot> {
-  const context = await browser.createBrowserContext();
+  const context = await browser.createBrowserContext(contextOptions);
   let page: Page;
   let session: CDPSession;
   try {

@@ -11,7 +11,7 @@ import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
-import type { ExtractedDocument, ExtractOptions, ImageInfo, PageMetadata } from "./types.ts";
+import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
 
 /** State handed from step to step; each step reads what earlier ones left. */
 interface ExtractContext {
@@ -28,10 +28,18 @@ interface ExtractContext {
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
+  formats?: Partial<Record<OutputFormat, string>>;
   quality: number;
 }
 
 type Step = (ctx: ExtractContext) => void;
+
+/** The settled content in one output format. */
+function render(ctx: ExtractContext, format: OutputFormat): string {
+  if (format === "text") return toText(ctx.roots);
+  if (format === "html") return ctx.roots.map((el) => ctx.$.html(el)).join("\n");
+  return toMarkdown(ctx.roots);
+}
 
 /**
  * The extraction steps, in order. Metadata and links read the original
@@ -64,10 +72,12 @@ const STEPS: Step[] = [
     if (ctx.options.images) ctx.images = collectImages(ctx.roots);
   },
   function format(ctx) {
-    const { format } = ctx.options;
-    if (format === "text") ctx.content = toText(ctx.roots);
-    else if (format === "html") ctx.content = ctx.roots.map((el) => ctx.$.html(el)).join("\n");
-    else ctx.content = toMarkdown(ctx.roots);
+    const { format, formats } = ctx.options;
+    ctx.content = render(ctx, format);
+    if (formats?.length) {
+      ctx.formats = { [format]: ctx.content };
+      for (const other of formats) ctx.formats[other] ??= render(ctx, other);
+    }
   },
   function quality(ctx) {
     const content = sumStats(ctx.roots.map((root) => measure(root).get(root)!));
@@ -129,5 +139,6 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     quality: ctx.quality,
   };
   if (ctx.images) doc.images = ctx.images;
+  if (ctx.formats) doc.formats = ctx.formats;
   return doc;
 }

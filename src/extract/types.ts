@@ -20,7 +20,10 @@ export type OutputFormat = "markdown" | "text" | "html";
 
 /** Options of the HTML extraction steps. */
 export interface ExtractOptions {
+  /** The format of `content`. */
   format: OutputFormat;
+  /** Further formats produced from the same extraction, into `ExtractedDocument.formats`. */
+  formats?: OutputFormat[];
   onlyMainContent: boolean;
   /** Tags or CSS selectors whose elements are kept (everything else dropped). */
   includeTags?: string[];
@@ -33,6 +36,8 @@ export interface ExtractOptions {
 export interface ExtractedDocument {
   title: string;
   content: string;
+  /** The content in each format of `ExtractOptions.formats` (and in `format`), when asked for. */
+  formats?: Partial<Record<OutputFormat, string>>;
   metadata: PageMetadata;
   links: string[];
   images?: ImageInfo[];

@@ -1,26 +1,25 @@
+import type { EngineName } from "../fetch/types.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
 
 /**
- * The cache key: the URL plus every option that changes the output, so two
- * requests share an entry only when they would produce the same result.
- * `ssrfGuarded` is part of it so that a page fetched with protection off is
- * never served by a process running with protection on (a shared SIPHON_HOME).
+ * The cache key of a fetch attempt: the URL plus everything that changes what the target
+ * sends or the browser renders (the engine a request starts with, wait, location, languages,
+ * the SSRF mode), and nothing that only changes how the answer is turned into output (format,
+ * formats, tags, onlyMainContent, images). So a page fetched once serves every later request
+ * for any format within maxAge. Requests with actions, captures, custom headers or cookies are
+ * particular to their caller and never cached (see fetchPage). `ssrfGuarded` is part of it so
+ * that a page fetched with protection off is never served by a process with protection on (a
+ * shared SIPHON_HOME).
  */
-export function cacheKey(url: string, input: FetchInput, ssrfGuarded: boolean): string {
+export function cacheKey(url: string, input: FetchInput, start: EngineName, ssrfGuarded: boolean): string {
   const parts = {
-    v: 1,
+    v: 2,
     url,
     ssrfGuarded,
-    format: input.format,
-    onlyMainContent: input.onlyMainContent,
-    includeTags: input.includeTags ?? [],
-    excludeTags: input.excludeTags ?? [],
-    images: input.images,
+    start,
+    wait: input.wait,
     location: input.location?.toUpperCase() ?? null,
     languages: input.languages ?? [],
-    render: input.render,
-    wait: input.wait,
-    stealth: input.stealth,
   };
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(parts)).digest("hex");
 }

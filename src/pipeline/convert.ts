@@ -5,7 +5,7 @@ import { pdfToContent } from "../convert/pdf.ts";
 import { xmlToContent } from "../convert/xml.ts";
 import { SiphonError } from "../errors.ts";
 import { extractInline, type HtmlExtractor } from "../extract/pool.ts";
-import type { ExtractedDocument, ExtractOptions, PageMetadata } from "../extract/types.ts";
+import type { ExtractedDocument, ExtractOptions, OutputFormat, PageMetadata } from "../extract/types.ts";
 import { decodeBody } from "../fetch/decode.ts";
 import { detectBotWall } from "../fetch/detect.ts";
 import type { FetchedPage } from "../fetch/types.ts";
@@ -15,6 +15,8 @@ export interface Converted {
   contentType: ResultContentType;
   /** The decoded HTML, for HTML pages (escalation inspects it). */
   html?: string;
+  /** The decoded body of textual answers (HTML, JSON, XML, text): the rawHtml format. */
+  raw?: string;
 }
 
 const NO_METADATA: PageMetadata = {
@@ -44,12 +46,33 @@ function plainDoc(title: string, content: string, links: string[] = []): Extract
  * Turns a fetched page into extracted content according to what it is (HTML,
  * JSON, XML/feeds, text, PDF, DOCX). Throws blocked for a bot-detection page
  * and unsupported_content for binary types siphon cannot read. HTML goes
- * through `extract` (a worker pool in servers and crawls).
+ * through `extract` (a worker pool in servers and crawls). Every format of `options.formats` is
+ * rendered too, into `doc.formats`.
  */
 export async function convertPage(
   page: FetchedPage,
   options: ExtractOptions,
   extract: HtmlExtractor = extractInline,
+): Promise<Converted> {
+  const converted = await convertOne(page, options, extract);
+  const others = options.formats?.filter((format) => format !== options.format) ?? [];
+  // HTML extraction (DOCX too) renders every format from one pass; the others are cheap to rerun.
+  if (!converted.doc.formats && others.length) {
+    const formats: Partial<Record<OutputFormat, string>> = { [options.format]: converted.doc.content };
+    for (const format of others) {
+      formats[format] = (
+        await convertOne(page, { ...options, format, formats: undefined }, extract)
+      ).doc.content;
+    }
+    converted.doc.formats = formats;
+  }
+  return converted;
+}
+
+async function convertOne(
+  page: FetchedPage,
+  options: ExtractOptions,
+  extract: HtmlExtractor,
 ): Promise<Converted> {
   const header = page.headers["content-type"];
   const kind = classifyContent(header, page.body, page.url);
@@ -66,23 +89,21 @@ export async function convertPage(
           },
         );
       }
-      return { doc: await extract(text, page.url, options), contentType: "html", html: text };
+      return { doc: await extract(text, page.url, options), contentType: "html", html: text, raw: text };
     }
     case "json": {
-      const { title, content } = jsonToContent(decodeBody(page.body, header).text, options.format);
-      return { doc: plainDoc(title, content), contentType: "json" };
+      const raw = decodeBody(page.body, header).text;
+      const { title, content } = jsonToContent(raw, options.format);
+      return { doc: plainDoc(title, content), contentType: "json", raw };
     }
     case "xml": {
-      const { title, content, links } = xmlToContent(
-        decodeBody(page.body, header).text,
-        options.format,
-        page.url,
-      );
-      return { doc: plainDoc(title, content, links), contentType: "xml" };
+      const raw = decodeBody(page.body, header).text;
+      const { title, content, links } = xmlToContent(raw, options.format, page.url);
+      return { doc: plainDoc(title, content, links), contentType: "xml", raw };
     }
     case "text": {
       const { text } = decodeBody(page.body, header);
-      return { doc: plainDoc("", text), contentType: "text" };
+      return { doc: plainDoc("", text), contentType: "text", raw: text };
     }
     case "pdf": {
       const { title, content } = await pdfToContent(page.body, options.format);

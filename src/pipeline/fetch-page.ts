@@ -1,15 +1,18 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import type { HtmlExtractor } from "../extract/pool.ts";
+import type { ExtractOptions } from "../extract/types.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
-import type { Capture, EngineFetchOptions, EngineName, FetchEngine } from "../fetch/types.ts";
+import type { EngineFetchOptions, EngineName, FetchEngine, FetchedPage } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { parseActions } from "../schemas/actions.ts";
 import type { FetchInput, FetchResult } from "../schemas/fetch.ts";
 import type { Store } from "../store/types.ts";
 import { cacheKey } from "./cache-key.ts";
+import { convertPage } from "./convert.ts";
 import { fetchEscalating } from "./escalate.ts";
 import { resolveFormats } from "./formats.ts";
+import { renderResult } from "./result.ts";
 import { rejectUnavailable } from "./unavailable.ts";
 
 /** Engines by name, loaded lazily so a run pays only for what it uses. */
@@ -43,13 +46,6 @@ export interface FetchOutcome {
   degraded?: string;
 }
 
-/** SPEC fingerprint: the first 16 hex characters of SHA-256 over the content. */
-export function fingerprint(content: string): string {
-  return new Bun.CryptoHasher("sha256").update(content).digest("hex").slice(0, 16);
-}
-
-const base64 = (capture: Capture) => Buffer.from(capture.data).toString("base64");
-
 /** Request headers for every engine: caller headers, Accept-Language, cookies. */
 function requestHeaders(input: FetchInput): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
@@ -60,13 +56,23 @@ function requestHeaders(input: FetchInput): Record<string, string> | undefined {
   return Object.keys(headers).length ? headers : undefined;
 }
 
+/** A fetch attempt as the cache keeps it: the page's description; its bytes are stored beside. */
+interface CachedAttempt {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  redirects: string[];
+  engine: EngineName;
+}
+
 /**
- * Fetches one URL and returns the SPEC Fetch result. Order: validation of
- * what the schema cannot express (actions, formats, features not built) ->
- * URL rules -> cache lookup -> engine fetch with escalation (simple ->
- * browser -> stealth; SSRF checked at every hop) -> conversion by content
- * type -> result fields -> cache write. Throws SiphonError for every expected
- * failure.
+ * Fetches one URL and returns the SPEC Fetch result. Two halves: "fetch and escalate" makes one
+ * attempt (final URL, status, headers, body, engine) or finds it in the cache, and "render the
+ * formats" turns that one attempt into every format asked for. Order: validation of what the
+ * schema cannot express (actions, formats, features not built) -> URL rules -> cache lookup of
+ * the attempt -> engine fetch with escalation (simple -> browser -> stealth; SSRF checked at
+ * every hop; the best stage wins) -> conversion by content type, in every format -> result
+ * fields -> cache write of the attempt. Throws SiphonError for every expected failure.
  */
 export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<FetchOutcome> {
   const now = deps.now ?? Date.now;
@@ -75,17 +81,20 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   const actions = parseActions(input.actions);
   const formats = resolveFormats(input);
   const target = parseTargetUrl(input.url);
+  const extract: ExtractOptions = {
+    format: formats.format,
+    formats: formats.contents.length ? formats.contents : undefined,
+    onlyMainContent: input.onlyMainContent,
+    includeTags: input.includeTags,
+    excludeTags: input.excludeTags,
+    images: formats.images,
+  };
 
   const forcesBrowser =
     input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
   const wantsBrowser = forcesBrowser || input.stealth;
-  const start: EngineName = deps.httpOnly
-    ? "simple"
-    : input.stealth
-      ? "stealth"
-      : forcesBrowser
-        ? "browser"
-        : "simple";
+  const requested: EngineName = input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  const start: EngineName = deps.httpOnly ? "simple" : requested;
   const skipped =
     deps.httpOnly && wantsBrowser
       ? "rendering, stealth, actions and screenshots were skipped (HTTP only)"
@@ -97,12 +106,15 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     !formats.screenshot &&
     !input.headers &&
     !input.cookies?.length;
-  const key = cacheKey(target.href, { ...input, format: formats.format }, !deps.config.disableSsrfProtection);
+  const key = cacheKey(target.href, input, requested, !deps.config.disableSsrfProtection);
 
   if (cacheable && input.maxAge > 0) {
-    const entry = await deps.store.cache.get<FetchResult>(key);
-    if (entry && now() - entry.createdAt <= input.maxAge) {
-      const result = { ...entry.value, elapsed: Math.round(performance.now() - started) };
+    const entry = await deps.store.cache.get<CachedAttempt>(key, now());
+    if (entry?.body && now() - entry.createdAt <= input.maxAge) {
+      const { engine, ...described } = entry.value;
+      const page: FetchedPage = { ...described, body: entry.body };
+      const converted = await convertPage(page, extract, deps.engines.extract);
+      const result = renderResult({ page, converted, engine }, formats, performance.now() - started);
       return {
         result,
         cache: { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) },
@@ -116,13 +128,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     {
       start,
       allowed: deps.config.escalation && !deps.httpOnly,
-      extract: {
-        format: formats.format,
-        onlyMainContent: input.onlyMainContent,
-        includeTags: input.includeTags,
-        excludeTags: input.excludeTags,
-        images: input.images,
-      },
+      extract,
       options: (engine): EngineFetchOptions =>
         engine === "simple"
           ? { headers, signal: deps.signal }
@@ -140,30 +146,26 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     deps.engines,
   );
   if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
+  const result = renderResult(attempt, formats, performance.now() - started);
 
-  const { page, converted } = attempt;
-  const { doc, contentType } = converted;
-  const result: FetchResult = {
-    url: page.url,
-    title: doc.title,
-    content: doc.content,
-    metadata: doc.metadata,
-    links: doc.links,
-    tokens: Math.ceil(doc.content.length / 4),
-    method: attempt.engine,
-    elapsed: Math.round(performance.now() - started),
-    contentType,
-    quality: Math.round(doc.quality * 1000) / 1000,
-    fingerprint: fingerprint(doc.content),
-    statusCode: page.status,
-  };
-  if (input.images) result.images = doc.images ?? [];
-  if (page.screenshot) result.screenshot = base64(page.screenshot);
-  if (page.actionScreenshots?.length) result.actions = { screenshots: page.actionScreenshots.map(base64) };
-
-  // Only successful answers are cached: an error page should be fetched again next time.
-  if (cacheable && input.storeInCache && page.status >= 200 && page.status < 300) {
-    await deps.store.cache.set(key, page.url, result, now());
+  // Only a good answer is cached: an error page, a degraded or partial answer, or an empty one
+  // should be fetched again next time.
+  const { page } = attempt;
+  const good =
+    page.status >= 200 &&
+    page.status < 300 &&
+    !attempt.degraded &&
+    !attempt.warning &&
+    result.content.trim() !== "";
+  if (cacheable && input.storeInCache && good) {
+    const value: CachedAttempt = {
+      url: page.url,
+      status: page.status,
+      headers: page.headers,
+      redirects: page.redirects,
+      engine: attempt.engine,
+    };
+    await deps.store.cache.set(key, page.url, { value, body: page.body, createdAt: now() });
   }
   const degraded = [skipped, attempt.degraded].filter(Boolean).join("; ") || undefined;
   return { result, cache: { hit: false }, degraded };

@@ -2,13 +2,26 @@ import { SiphonError } from "../errors.ts";
 import type { OutputFormat } from "../extract/types.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
 
+/** Every output one fetch can render from its one attempt. */
 export interface ResolvedFormats {
+  /** The format of `content`: the first content format `formats` names, else `format`. */
   format: OutputFormat;
+  /** Content formats `formats` names, each returned in a field of its own (markdown, text, html). */
+  contents: OutputFormat[];
+  /** The page's HTML as fetched (or as rendered), in `rawHtml`. */
+  rawHtml: boolean;
+  /** `images` in the result (images=true, or "images" in formats). */
+  images: boolean;
   /** Set when the formats array asks for a screenshot. */
   screenshot?: { fullPage: boolean };
 }
 
 const CONTENT_FORMATS = new Set<string>(["markdown", "text", "html"]);
+/** Formats later versions build (LLM extraction, summaries); named, not silently ignored. */
+const NOT_YET: Record<string, string> = {
+  json: "The json format needs LLM extraction, which is not available in this version",
+  summary: "The summary format needs an LLM, which is not available in this version",
+};
 
 function entryType(entry: unknown, index: number): { type: string; fullPage: boolean } {
   if (typeof entry === "string") {
@@ -27,35 +40,34 @@ function entryType(entry: unknown, index: number): { type: string; fullPage: boo
 }
 
 /**
- * Reads the compatibility `formats` array of POST /v1/fetch: content formats
- * set `format`, "screenshot" asks for a capture, "json" needs LLM extraction
- * (not built yet), anything else is named in a 400.
+ * Reads the `formats` array of POST /v1/fetch (and jobs' scrape options): any set of
+ * markdown, text, html, rawHtml, links, images and screenshot, all rendered from one
+ * fetch of the page. `links` are always in the result; "json" and "summary" need an LLM
+ * (not built yet) and anything else is named in a 400.
  */
 export function resolveFormats(input: FetchInput): ResolvedFormats {
-  const resolved: ResolvedFormats = { format: input.format };
-  const content: string[] = [];
+  const resolved: ResolvedFormats = {
+    format: input.format,
+    contents: [],
+    rawHtml: false,
+    images: input.images,
+  };
   for (const [index, entry] of (input.formats ?? []).entries()) {
     const { type, fullPage } = entryType(entry, index);
-    if (CONTENT_FORMATS.has(type)) content.push(type);
+    if (CONTENT_FORMATS.has(type)) {
+      if (!resolved.contents.includes(type as OutputFormat)) resolved.contents.push(type as OutputFormat);
+    } else if (type === "rawHtml") resolved.rawHtml = true;
+    else if (type === "images") resolved.images = true;
+    else if (type === "links") continue;
     else if (type === "screenshot") resolved.screenshot = { fullPage };
-    else if (type === "json") {
+    else if (NOT_YET[type]) throw new SiphonError("invalid_request", NOT_YET[type]);
+    else {
       throw new SiphonError(
         "invalid_request",
-        "The json format needs LLM extraction, which is not available in this version",
-      );
-    } else {
-      throw new SiphonError(
-        "invalid_request",
-        `formats[${index}]: "${type}" is not supported here; use markdown, text, html or screenshot`,
+        `formats[${index}]: "${type}" is not supported; use markdown, text, html, rawHtml, links, images or screenshot`,
       );
     }
   }
-  if (content.length > 1) {
-    throw new SiphonError(
-      "invalid_request",
-      `formats may name one content format, got ${content.join(", ")}`,
-    );
-  }
-  if (content[0]) resolved.format = content[0] as OutputFormat;
+  if (resolved.contents[0]) resolved.format = resolved.contents[0];
   return resolved;
 }

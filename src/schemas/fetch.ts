@@ -3,6 +3,8 @@ import { MAX_ACTIONS, PageActionDoc } from "./actions.ts";
 import { queryBool, queryNumber, StringEnum, splitList } from "./common.ts";
 
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
+/** The longest maxAge a request may ask for (30 days); the cache drops entries older than this. */
+export const MAX_CACHE_AGE_MS = 2_592_000_000;
 
 const Format = StringEnum(["markdown", "text", "html"], {
   default: "markdown",
@@ -76,8 +78,9 @@ export const FetchBody = T.Object(
     cookies: T.Optional(Cookies),
     maxAge: T.Integer({
       minimum: 0,
+      maximum: MAX_CACHE_AGE_MS,
       default: DEFAULT_MAX_AGE_MS,
-      description: "Accept a cached result at most this old (ms); 0 bypasses the cache",
+      description: "Accept a cached result at most this old (ms, at most 30 days); 0 bypasses the cache",
     }),
     storeInCache: T.Boolean({ default: true, description: "false: do not write this result to the cache" }),
     extract: T.Optional(T.Object({}, { additionalProperties: true })),
@@ -88,8 +91,10 @@ export const FetchBody = T.Object(
       T.Array(T.Unknown(), {
         maxItems: 20,
         description:
-          'Compatibility formats: "markdown", "text" or "html" set the content format; "screenshot" (or ' +
-          '{"type":"screenshot","fullPage":true}) adds `screenshot`; "json" needs LLM extraction (not available yet)',
+          'Any set of "markdown", "text", "html" (each returned in a field of that name; the first also sets ' +
+          '`content`), "rawHtml", "links" (always returned), "images", "screenshot" (or ' +
+          '{"type":"screenshot","fullPage":true}), all rendered from one fetch of the page; "json" and ' +
+          '"summary" need an LLM (not available yet)',
       }),
     ),
   },
@@ -191,8 +196,20 @@ export const FetchResult = T.Object({
   quality: T.Number({ minimum: 0, maximum: 1, description: "Extraction quality score (see README)" }),
   fingerprint: T.String({ description: "First 16 hex characters of SHA-256 over content" }),
   statusCode: T.Integer({ description: "HTTP status the target answered with" }),
+  markdown: T.Optional(T.String({ description: 'The content as markdown, when formats names "markdown"' })),
+  text: T.Optional(T.String({ description: 'The content as plain text, when formats names "text"' })),
+  html: T.Optional(T.String({ description: 'The content as cleaned HTML, when formats names "html"' })),
+  rawHtml: T.Optional(
+    T.String({ description: 'The page as fetched (or as rendered), when formats names "rawHtml"' }),
+  ),
   images: T.Optional(T.Array(Image)),
   screenshot: T.Optional(T.String({ description: "Base64 PNG, when formats asks for a screenshot" })),
+  warning: T.Optional(
+    T.String({
+      description:
+        "Set when the answer may be less than the page: a browser stage failed or drew less text than plain HTTP (the plain answer is returned), or a rendered app never looked drawn before the cap",
+    }),
+  ),
   actions: T.Optional(
     T.Object({
       screenshots: T.Array(T.String(), { description: "Base64 PNGs of screenshot actions, in order" }),

@@ -7,5 +7,5 @@ export type { CacheEntry, CacheStore, Store } from "./types.ts";
 
 /** The one place that picks the storage backend for a configuration. */
 export async function openStore(config: Config): Promise<Store> {
-  return openSqliteStore(join(config.home, "siphon.db"));
+  return openSqliteStore(join(config.home, "siphon.db"), { cacheMaxBytes: config.cacheMaxBytes });
 }

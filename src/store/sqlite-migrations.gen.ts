@@ -46,5 +46,17 @@ export const SQLITE_MIGRATIONS: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795307696252,
     "hash": "e36f802ab7718b26c779e69302037b925c5121d68308664c65df9cf4835abf10"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `cache_entries` ADD `body` blob;",
+      "\nALTER TABLE `cache_entries` ADD `size` integer DEFAULT 0 NOT NULL;",
+      "\nALTER TABLE `cache_entries` ADD `accessed_at` integer DEFAULT 0 NOT NULL;",
+      "\nCREATE INDEX `cache_entries_accessed_at` ON `cache_entries` (`accessed_at`);\n",
+      "\nDELETE FROM `cache_entries`;"
+    ],
+    "bps": true,
+    "folderMillis": 1795483401769,
+    "hash": "e2124ea6143fe72b8d7d2633f5e70ac44c582fcf13f478bd96a2bf5dc6a36cd2"
   }
 ];

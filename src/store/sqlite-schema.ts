@@ -1,16 +1,29 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** Cached fetch results, keyed by URL plus every option that changes the output. */
+/**
+ * Cached fetch attempts (what the target sent, or the rendered DOM), keyed by URL plus every
+ * option that changes the attempt; any output format is rendered from them. Least recently
+ * used entries are evicted past the size cap, and entries past the longest maxAge expire.
+ */
 export const cacheEntries = sqliteTable(
   "cache_entries",
   {
     key: text("key").primaryKey(),
     url: text("url").notNull(),
-    /** The Fetch result as JSON. */
+    /** The attempt's description (status, headers, method...) as JSON. */
     value: text("value").notNull(),
+    /** The page's bytes. */
+    body: blob("body", { mode: "buffer" }),
+    /** Bytes the entry takes (value and body), for the size cap. */
+    size: integer("size").notNull().default(0),
     createdAt: integer("created_at").notNull(),
+    /** When the entry was last read or written (to the minute), for LRU eviction. */
+    accessedAt: integer("accessed_at").notNull().default(0),
   },
-  (table) => [index("cache_entries_created_at").on(table.createdAt)],
+  (table) => [
+    index("cache_entries_created_at").on(table.createdAt),
+    index("cache_entries_accessed_at").on(table.accessedAt),
+  ],
 );
 
 /** An account: the unit that owns keys, a plan tier, a weekly quota and optional extra usage. */

@@ -1,16 +1,19 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { eq, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
+import { MAX_CACHE_AGE_MS } from "../schemas/fetch.ts";
 import { DataVersion } from "./read-memo.ts";
 import { sqliteAccounts } from "./sqlite-accounts.ts";
+import { sqliteCache } from "./sqlite-cache.ts";
 import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
-import { cacheEntries } from "./sqlite-schema.ts";
 import { sqliteUsage } from "./sqlite-usage.ts";
-import type { CacheStore, Store } from "./types.ts";
+import type { Store } from "./types.ts";
+
+/** The cache's size cap when none is configured (SIPHON_CACHE_MAX_BYTES has the same default). */
+const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 
 interface Migratable {
   dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): void };
@@ -23,34 +26,14 @@ function migrate(db: BunSQLiteDatabase): void {
   internals.dialect.migrate(SQLITE_MIGRATIONS, internals.session, { migrationsFolder: "" });
 }
 
-function sqliteCache(db: BunSQLiteDatabase): CacheStore {
-  const byKey = db
-    .select()
-    .from(cacheEntries)
-    .where(eq(cacheEntries.key, sql.placeholder("key")))
-    .prepare();
-  return {
-    async get<T>(key: string) {
-      const row = byKey.get({ key });
-      if (!row) return null;
-      try {
-        return { value: JSON.parse(row.value) as T, createdAt: row.createdAt };
-      } catch {
-        return null;
-      }
-    },
-    async set<T>(key: string, url: string, value: T, createdAt: number) {
-      const json = JSON.stringify(value);
-      db.insert(cacheEntries)
-        .values({ key, url, value: json, createdAt })
-        .onConflictDoUpdate({ target: cacheEntries.key, set: { url, value: json, createdAt } })
-        .run();
-    },
-  };
+/** Options of the SQLite store; each has a default. */
+export interface SqliteStoreOptions {
+  /** Cache size cap, bytes (SIPHON_CACHE_MAX_BYTES). */
+  cacheMaxBytes?: number;
 }
 
 /** Opens (creating and migrating) the SQLite store at `path`; `:memory:` works for tests. */
-export function openSqliteStore(path: string): Store {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true });
   // WAL lets a CLI run read while a server writes; busy_timeout rides out short write locks.
@@ -64,7 +47,10 @@ export function openSqliteStore(path: string): Store {
   const usage = sqliteUsage(sqlite, version);
   return {
     kind: "sqlite",
-    cache: sqliteCache(db),
+    cache: sqliteCache(sqlite, {
+      maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+      maxAgeMs: MAX_CACHE_AGE_MS,
+    }),
     accounts: sqliteAccounts(db, version),
     usage,
     jobs: sqliteJobs(sqlite),

@@ -1,13 +1,18 @@
-/** A cached value with the time it was written (ms since epoch). */
+/** A cached value, its bytes, and the time it was written (ms since epoch). */
 export interface CacheEntry<T = unknown> {
   value: T;
+  body: Uint8Array | null;
   createdAt: number;
 }
 
-/** Key-value cache of fetch results. Freshness is the caller's decision (maxAge), not the store's. */
+/**
+ * Key-value cache of fetch attempts, bounded in size (least recently used entries evicted)
+ * and age. Freshness within that age is the caller's decision (maxAge), not the store's.
+ */
 export interface CacheStore {
-  get<T>(key: string): Promise<CacheEntry<T> | null>;
-  set<T>(key: string, url: string, value: T, createdAt: number): Promise<void>;
+  /** The entry under `key`, unless missing or past the store's longest age at `now`. */
+  get<T>(key: string, now: number): Promise<CacheEntry<T> | null>;
+  set<T>(key: string, url: string, entry: { value: T; body?: Uint8Array; createdAt: number }): Promise<void>;
 }
 
 /** An account: owns keys, has a plan tier and optional extra usage. */

@@ -83,11 +83,12 @@ const RULES: Rule[] = [
   {
     vendor: "cloudflare",
     reason: "Cloudflare's browser check (Just a moment... / challenge script)",
-    // challenge-platform/scripts/ also appears on ordinary Cloudflare pages; h/ and orchestrate only on challenges.
+    // challenge-platform/scripts/jsd (also as h/b/scripts/jsd) is on ordinary Cloudflare pages;
+    // orchestrate and the cf_chl markers only on challenges.
     matches: (p) =>
       p.short &&
       (/^just a moment\.\.\.$/i.test(p.title) ||
-        /cf-chl-|__cf_chl_|cf_chl_opt|challenge-platform\/(h\/|orchestrate)/i.test(p.html)),
+        /cf-chl-|__cf_chl_|cf_chl_opt|challenge-platform\/(h\/[a-z]+\/)?orchestrate/i.test(p.html)),
   },
   {
     vendor: "cloudflare",

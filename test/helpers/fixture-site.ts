@@ -26,6 +26,7 @@ import {
   slow,
 } from "./site-pages/dynamic.ts";
 import { ENCODED_PAGES } from "./site-pages/encodings.ts";
+import { oncePage, shrinkingPage, vendorArticle } from "./site-pages/escalation.ts";
 import { forumPage } from "./site-pages/forum.ts";
 import { listingPage } from "./site-pages/listing.ts";
 import { productPage } from "./site-pages/product.ts";
@@ -63,6 +64,7 @@ export {
   MANY_REDIRECT_HOPS,
 } from "./site-pages/dynamic.ts";
 export * from "./site-pages/encodings.ts";
+export * from "./site-pages/escalation.ts";
 export * from "./site-pages/forum.ts";
 export { COOKIE_TEXT, FOOTER_TEXT, NAV_TEXT, SITE_NAME } from "./site-pages/layout.ts";
 export * from "./site-pages/listing.ts";
@@ -144,6 +146,8 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     ["/hover", () => html(hoverPage())],
     ["/keys", () => html(keysPage())],
     ["/js-challenge", (request) => jsChallenge(request)],
+    // Escalation: a render that draws less than the HTML had.
+    ["/esc/shrinks", () => html(shrinkingPage())],
     ["/botcheck", () => html(botcheckPage())],
   ];
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
@@ -156,6 +160,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   const hits = new Map<string, number>();
   const parked = new Set<() => void>();
   let table = new Map<string, Handler>();
+  const onceServed = new Set<string>();
 
   // /hang keeps the connection open until the client gives up or the site stops.
   const hang: Handler = (request) =>
@@ -180,6 +185,15 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       if (chain) return redirectChain(Number(chain[1]), origin);
       const app = appRoute(request, url);
       if (app) return app;
+      const vendor = /^\/esc\/vendor\/([a-z]+)$/.exec(url.pathname);
+      if (vendor) return html(vendorArticle(vendor[1]!));
+      if (url.pathname === "/esc/once") {
+        // The first request for an id gets the page; any later one (a browser's) hangs.
+        const id = url.searchParams.get("id") ?? "";
+        if (onceServed.has(id)) return hang(request, url);
+        onceServed.add(id);
+        return html(oncePage());
+      }
       const handler = table.get(url.pathname);
       return handler ? handler(request, url) : html(notFoundPage(), 404);
     },

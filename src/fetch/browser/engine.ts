@@ -144,7 +144,7 @@ export function createBrowserEngine(
       let readiness = await waitUntilReady(page, tracker, limits);
       // A challenge may pass in several rounds; each reload brings a new main response.
       for (let round = 0; round < 3 && (await mayBeChallenge(page, main)); round++) {
-        if (!(await tracker.nextNavigation(Math.min(CHALLENGE_WAIT_MS, deadline - Date.now())))) break;
+        if (!(await tracker.nextNavigation(Math.min(CHALLENGE_WAIT_MS, limits.deadline - Date.now())))) break;
         readiness = await waitUntilReady(page, tracker, limits);
       }
       if (options.wait) await sleep(Math.min(options.wait, deadline - Date.now()));

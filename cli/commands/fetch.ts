@@ -18,6 +18,12 @@ const args = {
     description: "URL(s) to fetch; - reads one URL per line from stdin",
   },
   format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
+  formats: {
+    type: "string",
+    description:
+      "Comma-separated outputs from one fetch (in --json): markdown, text, html, rawHtml, links, images, screenshot",
+    valueHint: "list",
+  },
   "only-main-content": { type: "boolean", description: "Keep only the main content (article body)" },
   "include-tags": {
     type: "string",
@@ -72,6 +78,7 @@ function inputFor(url: string, a: Args): unknown {
   return defined({
     url,
     format: a.format,
+    formats: splitList(a.formats as string | undefined),
     onlyMainContent: a["only-main-content"],
     includeTags: splitList(a["include-tags"] as string | undefined),
     excludeTags: splitList(a["exclude-tags"] as string | undefined),
@@ -136,6 +143,7 @@ async function fetchAll(urls: string[], a: Args, fetchOne: Fetcher): Promise<num
       const input = validate(FetchBody, inputFor(url, a));
       const result = await fetchOne(input);
       if (result.statusCode >= 400) log.warn(`${result.url} answered HTTP ${result.statusCode}`);
+      if (result.warning) log.warn(`${result.url}: ${result.warning}`);
       outputs.push(render(result, json, many));
     } catch (error) {
       // One bad URL in a list must not lose the others: report it in place and go on.

@@ -9,15 +9,22 @@ export function truncateTokens(content: string, maxTokens: number | undefined): 
   return content.slice(0, cut > max / 2 ? cut : max).trimEnd();
 }
 
-/** A crawl item (SPEC: url, title, markdown, links) plus metadata and status. */
+/**
+ * A crawl item (SPEC: url, title, markdown, links) plus metadata and status, and whatever else
+ * scrapeOptions.formats asked for (html, text, rawHtml, images, screenshot).
+ */
 export function crawlItem(result: FetchResult) {
+  const { html, text, rawHtml, images, screenshot, warning } = result;
   return {
     url: result.url,
     title: result.title,
-    markdown: result.content,
+    markdown: result.markdown ?? result.content,
     links: result.links,
     metadata: result.metadata,
     statusCode: result.statusCode,
+    ...Object.fromEntries(
+      Object.entries({ html, text, rawHtml, images, screenshot, warning }).filter(([, v]) => v !== undefined),
+    ),
   };
 }
 

@@ -22,8 +22,6 @@ export interface JobSpec {
   item(result: FetchResult): Record<string, unknown>;
 }
 
-const CONTENT_FORMATS = ["markdown", "text", "html"];
-
 /** The page options of a job, read back from its stored input. */
 export function jobSpec(job: JobRecord): JobSpec {
   if (job.type === "crawl") {
@@ -46,13 +44,12 @@ export function jobSpec(job: JobRecord): JobSpec {
     };
   }
   const input = job.input as BatchInput;
-  const format = input.formats.find((f) => CONTENT_FORMATS.includes(f)) ?? "markdown";
   return {
     limit: input.urls.length,
     maxDepth: 0,
     parallel: input.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     delayMs: 0,
-    pageInput: (url) => validate(FetchBody, { url, format }),
+    pageInput: (url) => validate(FetchBody, { url, formats: input.formats }),
     item: (result) => batchItem(result, input.maxTokens),
   };
 }

@@ -2,7 +2,10 @@ import type { Config } from "../config.ts";
 import { normalizeUrl } from "../crawl/normalize.ts";
 import { SiphonError } from "../errors.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
+import { resolveFormats } from "../pipeline/formats.ts";
+import { FetchBody } from "../schemas/fetch.ts";
 import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
+import { validate } from "../schemas/validate.ts";
 import type { JobRecord, Store } from "../store/types.ts";
 import { compilePatterns } from "./crawl-plan.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
@@ -46,12 +49,15 @@ export async function submitCrawl(
   const start = parseTargetUrl(input.url);
   compilePatterns(input.includePaths, "includePaths");
   compilePatterns(input.excludePaths, "excludePaths");
-  if (input.scrapeOptions?.extract || input.scrapeOptions?.formats) {
+  if (input.scrapeOptions?.extract) {
     throw new SiphonError(
       "invalid_request",
-      "LLM extraction is not available in this version (scrapeOptions.extract, formats)",
+      "LLM extraction is not available in this version (scrapeOptions.extract)",
     );
   }
+  // Every page would fail the same way: say so now, not once per page.
+  if (input.scrapeOptions?.formats)
+    resolveFormats(validate(FetchBody, { ...input.scrapeOptions, url: input.url }));
   if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
   const job = newJob("crawl", accountId, input, input.webhook, deps.now);
   await deps.store.jobs.create(job, [{ url: normalizeUrl(start) ?? start.href, depth: 0 }]);
@@ -69,12 +75,7 @@ export async function submitBatch(
 ): Promise<JobRecord> {
   if (input.extract)
     throw new SiphonError("invalid_request", "LLM extraction is not available in this version (extract)");
-  const unknown = input.formats.filter((f) => !["markdown", "text", "html"].includes(f));
-  if (unknown.length)
-    throw new SiphonError(
-      "invalid_request",
-      `formats: ${unknown.join(", ")} not supported; use markdown, text or html`,
-    );
+  resolveFormats(validate(FetchBody, { url: "https://example.com/", formats: input.formats }));
   const webhook = input.webhook ? { url: checkWebhookTarget(input.webhook, deps.config).href } : undefined;
   const job = newJob("batch", accountId, input, webhook, deps.now);
   await deps.store.jobs.create(

@@ -97,7 +97,8 @@ export const BatchBody = T.Object(
     formats: T.Array(T.String(), {
       default: ["markdown"],
       maxItems: 10,
-      description: "markdown, text or html",
+      description:
+        "Outputs of each page, all from one fetch: markdown, text, html (the first sets content), rawHtml, links, images",
     }),
     maxTokens: T.Optional(
       T.Integer({ minimum: 1, description: "Truncate each content at this many tokens" }),

@@ -146,3 +146,65 @@ describe("the cache keeps the fetch, not one format", () => {
     expect(res.status).toBe(400);
   });
 });
+
+/** Polls a job until it ends; returns its poll body. */
+async function finished(path: string): Promise<{ status: string; data: Record<string, unknown>[] }> {
+  for (let i = 0; i < 300; i++) {
+    const body = (await (await app.request(path)).json()) as {
+      status: string;
+      data: Record<string, unknown>[];
+    };
+    if (!["queued", "processing"].includes(body.status)) return body;
+    await Bun.sleep(100);
+  }
+  throw new Error(`${path} did not finish`);
+}
+
+describe("formats in jobs", () => {
+  test("a batch returns every format asked for, per item", async () => {
+    const res = await app.request("/v1/batch/scrape", {
+      method: "POST",
+      body: JSON.stringify({
+        urls: [`${site.url}/article`, `${site.url}/docs`],
+        formats: ["text", "rawHtml"],
+      }),
+    });
+    expect(res.status).toBe(202);
+    const job = await finished(new URL(((await res.json()) as { url: string }).url).pathname);
+    expect(job.status).toBe("completed");
+    expect(job.data).toHaveLength(2);
+    for (const item of job.data) {
+      expect(item.content).toBe(item.text as string);
+      expect(String(item.rawHtml)).toContain("<!DOCTYPE html>");
+    }
+  });
+
+  test("a crawl's scrapeOptions.formats adds those outputs to each item", async () => {
+    const res = await app.request("/v1/crawl", {
+      method: "POST",
+      body: JSON.stringify({
+        url: `${site.url}/docs`,
+        limit: 1,
+        scrapeOptions: { formats: ["markdown", "html"] },
+      }),
+    });
+    expect(res.status).toBe(202);
+    const job = await finished(new URL(((await res.json()) as { url: string }).url).pathname);
+    expect(job.data).toHaveLength(1);
+    expect(String(job.data[0]!.markdown)).toMatch(/#/);
+    expect(String(job.data[0]!.html)).toContain("<");
+  });
+
+  test("an unknown format is refused when the job is submitted", async () => {
+    const batch = await app.request("/v1/batch/scrape", {
+      method: "POST",
+      body: JSON.stringify({ urls: [`${site.url}/article`], formats: ["markdown", "branding"] }),
+    });
+    expect(batch.status).toBe(400);
+    const crawl = await app.request("/v1/crawl", {
+      method: "POST",
+      body: JSON.stringify({ url: `${site.url}/docs`, scrapeOptions: { formats: ["branding"] } }),
+    });
+    expect(crawl.status).toBe(400);
+  });
+});

@@ -39,7 +39,7 @@ export const FetchBody = T.Object(
       minimum: 0,
       maximum: 60_000,
       default: 0,
-      description: "Milliseconds to wait after load (render only)",
+      description: "Milliseconds to wait after the rendered page is ready (see README: When a rendered page is read)",
     }),
     includeTags: T.Optional(
       T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to keep (others dropped)" }),
@@ -106,6 +106,9 @@ export type FetchInput = Static<typeof FetchBody>;
 export const FetchQuery = T.Object({
   url: T.String({ description: "http(s) URL to fetch" }),
   format: T.Optional(T.String({ description: "markdown (default), text or html" })),
+  formats: T.Optional(
+    T.String({ description: "Comma-separated: markdown, text, html, rawHtml, links, images, screenshot" }),
+  ),
   render: T.Optional(T.String({ description: "true to force browser rendering" })),
   wait: T.Optional(T.String({ description: "ms after load, 0-60000 (render only)" })),
   includeTags: T.Optional(T.String({ description: "Comma-separated tags or selectors to keep" })),
@@ -119,7 +122,7 @@ export const FetchQuery = T.Object({
   storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
 });
 
-const LIST_PARAMS = new Set(["includeTags", "excludeTags", "languages"]);
+const LIST_PARAMS = new Set(["includeTags", "excludeTags", "languages", "formats"]);
 
 /**
  * Converts GET query strings to the FetchBody shape (lists split on commas,
@@ -140,6 +143,7 @@ export function fetchInputFromQuery(query: Record<string, unknown>): Record<stri
       case "includeTags":
       case "excludeTags":
       case "languages":
+      case "formats":
         out[key] = splitList(value);
         break;
       case "render":

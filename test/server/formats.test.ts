@@ -56,6 +56,13 @@ describe("formats", () => {
     expect(Array.isArray(result.images)).toBe(true);
   });
 
+  test("GET takes formats as a comma-separated list", async () => {
+    const url = encodeURIComponent(`${site.url}/article`);
+    const result = await resultOf(await app.request(`/v1/fetch?url=${url}&maxAge=0&formats=text,rawHtml`));
+    expect(result.content).toBe(result.text!);
+    expect(result.rawHtml).toContain("<!DOCTYPE html>");
+  });
+
   test("without formats the result has content only, in format", async () => {
     const result = await resultOf(await post({ url: `${site.url}/article`, maxAge: 0, format: "text" }));
     expect(result.content).toContain(ARTICLE_SENTENCE);

@@ -4,6 +4,7 @@ import type { ExtractorPool, HtmlExtractor } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";
 import type { EngineName, FetchEngine } from "../fetch/types.ts";
 import type { Engines } from "./fetch-page.ts";
+import { createRenderMemo } from "./render-memo.ts";
 
 /** Default ceiling of extraction threads: each holds its own copy of the extraction code (~30 MiB). */
 const DEFAULT_MAX_THREADS = 4;
@@ -52,6 +53,7 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
       : undefined;
   return {
     extract,
+    renders: createRenderMemo(),
     get(name) {
       let engine = loaded.get(name);
       if (!engine) {

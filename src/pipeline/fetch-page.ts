@@ -12,6 +12,7 @@ import { cacheKey } from "./cache-key.ts";
 import { convertPage } from "./convert.ts";
 import { fetchEscalating } from "./escalate.ts";
 import { resolveFormats } from "./formats.ts";
+import type { RenderMemo } from "./render-memo.ts";
 import { renderResult } from "./result.ts";
 import { rejectUnavailable } from "./unavailable.ts";
 
@@ -20,6 +21,8 @@ export interface Engines {
   get(name: EngineName): Promise<FetchEngine>;
   /** HTML extraction; in this thread when absent. */
   extract?: HtmlExtractor;
+  /** Results rendered from cached attempts, so a repeated hit does not extract again. */
+  renders?: RenderMemo;
 }
 
 /** What fetchPage needs from its caller. */
@@ -108,17 +111,23 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     !input.cookies?.length;
   const key = cacheKey(target.href, input, requested, !deps.config.disableSsrfProtection);
 
+  // The same attempt rendered with the same output options gives the same result.
+  const renderKey = (createdAt: number) =>
+    `${key}|${createdAt}|${JSON.stringify([extract, formats.rawHtml, formats.images])}`;
   if (cacheable && input.maxAge > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
     if (entry?.body && now() - entry.createdAt <= input.maxAge) {
+      const cache = { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) };
+      const memoKey = renderKey(entry.createdAt);
+      const rendered = deps.engines.renders?.get(memoKey);
+      if (rendered)
+        return { result: { ...rendered, elapsed: Math.round(performance.now() - started) }, cache };
       const { engine, ...described } = entry.value;
       const page: FetchedPage = { ...described, body: entry.body };
       const converted = await convertPage(page, extract, deps.engines.extract);
       const result = renderResult({ page, converted, engine }, formats, performance.now() - started);
-      return {
-        result,
-        cache: { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) },
-      };
+      deps.engines.renders?.set(memoKey, result);
+      return { result, cache };
     }
   }
 
@@ -165,7 +174,9 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       redirects: page.redirects,
       engine: attempt.engine,
     };
-    await deps.store.cache.set(key, page.url, { value, body: page.body, createdAt: now() });
+    const createdAt = now();
+    await deps.store.cache.set(key, page.url, { value, body: page.body, createdAt });
+    deps.engines.renders?.set(renderKey(createdAt), result);
   }
   const degraded = [skipped, attempt.degraded].filter(Boolean).join("; ") || undefined;
   return { result, cache: { hit: false }, degraded };

@@ -127,6 +127,15 @@ describe("SSRF proxy", () => {
     tunnel.socket.destroy();
   });
 
+  test("refuses a host written other than canonically, even when its address is allowed", async () => {
+    for (const host of ["0x7f.0.0.1", "2130706433", "127.1", "PINNED.test"]) {
+      const client = await open();
+      client.socket.write(`CONNECT ${host}:${allowed.port} HTTP/1.1\r\n\r\n`);
+      await client.ended;
+      expect(client.received()).toStartWith("HTTP/1.1 400");
+    }
+  });
+
   test("a name that does not resolve is a 502 marked network_error", async () => {
     const client = await open();
     client.socket.write(get("http://nowhere.test", "/"));

@@ -65,12 +65,17 @@ export async function startGuardProxy(guard: SsrfGuard): Promise<GuardProxy> {
       if (isHttp && hostname === probeHost) {
         return { customResponseFunction: () => ({ statusCode: 200, body: probeToken }) };
       }
-      let target: URL;
+      let target: URL | undefined;
       try {
         // The scheme only decides the default port, and every target here names its port.
         target = new URL(`${isHttp ? "http" : "https"}://${hostname}:${port}/`);
       } catch {
-        throw new RequestError(`${hostname}:${port} is not a valid target.`, 400);
+        // Refused below.
+      }
+      // Chromium sends hosts in canonical form; any other spelling (0x7f.1, 2130706433...) is
+      // refused, so that the guard and the connection never read one host two ways.
+      if (!target || target.hostname !== hostname) {
+        throw new RequestError(`${hostname}:${port} is not a canonical host:port.`, 400);
       }
       let address: ResolvedAddress;
       try {

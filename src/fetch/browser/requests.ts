@@ -37,7 +37,10 @@ function hostKey(url: URL): string {
  * The request filter of one fetch on `page` (whose requests are intercepted): aborts fonts,
  * media and (unless wanted) images, refuses every request (document, redirect hop, frame,
  * subresource) whose host the SSRF guard refuses, and adds the caller's headers to same-origin
- * requests. Verdicts are cached per host for the filter's lifetime (one fetch).
+ * requests. Verdicts are cached per host for the filter's lifetime (one fetch). The filter
+ * resolves names but never connects; behind the browser's SSRF proxy (see launchBrowser), the
+ * proxy checks each connection again and pins it to the address it checked, so this early
+ * verdict, which makes a refused page a clear forbidden_url, leaves no window for rebinding.
  */
 export function guardRequests(page: Page, rules: RequestRules): RequestFilter {
   const verdicts = new Map<string, Promise<SiphonError | undefined>>();

@@ -339,6 +339,42 @@ describe("an ordinary article that loads a bot-detection script", () => {
   });
 });
 
+/** A short ordinary page (well under the wall-size threshold) carrying a vendor's everyday script. */
+const shortPageLoading = (script: string) => `<!doctype html><html><head><title>Opening hours</title>
+${script}</head><body><main><h1>Opening hours</h1><p>The library is open from nine to five on weekdays
+and from ten to one on Saturdays. It is closed on Sundays and public holidays.</p></main></body></html>`;
+
+describe("a short ordinary page that loads a bot-detection script is not a wall", () => {
+  test.each([
+    [
+      "Cloudflare JSD (h/b path)",
+      `<script src="/cdn-cgi/challenge-platform/h/b/scripts/jsd/a1b2c3/main.js"></script>`,
+    ],
+    ["Imperva", `<script src="/_Incapsula_Resource?SWJIYLWA=719d34d31c8e3a6e6fffd425f7e032f3"></script>`],
+    [
+      "AWS WAF integration",
+      `<script src="https://a1b2c3.token.awswaf.com/a1b2c3/d4e5f6/challenge.js" defer></script><script>AwsWafIntegration.saveReferrer();</script>`,
+    ],
+  ])("%s", (_vendor, script) => {
+    expect(detectBotWall({ status: 200, headers: {}, html: shortPageLoading(script) })).toEqual({
+      blocked: false,
+    });
+  });
+
+  test("the same vendors' real challenge pages are walls", () => {
+    const imperva = `<html><head><meta name="robots" content="noindex"></head><body><iframe src="/_Incapsula_Resource?CWUDNSAI=24&xinfo=1-2-3"></iframe>Request unsuccessful. Incapsula incident ID: 1234-5678</body></html>`;
+    expect(detectBotWall({ status: 200, headers: {}, html: imperva })).toMatchObject({
+      blocked: true,
+      vendor: "imperva",
+    });
+    const aws = `<html><head><title></title><script>window.gokuProps = {"key":"AQID","iv":"A6we","context":"x"};</script><script src="https://a1b2.token.awswaf.com/a1b2/challenge.js"></script></head><body><div id="challenge-container"></div><noscript>JavaScript is disabled</noscript></body></html>`;
+    expect(detectBotWall({ status: 202, headers: {}, html: aws })).toMatchObject({
+      blocked: true,
+      vendor: "aws-waf",
+    });
+  });
+});
+
 describe("detectNeedsJavaScript", () => {
   const bundle = `<script src="/static/js/main.8f2a1c.js"></script>`;
 

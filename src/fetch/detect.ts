@@ -125,10 +125,14 @@ const RULES: Rule[] = [
   {
     vendor: "imperva",
     reason: "Imperva (Incapsula) incident page",
+    // Ordinary Imperva sites load /_Incapsula_Resource scripts too; the block page frames it (with
+    // an incident id), says so, or answers a blocking status.
     matches: (p) =>
       p.short &&
-      (/_incapsula_resource|incapsula incident id/i.test(p.html) ||
-        (BLOCK_STATUSES.has(p.status) && "x-iinfo" in p.headers)),
+      (/incapsula incident id|<iframe[^>]+_incapsula_resource|_incapsula_resource[^"']*incident_id/i.test(
+        p.html,
+      ) ||
+        (BLOCK_STATUSES.has(p.status) && (/_incapsula_resource/i.test(p.html) || "x-iinfo" in p.headers))),
   },
   {
     vendor: "sucuri",
@@ -138,9 +142,16 @@ const RULES: Rule[] = [
   {
     vendor: "aws-waf",
     reason: "AWS WAF challenge",
+    // The integration script (AwsWafIntegration, token.awswaf.com) is on ordinary pages too; a
+    // challenge answers 202 (405 for a captcha), carries gokuProps, or reloads once it has a token.
     matches: (p) =>
       /captcha|challenge/i.test(p.headers["x-amzn-waf-action"] ?? "") ||
-      (p.short && /awswafintegration|aws-waf-token/i.test(p.html)),
+      (p.short &&
+        /awswafintegration|awswaf\.com|gokuProps/i.test(p.html) &&
+        (p.status === 202 ||
+          p.status === 405 ||
+          /gokuProps/.test(p.html) ||
+          /getToken\(\)[\s\S]{0,80}reload/.test(p.html))),
   },
   captchaOnly("turnstile"),
   captchaOnly("hcaptcha"),

@@ -14,17 +14,31 @@ const Format = StringEnum(["markdown", "text", "html"], {
 /** Custom request headers, name to value. */
 export const Headers = T.Record(
   T.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
-  T.String({ maxLength: 8192 }),
+  // What HTTP can carry in a field value: no CR, LF or other control characters, Latin-1 only.
+  T.String({
+    maxLength: 8192,
+    pattern: "^[\\t\\x20-\\x7E\\x80-\\xFF]*$",
+    description: "a header value: printable characters, no line breaks",
+  }),
   {
-    description: "Custom HTTP headers sent with the request",
+    // typebox leaves names outside the pattern unchecked unless told otherwise.
+    additionalProperties: false,
+    description: "Custom HTTP headers sent with the request (token names, printable values)",
   },
 );
 
 /** Cookies as name=value pairs. */
-export const Cookies = T.Array(T.String({ pattern: "^[^=;\\s]+=[^;]*$", maxLength: 4096 }), {
-  maxItems: 50,
-  description: 'Cookies as "name=value" pairs',
-});
+export const Cookies = T.Array(
+  T.String({
+    pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+=[\\x20-\\x3A\\x3C-\\x7E]*$",
+    maxLength: 4096,
+    description: 'a cookie as "name=value" (printable ASCII, no ";")',
+  }),
+  {
+    maxItems: 50,
+    description: 'Cookies as "name=value" pairs',
+  },
+);
 
 /**
  * The one request model of a fetch: POST /v1/fetch's body, GET /v1/fetch's
@@ -39,7 +53,8 @@ export const FetchBody = T.Object(
       minimum: 0,
       maximum: 60_000,
       default: 0,
-      description: "Milliseconds to wait after the rendered page is ready (see README: When a rendered page is read)",
+      description:
+        "Milliseconds to wait after the rendered page is ready (see README: When a rendered page is read)",
     }),
     includeTags: T.Optional(
       T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to keep (others dropped)" }),

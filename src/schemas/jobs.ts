@@ -124,7 +124,7 @@ export const JobsQuery = T.Object(
 /** Poll paging: `?skip=&limit=` over the job's results. */
 export const PollQuery = T.Object(
   {
-    skip: T.Integer({ minimum: 0, default: 0 }),
+    skip: T.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
     limit: T.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   },
   { additionalProperties: false },

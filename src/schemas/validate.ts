@@ -63,6 +63,48 @@ export function describeValueError(error: ValueError): string {
   return `${field}: ${error.message}`;
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * The path of a "__proto__" key anywhere in a parsed body. JSON.parse makes it an own property;
+ * copying the body would make it the object's prototype instead, so it is refused up front.
+ */
+function protoKey(value: unknown, path: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = protoKey(item, `${path}${i}.`);
+      if (found) return found;
+    }
+  } else if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") return `${path}${key}`;
+      const found = protoKey(value[key], `${path}${key}.`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Puts back values the caller gave that typebox's defaults replaced (it swaps `{}` for an
+ * array's default), so that validation refuses them rather than silently using the default.
+ */
+function keepGiven(given: unknown, defaulted: unknown): unknown {
+  if (!isPlainObject(given) || !isPlainObject(defaulted)) return defaulted;
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const now = defaulted[key];
+    const sameShape =
+      typeof now === typeof value &&
+      Array.isArray(now) === Array.isArray(value) &&
+      (now === null) === (value === null);
+    if (!sameShape) defaulted[key] = value;
+    else keepGiven(value, now);
+  }
+  return defaulted;
+}
+
 /**
  * Applies defaults and checks `value` against `schema`; returns the typed value
  * or throws SiphonError invalid_request naming the first offending field.
@@ -72,7 +114,14 @@ export function validate<T extends TSchema>(schema: T, value: unknown): Static<T
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new SiphonError("invalid_request", "The request body must be a JSON object");
   }
-  const withDefaults = Value.Default(schema, Value.Clone(value));
+  const proto = protoKey(value, "");
+  if (proto !== undefined) {
+    throw new SiphonError(
+      "invalid_request",
+      `unknown field "${proto}"; check the spelling against the API reference`,
+    );
+  }
+  const withDefaults = keepGiven(value, Value.Default(schema, Value.Clone(value)));
   const check = checker(schema);
   if (check.Check(withDefaults)) return withDefaults as Static<T>;
   const first = check.Errors(withDefaults).First();

@@ -48,7 +48,8 @@ describe("sqlite cache", () => {
     const cache = sqliteCache(db, { maxBytes: cap, maxAgeMs: 30 * DAY });
     let t = 1_000_000;
     for (let i = 0; i < 8; i++) {
-      await cache.set(`k${i}`, "https://a.example/", { value: i, body: body(10), createdAt: (t += 1_000) });
+      t += 1_000;
+      await cache.set(`k${i}`, "https://a.example/", { value: i, body: body(10), createdAt: t });
     }
     // k0 and k1 are read later (more than a minute on), so they are the most recently used.
     t += 120_000;
@@ -56,7 +57,8 @@ describe("sqlite cache", () => {
     expect(await cache.get("k1", t)).not.toBeNull();
     // Writing past the cap evicts the oldest unread entries first.
     for (let i = 8; i < 12; i++) {
-      await cache.set(`k${i}`, "https://a.example/", { value: i, body: body(10), createdAt: (t += 1_000) });
+      t += 1_000;
+      await cache.set(`k${i}`, "https://a.example/", { value: i, body: body(10), createdAt: t });
     }
     const { bytes, keys } = contents(db);
     expect(bytes).toBeLessThanOrEqual(cap);

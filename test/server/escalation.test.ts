@@ -12,23 +12,28 @@ import {
 
 /** Escalation never returns less than it had, and only real walls count as walls. */
 
-/** The browser stage of these tests gives up quickly, so a hanging render fails fast. */
+/** The impatient app's browser stage gives up quickly, so a hanging render fails fast. */
 const BROWSER_TIMEOUT_MS = 4_000;
 
 let site: FixtureSite;
 let app: TestApp;
+let impatient: TestApp;
 
 beforeAll(async () => {
   site = await startFixtureSite();
-  app = await startTestApp({ browserTimeoutMs: BROWSER_TIMEOUT_MS });
+  app = await startTestApp();
+  impatient = await startTestApp({ browserTimeoutMs: BROWSER_TIMEOUT_MS });
+  // Launch its browser now, so the test's timeout is spent on the hanging page, not a launch.
+  await postFetch({ url: `${site.url}/article`, render: true, maxAge: 0 }, impatient);
 }, 60_000);
 afterAll(async () => {
   await app.close();
+  await impatient.close();
   await site.stop();
 });
 
-const postFetch = (body: Record<string, unknown>) =>
-  app.request("/v1/fetch", { method: "POST", body: JSON.stringify({ format: "text", ...body }) });
+const postFetch = (body: Record<string, unknown>, to: TestApp = app) =>
+  to.request("/v1/fetch", { method: "POST", body: JSON.stringify({ format: "text", ...body }) });
 
 async function resultOf(res: Response): Promise<FetchResult> {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${await res.text()}`);
@@ -39,7 +44,7 @@ describe("escalation keeps the best answer", () => {
   test("a browser stage that times out gives back the plain HTTP answer with a warning", async () => {
     const url = `${site.url}/esc/once?id=timeout`;
     const started = performance.now();
-    const res = await postFetch({ url, maxAge: 0 });
+    const res = await postFetch({ url, maxAge: 0 }, impatient);
     const result = await resultOf(res);
     expect(result.method).toBe("simple");
     expect(result.content).toContain(PLAIN_ESCALATION_TEXT);

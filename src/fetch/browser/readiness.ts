@@ -35,7 +35,7 @@ const ENOUGH_TEXT = 500;
 
 /** What one look at the page found. */
 export interface PageLook {
-  /** Length of the visible text (innerText, whitespace collapsed); a lower bound on big pages. */
+  /** Length of the visible text (innerText, whitespace collapsed); on big pages, of the text up to 20,000 characters. */
   text: number;
   /** Selector of an app root element that is still empty, if any. */
   emptyRoot: string | null;
@@ -95,26 +95,22 @@ function observe(quietMs: number, firstMs: number, maxMs: number, untilChange: b
         break;
       }
     }
-    if (!loading && body) {
+    // One bounded walk over the text: how much there is (up to what matters) and whether a
+    // "Loading…" stands in for content that has not come yet. A huge page costs little.
+    let raw = 0;
+    if (body) {
       const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const value = node.nodeValue?.trim() ?? "";
+      let budget = 5_000;
+      for (let node = walker.nextNode(); node && budget-- > 0 && raw < 20_000; node = walker.nextNode()) {
         const parent = node.parentElement;
-        if (
-          value.length > 3 &&
-          LOADING_TEXT.test(value) &&
-          parent &&
-          !/^(SCRIPT|STYLE)$/.test(parent.tagName) &&
-          shown(parent)
-        ) {
-          loading = true;
-          break;
-        }
+        if (!parent || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(parent.tagName)) continue;
+        const value = node.nodeValue?.trim() ?? "";
+        raw += value.length;
+        if (!loading && value.length > 3 && LOADING_TEXT.test(value) && shown(parent)) loading = true;
       }
     }
     // innerText lays the page out: measure it only where the verdict depends on it. It is the
-    // visible text, which is what tells a drawn page from a shell (textContent counts scripts).
-    const raw = body?.textContent?.length ?? 0;
+    // visible text, which is what tells a drawn page from a shell (hidden text counts above).
     const visible = () =>
       // biome-ignore lint/performance/useDomNodeTextContent: the visible text is the point here
       (body?.innerText ?? "").replace(/\s+/g, " ").trim().length;

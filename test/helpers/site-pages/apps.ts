@@ -149,6 +149,23 @@ function shellApp(): string {
   );
 }
 
+/** Paragraphs of /app/big: a page of about 3 MB, with a script, to keep readiness honest on huge pages. */
+export const BIG_PARAGRAPHS = 6_000;
+/** The last paragraph of /app/big. */
+export const BIG_LAST_TEXT = `Paragraph ${BIG_PARAGRAPHS}: the end of the harbour records.`;
+
+/** /app/big: a very long static article whose script adds a footer note after load. */
+function bigApp(): string {
+  const paragraphs: string[] = [];
+  for (let i = 1; i < BIG_PARAGRAPHS; i++) paragraphs.push(`<p>Paragraph ${i}: ${FILLER}</p>`);
+  paragraphs.push(`<p>${BIG_LAST_TEXT}</p>`);
+  return appShell(
+    "Harbour records",
+    `<main><article><h1>Harbour records</h1>${paragraphs.join("")}</article></main>`,
+    `setTimeout(function () { var p = document.createElement("p"); p.id = "note"; p.textContent = "Records end."; document.querySelector("main").appendChild(p); }, 50);`,
+  );
+}
+
 /** /app/item/N?delay=D: one of many distinct app pages (benchmarks), drawn after /api/item/N. */
 function itemApp(n: number, delay: number): string {
   return appShell(
@@ -225,6 +242,8 @@ export function appRoute(request: Request, url: URL): Response | Promise<Respons
       return htmlResponse(liveApp());
     case "/app/shell":
       return htmlResponse(shellApp());
+    case "/app/big":
+      return htmlResponse(bigApp());
     case "/api/story": {
       const delay = delayOf(url, 0);
       const text = url.searchParams.get("text") === "live" ? LIVE_TEXT : apiText(delay);

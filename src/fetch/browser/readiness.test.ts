@@ -4,6 +4,7 @@ import {
   BIG_LAST_TEXT,
   CLOCK_TEXT,
   type FixtureSite,
+  JAPANESE_LOADING,
   LIVE_TEXT,
   PART_TEXTS,
   startFixtureSite,
@@ -92,6 +93,18 @@ describe("readiness: the page is read once the app has drawn it", () => {
       expect(html).not.toContain("Loading…");
       expect(page.warning).toBeUndefined();
       expect(ms).toBeLessThan(300 + SLACK_MS);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "an app that says only 読み込み中… (loading, in Japanese) while it waits is waited for",
+    async () => {
+      // Past LONG_REQUEST_MS the API call no longer holds the page: only the words tell.
+      const { page, html } = await timed("/app/api?delay=1200&lang=ja");
+      expect(html).toContain(apiText(1200));
+      expect(html).not.toContain(JAPANESE_LOADING);
+      expect(page.warning).toBeUndefined();
     },
     BROWSER_TEST_MS,
   );

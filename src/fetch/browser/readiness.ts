@@ -72,7 +72,9 @@ function observe(quietMs: number, firstMs: number, maxMs: number, untilChange: b
     "#root,#app,#__next,#__nuxt,#___gatsby,#svelte,#main-app,#application,app-root,[ng-app],[ng-version]";
   const LOADERS =
     '[aria-busy="true"],[role="progressbar"],.spinner,.loader,.loading,.skeleton,[class*="spinner" i],[class*="skeleton" i],[class*="loading" i],[class*="loader" i]';
-  const LOADING_TEXT = /^(loading|please wait|one moment|fetching)\b.{0,40}$/i;
+  // "Loading…" in the languages most sites are written in; spinners and aria-busy need no words.
+  const LOADING_TEXT =
+    /^(loading|please wait|one moment|fetching|cargando|carregando|chargement|caricamento|wird geladen|laden|ładowanie|загрузка|yükleniyor|memuat|読み込み中|ロード中|加载中|載入中|正在加载|로딩|불러오는 중)(\b|\s|\.|…|$).{0,40}$/iu;
   const shown = (el: Element) => {
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) return false;
@@ -106,7 +108,7 @@ function observe(quietMs: number, firstMs: number, maxMs: number, untilChange: b
         if (!parent || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(parent.tagName)) continue;
         const value = node.nodeValue?.trim() ?? "";
         raw += value.length;
-        if (!loading && value.length > 3 && LOADING_TEXT.test(value) && shown(parent)) loading = true;
+        if (!loading && value.length > 2 && LOADING_TEXT.test(value) && shown(parent)) loading = true;
       }
     }
     // innerText lays the page out: measure it only where the verdict depends on it. It is the

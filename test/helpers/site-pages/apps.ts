@@ -72,11 +72,19 @@ function timerApp(ms: number): string {
   );
 }
 
-/** /app/api?delay=N: a spinner until /api/story (answering after N ms) returns the article. */
-function apiApp(delay: number): string {
+/** What the Japanese variant of /app/api shows while it waits: words only, no spinner. */
+export const JAPANESE_LOADING = "読み込み中…";
+
+/**
+ * /app/api?delay=N: a spinner until /api/story (answering after N ms) returns the article;
+ * with &lang=ja, only the words 読み込み中… (no spinner, no empty root) while it waits.
+ */
+function apiApp(delay: number, lang: string | null): string {
   return appShell(
     "Harbour report",
-    `<div class="spinner" role="progressbar" aria-busy="true"></div><p>Loading…</p>`,
+    lang === "ja"
+      ? `<p class="note">${JAPANESE_LOADING}</p>`
+      : `<div class="spinner" role="progressbar" aria-busy="true"></div><p>Loading…</p>`,
     `fetch("/api/story?delay=${delay}").then(function (r) { return r.json(); }).then(function (story) {
   draw(document.getElementById("root"), story.title, story.paragraphs);
 });`,
@@ -233,7 +241,7 @@ export function appRoute(request: Request, url: URL): Response | Promise<Respons
     case "/app/timer":
       return htmlResponse(timerApp(delayOf(url, 150)));
     case "/app/api":
-      return htmlResponse(apiApp(delayOf(url, 300)));
+      return htmlResponse(apiApp(delayOf(url, 300), url.searchParams.get("lang")));
     case "/app/parts":
       return htmlResponse(partsApp());
     case "/app/clock":

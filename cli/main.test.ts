@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { run } from "../test/helpers/run.ts";
 import { colourFor } from "./output.ts";
 
 const main = join(import.meta.dir, "main.ts");
@@ -15,19 +16,11 @@ const ESC = "\x1b[";
  * that says nothing about colour (no NO_COLOR, CI or TEST, which would make
  * the libraries leave colour out on their own), unless `env` adds to it.
  */
-async function siphon(args: string[], env: Record<string, string> = {}, stdin?: string) {
-  const proc = Bun.spawn([process.execPath, main, ...args], {
+function siphon(args: string[], env: Record<string, string> = {}, stdin?: string) {
+  return run([process.execPath, main, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: home, SIPHON_HOME: home, TERM: "xterm-256color", ...env },
-    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
-    stdout: "pipe",
-    stderr: "pipe",
+    stdin,
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
 }
 
 describe("colour", () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ARTICLE_SENTENCE, apiText, type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { run } from "../helpers/run.ts";
 
 /** The compiled binary on rendered apps: content, warnings on stderr, formats in one fetch. */
 
@@ -21,20 +22,11 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function siphon(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([binary, ...args], {
+function siphon(args: string[], env: Record<string, string> = {}) {
+  return run([binary, ...args], {
     cwd: home,
     env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
 }
 
 describe("siphon fetch on rendered apps", () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 import { imageSize } from "../helpers/images.ts";
+import { type Run, run } from "../helpers/run.ts";
 import { ARTICLE_SENTENCE, ARTICLE_TITLE } from "../helpers/site-pages/article.ts";
 import { SPA_TEXT } from "../helpers/site-pages/special.ts";
 
@@ -25,29 +26,15 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function siphon(
+function siphon(
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<Run> {
-  const proc = Bun.spawn([binary, ...args], {
+  return run([binary, ...args], {
     cwd: home,
     env: { PATH: process.env.PATH ?? "", SIPHON_HOME: home, DISABLE_SSRF_PROTECTION: "true", ...options.env },
-    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
-    stdout: "pipe",
-    stderr: "pipe",
+    stdin: options.stdin,
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
 }
 
 const servers: Bun.Subprocess[] = [];

@@ -1,4 +1,5 @@
 import type { LookupAddress, LookupOptions } from "node:dns";
+import type { Socket } from "node:net";
 import { SiphonError } from "../../errors.ts";
 import { FORBIDDEN_HINT, type ResolvedAddress, type SsrfGuard } from "../ssrf.ts";
 
@@ -91,6 +92,8 @@ export async function startGuardProxy(guard: SsrfGuard): Promise<GuardProxy> {
   });
   // proxy-chain reports failures it already answered; nothing is left to do with them here.
   server.on("requestFailed", () => {});
+  // Small request and response heads must not wait on Nagle's algorithm (a few ms per request).
+  server.server.on("connection", (socket: Socket) => socket.setNoDelay(true));
   await server.listen();
   let closing: Promise<void> | undefined;
   return {

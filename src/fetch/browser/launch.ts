@@ -152,7 +152,8 @@ async function reachesProxy(
 
 /**
  * Puts a connected browser behind the SSRF proxy, context by context, when it can reach it;
- * otherwise only the request filter of each page guards it (see the README).
+ * otherwise only the request filter of each page guards it (see the README). Either way its
+ * WebRTC may use UDP: only a launch flag turns that off.
  */
 async function proxyConnected(
   browser: Browser,

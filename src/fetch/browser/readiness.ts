@@ -188,33 +188,40 @@ export async function waitUntilReady(
       untilChange = false;
       continue;
     }
-    if (!outOfTime && (tracker.pending > 0 || Date.now() - tracker.lastActivity < NETWORK_QUIET_MS)) {
-      await tracker.networkQuiet(NETWORK_QUIET_MS, until);
-      if (tracker.navigating && Date.now() < until) continue;
-    }
+    // The network and the DOM go quiet side by side: the wait is the longer of the two, not both.
+    const lookStarted = Date.now();
+    const networkQuiet =
+      !outOfTime && (tracker.pending > 0 || lookStarted - tracker.lastActivity < NETWORK_QUIET_MS)
+        ? tracker.networkQuiet(NETWORK_QUIET_MS, until)
+        : undefined;
     let look: PageLook;
     try {
-      const slice = Math.max(0, until - Date.now());
-      look = await page.evaluate(
-        observe,
-        DOM_QUIET_MS,
-        untilChange ? 0 : FIRST_CHANGE_MS,
-        untilChange ? Math.min(slice, CHANGE_SLICE_MS) : slice,
-        untilChange,
-      );
+      const slice = Math.max(0, until - lookStarted);
+      [look] = await Promise.all([
+        page.evaluate(
+          observe,
+          DOM_QUIET_MS,
+          untilChange ? 0 : FIRST_CHANGE_MS,
+          untilChange ? Math.min(slice, CHANGE_SLICE_MS) : slice,
+          untilChange,
+        ),
+        networkQuiet,
+      ]);
     } catch {
       // The document was replaced mid-look (a navigation): go round and wait for the new one.
       if (Date.now() >= until) return done(!verdict?.strong);
       untilChange = false;
       continue;
     }
+    // A navigation began, or requests came or went while we looked: what they bring may not be
+    // drawn in this look yet.
+    if ((tracker.navigating || tracker.lastActivity > lookStarted) && Date.now() < until) {
+      untilChange = false;
+      continue;
+    }
     if (look.changed) lastChange = Date.now();
     verdict = judge(look);
-    if (!verdict) {
-      // Something started while we looked: the answer may still change.
-      if ((tracker.navigating || tracker.pending > 0) && Date.now() < until) continue;
-      return done(true);
-    }
+    if (!verdict) return done(true);
     if (verdict.strong) until = Math.max(until, appUntil);
     const now = Date.now();
     if (verdict.strong && now >= until) return done(false);

@@ -1,7 +1,7 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { SiphonError } from "../../errors.ts";
 import type { SsrfGuard } from "../ssrf.ts";
-import { isMainNavigation } from "./settle.ts";
+import { isFavicon, isMainNavigation } from "./settle.ts";
 
 /** What the request filter of one page enforces. */
 export interface RequestRules {
@@ -67,7 +67,11 @@ export function guardRequests(page: Page, rules: RequestRules): RequestFilter {
   }
 
   async function decide(request: HTTPRequest): Promise<void> {
-    if (ALWAYS_BLOCKED.has(request.resourceType()) || (!rules.images && request.resourceType() === "image")) {
+    if (
+      ALWAYS_BLOCKED.has(request.resourceType()) ||
+      (!rules.images && request.resourceType() === "image") ||
+      isFavicon(request)
+    ) {
       return request.abort("blockedbyclient");
     }
     let url: URL;

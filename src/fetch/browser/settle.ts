@@ -21,6 +21,11 @@ const NEVER_HOLDING = new Set([
  */
 export const LONG_REQUEST_MS = 500;
 
+/** The browser's own request for a site icon after load: nothing the page waits for. */
+export function isFavicon(request: HTTPRequest): boolean {
+  return request.resourceType() === "other" && /\/favicon\.ico$/i.test(request.url().split("?")[0] ?? "");
+}
+
 /** Whether `request` navigates the page's main frame (not a frame inside it). */
 export function isMainNavigation(page: Page, request: HTTPRequest): boolean {
   return request.isNavigationRequest() && request.frame() === page.mainFrame();
@@ -70,7 +75,7 @@ export function trackActivity(page: Page): ActivityTracker {
       navigating = true;
       for (const wake of navigationWaiters.splice(0)) wake();
     }
-    if (NEVER_HOLDING.has(request.resourceType())) return;
+    if (NEVER_HOLDING.has(request.resourceType()) || isFavicon(request)) return;
     open.set(request, Date.now());
     touched();
   };
@@ -82,7 +87,8 @@ export function trackActivity(page: Page): ActivityTracker {
   const onLoad = () => {
     navigating = false;
     for (const wake of loadWaiters.splice(0)) wake();
-    touched();
+    // Wake network waiters too: a navigation they stopped for is over.
+    for (const wake of activityWaiters.splice(0)) wake();
   };
   page.on("request", onRequest);
   page.on("requestfinished", onDone);

@@ -219,7 +219,8 @@ const SETTINGS = {
   openaiModel: {
     env: "SIPHON_OPENAI_MODEL",
     kind: "string",
-    default: "gpt-4o-mini",
+    // gpt-4o-mini shuts down 2027-01-14; OpenAI names gpt-6-luna as its replacement.
+    default: "gpt-6-luna",
     doc: "OpenAI default model",
   },
   anthropicBaseUrl: {
@@ -231,7 +232,8 @@ const SETTINGS = {
   anthropicModel: {
     env: "SIPHON_ANTHROPIC_MODEL",
     kind: "string",
-    default: "claude-3-5-haiku-latest",
+    // Claude Haiku 3.5 was retired 2026-02-19; claude-haiku-5-5 is the current Haiku.
+    default: "claude-haiku-5-5",
     doc: "Anthropic default model",
   },
   googleBaseUrl: {
@@ -243,7 +245,8 @@ const SETTINGS = {
   googleModel: {
     env: "SIPHON_GOOGLE_MODEL",
     kind: "string",
-    default: "gemini-2.0-flash",
+    // gemini-2.0-flash was shut down 2026-06-01; gemini-3.8-flash is the current stable Flash.
+    default: "gemini-3.8-flash",
     doc: "Google default model",
   },
   llmTimeoutMs: {

@@ -13,6 +13,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { mapRoutes } from "./routes/map.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
+import { searchRoutes } from "./routes/search.ts";
 
 export interface AppOptions extends FetchDeps {
   /** Runs crawl and batch jobs; the caller starts (resume) and closes it. */
@@ -106,6 +107,7 @@ export function createApp(options: AppOptions) {
       .use(fetchRoutes(options, guard))
       .use(screenshotRoutes(options, guard))
       .use(mapRoutes(options, guard))
+      .use(searchRoutes(options, guard))
       .use(jobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
   );

@@ -19,16 +19,24 @@ const ErrorSchema = {
   },
 };
 
+/** The bounds a string parameter declares (a free-text value is checked only against these). */
+const STRING_BOUNDS = ["minLength", "maxLength", "pattern"] as const;
+
 /** OpenAPI query parameters from a typebox object schema (the same schema the route validates with). */
 export function queryParameters(schema: TObject) {
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, prop]) => ({
-    name,
-    in: "query",
-    required: required.has(name),
-    description: (prop as TSchema).description,
-    schema: { type: "string" },
-  }));
+  return Object.entries(schema.properties).map(([name, prop]) => {
+    const bounds = Object.fromEntries(
+      STRING_BOUNDS.filter((b) => (prop as TSchema)[b] !== undefined).map((b) => [b, (prop as TSchema)[b]]),
+    );
+    return {
+      name,
+      in: "query",
+      required: required.has(name),
+      description: (prop as TSchema).description,
+      schema: { type: "string", ...bounds },
+    };
+  });
 }
 
 /** OpenAPI request body from a typebox schema. */

@@ -10,6 +10,7 @@ import { startJobRunner } from "../../src/jobs/index.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { createEngines } from "../../src/pipeline/engines.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { type FakeSearch, startFakeSearch } from "../helpers/fake-search.ts";
 
 /**
  * Junk against every route the app serves, discovered from the app itself
@@ -47,6 +48,8 @@ let othersBatch = "";
 /** A page the SSRF guard lets through (SIPHON_SSRF_ALLOW), for junk that only shows past it. */
 let sink: ReturnType<typeof Bun.serve>;
 let reachable: string;
+/** The search engines, on loopback: a search a junk request happens to make valid must not reach the internet. */
+let searchEngines: FakeSearch;
 
 beforeAll(async () => {
   sink = Bun.serve({
@@ -56,6 +59,7 @@ beforeAll(async () => {
       new Response("<html><body><p>Sink.</p></body></html>", { headers: { "content-type": "text/html" } }),
   });
   reachable = `http://127.0.0.1:${sink.port}/`;
+  searchEngines = startFakeSearch(reachable);
   home = mkdtempSync(join(tmpdir(), "siphon-fuzz-"));
   // SSRF on and loopback targets: junk that happens to be valid ends in a fast, offline 403.
   // A tier without a burst limit, so a thousand requests never turn into 429s that hide the routes.
@@ -66,6 +70,9 @@ beforeAll(async () => {
       auth: "required",
       disableSsrfProtection: false,
       ssrfAllow: `127.0.0.1:${sink.port}`,
+      duckduckgoUrl: searchEngines.duckduckgoUrl,
+      braveUrl: searchEngines.braveUrl,
+      searxngUrl: searchEngines.searxngUrl,
       plans: JSON.stringify({ fuzz: { weeklyQuota: 1e9, burstPerHour: 1e9 } }),
     },
   );
@@ -109,6 +116,7 @@ afterAll(async () => {
   await closeEngines();
   await store.close();
   sink.stop(true);
+  await searchEngines.stop();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -288,6 +296,20 @@ const SAMPLES: unknown[] = [
   { nested: { deep: [1, 2, 3] } },
 ];
 
+/** A string parameter bounded by length or pattern only: any value within the bounds is valid input. */
+const isFreeText = (schema: Schema) =>
+  schema.type === "string" &&
+  (schema.maxLength !== undefined || schema.minLength !== undefined || schema.pattern !== undefined);
+
+/** A query value as the route reads it: percent-decoded where it decodes. */
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** Values the schema refuses: wrong types, out-of-bound and huge values, unknown fields. */
 function violations(schema: Schema): unknown[] {
   const candidates = [...SAMPLES];
@@ -401,6 +423,14 @@ function judge() {
       if (answer.status === without && answer.status < 400) return;
       const why = notFormatB4xx(answer);
       if (why) failures.push(`${what} (answered ${without} without the junk): ${why}`);
+    },
+    /** A value the route may take as input (free text within its bounds): an answer, or a format-B 4xx. */
+    answered(what: string, answer: Answer) {
+      count++;
+      if (KNOWN_BUGS.some((bug) => bug.test(`${what} `))) return;
+      if (answer.status < 400) return;
+      const why = notFormatB4xx(answer);
+      if (why) failures.push(`${what}: ${why}`);
     },
     status(what: string, answer: Answer, expected: number) {
       if (answer.status !== expected) failures.push(`${what}: HTTP ${answer.status}, expected ${expected}`);
@@ -541,20 +571,25 @@ describe("fuzzing every route the app serves", () => {
       const without = await plainStatus(route);
       // Documented parameters with junk values, the others plausible: the route must refuse them.
       const required = documented.filter((p) => p.required && p.schema).map((p) => `${p.name}=${LOOPBACK}`);
+      // A free-text parameter (its schema only bounds it, as search's q) takes junk within its bounds as input.
       for (const p of documented) {
         for (const value of junkValues) {
           const query = [...required.filter((q) => !q.startsWith(`${p.name}=`)), `${p.name}=${value}`].join(
             "&",
           );
-          check.refused(
-            `${route.method} ${route.path}?${query.slice(0, 60)}`,
-            await send(route.method, `${path}?${query}`),
-          );
+          const what = `${route.method} ${route.path}?${query.slice(0, 60)}`;
+          const answer = await send(route.method, `${path}?${query}`);
+          if (p.schema && isFreeText(p.schema) && accepts(p.schema, decoded(value)))
+            check.answered(what, answer);
+          else check.refused(what, answer);
         }
       }
-      // Anything else: refused, or ignored.
+      // Anything else: refused, or ignored. (The route's own parameters were sent above, with what they need.)
+      const own = new Set(documented.map((p) => p.name));
       const queries = [
-        ...[...names].flatMap((name) => junkValues.map((v) => `${name}=${v}`)),
+        ...[...names]
+          .filter((name) => !own.has(name))
+          .flatMap((name) => junkValues.map((v) => `${name}=${v}`)),
         ...unknown.map((name) => `${name}=1`),
         ...raw,
       ];

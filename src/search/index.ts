@@ -1,0 +1,160 @@
+import type { Config } from "../config.ts";
+import { SiphonError, toSiphonError } from "../errors.ts";
+import { type FetchDeps, fetchPage } from "../pipeline/fetch-page.ts";
+import { FetchBody } from "../schemas/fetch.ts";
+import {
+  SEARCH_PROVIDERS,
+  type SearchInput,
+  type SearchProviderName,
+  type SearchResponse,
+  type SearchSource,
+  type WebResult,
+} from "../schemas/search.ts";
+import { validate } from "../schemas/validate.ts";
+import { createBrave } from "./brave.ts";
+import { createDuckDuckGo } from "./duckduckgo.ts";
+import { resolveRegion } from "./regions.ts";
+import { createSearxng } from "./searxng.ts";
+import { type ProviderQuery, type SearchProvider, supports, type WebHit } from "./types.ts";
+
+export type { SearchProvider } from "./types.ts";
+
+/** Every provider by name: a name without one is a compile error. */
+export const PROVIDERS: Record<SearchProviderName, (config: Config) => SearchProvider> = {
+  duckduckgo: createDuckDuckGo,
+  brave: createBrave,
+  searxng: createSearxng,
+};
+
+/** What a search needs: the fetch pipeline's deps (scrapeResults fetches through it). */
+export type SearchDeps = FetchDeps;
+
+export interface SearchOutcome {
+  response: SearchResponse;
+  provider: SearchProviderName;
+  /** Result pages fetched from their sites for scrapeResults (cache hits and failures not counted). */
+  pagesFetched: number;
+  /** Set when scraping ran with less than it could (over the weekly quota: HTTP only). */
+  degraded?: string;
+}
+
+const FRESHNESS = { "qdr:d": "d", "qdr:w": "w", "qdr:m": "m", "qdr:y": "y" } as const;
+
+/** The provider a request names, else the operator's default; refuses one that cannot run here. */
+function providerFor(input: SearchInput, config: Config): SearchProvider {
+  const name = input.provider ?? config.searchProvider;
+  if (!(SEARCH_PROVIDERS as readonly string[]).includes(name)) {
+    throw new SiphonError(
+      "invalid_request",
+      `SIPHON_SEARCH_PROVIDER must be one of ${SEARCH_PROVIDERS.join(", ")}, got "${name}"`,
+    );
+  }
+  if (name === "searxng" && !config.searxngUrl) {
+    throw new SiphonError("invalid_request", "provider searxng is not set up on this server", {
+      hint: "Set SIPHON_SEARXNG_URL to a SearXNG instance with its JSON format enabled, or use duckduckgo.",
+    });
+  }
+  return PROVIDERS[name as SearchProviderName](config);
+}
+
+/** The caller's key, else the operator's; refuses a keyed provider without one. */
+function keyFor(provider: SearchProvider, input: SearchInput, config: Config): string | undefined {
+  if (!provider.needsKey) return undefined;
+  const key = input.searchApiKey || config.braveApiKey;
+  if (!key) {
+    throw new SiphonError("invalid_request", `${provider.label} needs an API key and none was given`, {
+      hint: "Pass searchApiKey or the x-search-api-key header (or set SIPHON_BRAVE_API_KEY on the server).",
+    });
+  }
+  return key;
+}
+
+/**
+ * Fetches one result through the pipeline (cache, escalation, SSRF) as
+ * markdown of its main content. A failure is kept on the result
+ * (`content: null` and the error), never thrown: one bad page must not sink
+ * the search.
+ */
+async function scrape(
+  hit: WebHit,
+  deps: SearchDeps,
+): Promise<{ item: WebResult; fetched: boolean; degraded?: string }> {
+  try {
+    const input = validate(FetchBody, { url: hit.url, format: "markdown", onlyMainContent: true });
+    const outcome = await fetchPage(input, deps);
+    return {
+      item: { ...hit, content: outcome.result.content },
+      fetched: !outcome.cache.hit,
+      degraded: outcome.degraded,
+    };
+  } catch (raw) {
+    const error = toSiphonError(raw);
+    return {
+      item: { ...hit, content: null, error: { type: error.type, message: error.message } },
+      fetched: false,
+    };
+  }
+}
+
+/**
+ * Searches the web with one provider and returns the SPEC Search response.
+ * Order: what the schema cannot check (provider set up here, key, sources the
+ * provider has, region) -> the sources asked for, in parallel -> with
+ * scrapeResults, every web result fetched in parallel through fetchPage.
+ * Throws invalid_request for what the provider cannot do and search_failed
+ * with the provider's reason (rate limit, captcha, refused key, unreadable
+ * answer) when it fails. The key is never logged, cached or put in a message.
+ */
+export async function search(input: SearchInput, deps: SearchDeps): Promise<SearchOutcome> {
+  const q = input.q.trim();
+  if (!q) throw new SiphonError("invalid_request", "q must not be empty");
+  const provider = providerFor(input, deps.config);
+  const sources = [...new Set(input.sources)] as SearchSource[];
+  for (const source of sources) {
+    if (!supports(provider, source)) {
+      throw new SiphonError("invalid_request", `${provider.label} has no ${source} search`, {
+        hint: `Ask ${provider.label} for web results only, or use provider=${source === "web" ? "duckduckgo" : "brave or searxng"} for ${source}.`,
+      });
+    }
+  }
+  const key = keyFor(provider, input, deps.config);
+  const region = resolveRegion(input.country, input.location);
+  if (region) provider.checkRegion?.(region);
+
+  const query: ProviderQuery = {
+    q,
+    count: input.count,
+    categories: [...new Set(input.categories ?? [])],
+    freshness: input.tbs ? FRESHNESS[input.tbs] : undefined,
+    region,
+    key,
+    signal: deps.signal,
+  };
+  const [web, news, images] = await Promise.all([
+    sources.includes("web") ? provider.web(query) : [],
+    sources.includes("news") ? provider.news?.(query) : undefined,
+    sources.includes("images") ? provider.images?.(query) : undefined,
+  ]);
+
+  let pagesFetched = 0;
+  const degraded = new Set<string>();
+  let results: WebResult[] = web;
+  if (input.scrapeResults) {
+    const scraped = await Promise.all(web.map((hit) => scrape(hit, deps)));
+    if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
+    results = scraped.map((s) => s.item);
+    for (const s of scraped) {
+      if (s.fetched) pagesFetched++;
+      if (s.degraded) degraded.add(s.degraded);
+    }
+  }
+  const data: SearchResponse["data"] = { web: results };
+  if (news) data.news = news;
+  if (images) data.images = images;
+  return {
+    response: { success: true, data },
+    provider: provider.name,
+    pagesFetched,
+    degraded: degraded.size ? [...degraded].join("; ") : undefined,
+  };
+}

@@ -467,14 +467,16 @@ describe("keys and base URLs", () => {
   });
 
   test("the SDK reads nothing from OPENAI_* environment variables", async () => {
-    const saved = { ...process.env };
-    process.env.OPENAI_ORG_ID = "org-leak";
-    process.env.OPENAI_PROJECT_ID = "proj-leak";
-    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+    const leaks = {
+      OPENAI_ORG_ID: "org-leak",
+      OPENAI_PROJECT_ID: "proj-leak",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    };
+    Object.assign(process.env, leaks);
     try {
       await complete({ llm: { provider: "anthropic", apiKey: KEY }, messages }, deps());
     } finally {
-      process.env = saved;
+      for (const name of Object.keys(leaks)) delete process.env[name];
     }
     const headers = fake.requests[0]!.headers;
     expect(headers["openai-organization"]).toBeUndefined();

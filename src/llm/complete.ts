@@ -138,6 +138,8 @@ export interface CompletionStream extends AsyncIterable<string> {
  * `stream_options: {include_usage: true}`; a server that leaves the final usage chunk out gets
  * an estimate (`usage.estimated: true`).
  *
+ * A stream that is neither iterated nor aborted holds its connection until the timeout.
+ *
  * @throws SiphonError like `complete`, for failures before the first byte; failures during the
  *   stream are thrown by the iteration and reject `done`
  */

@@ -24,7 +24,8 @@ export function remoteOf(
 }
 
 /**
- * Calls a siphon server and returns the JSON body; a format-B error answer
+ * Calls a siphon server and returns the JSON body (`extraHeaders` carry what
+ * must stay out of the URL, such as a search key); a format-B error answer
  * becomes the same SiphonError the local pipeline would have thrown, so the
  * CLI prints and exits alike either way.
  */
@@ -33,8 +34,9 @@ export async function callApi<T>(
   method: "GET" | "POST" | "DELETE",
   path: string,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { ...extraHeaders, accept: "application/json" };
   if (remote.key) headers.authorization = `Bearer ${remote.key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   let response: Response;

@@ -10,6 +10,12 @@ const PAGE = `<html><body class="body--html"><div id="links" class="results">
       <a class="result__snippet" href="https://duckduckgo.com/y.js?ad_domain=ads.example">Sponsored.</a>
     </div>
   </div>
+  <div class="result results_links results_links_deep result--ad">
+    <div class="links_main links_deep result__body">
+      <h2 class="result__title"><a rel="nofollow" class="result__a" href="https://shop.example/tide-mills?utm_source=ddg">Tide mills, cheap</a></h2>
+      <a class="result__snippet" href="https://shop.example/">Sponsored, linking straight to the shop.</a>
+    </div>
+  </div>
   <div class="result results_links results_links_deep web-result ">
     <div class="links_main links_deep result__body">
       <h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fbun.sh%2Fdocs%2Fapi%2Fsqlite%3Fa%3D1%26b%3D2&amp;rut=6b1f">SQLite – <b>Bun</b>   Docs</a></h2>

@@ -240,6 +240,9 @@ describe("GET /v1/search with Brave", () => {
       engines.clear();
       expect((await ok(await search({ q: "tide" }, {}, operated))).web).toHaveLength(5);
       expect(only("brave").headers["x-subscription-token"]).toBe(BRAVE_KEY);
+      // The caller's own key comes first, even when the operator has one.
+      const own = await search({ q: "tide" }, { "x-search-api-key": "BSA-callers-own-key" }, operated);
+      expect((await errorOf(own)).message).toStartWith("Brave Search refused the key");
     } finally {
       await operated.close();
     }
@@ -388,7 +391,8 @@ describe("scrapeResults", () => {
     expect(data.web.map((r) => r.url)).toEqual(RESULT_PAGES.slice(0, 3).map((p) => `${site.url}${p.path}`));
     const [article, docs, forum] = data.web;
     expect(article?.content).toContain(ARTICLE_SENTENCE);
-    // onlyMainContent: the site's navigation is not part of it.
+    // onlyMainContent: the whole page's "Related stories" list is not part of it.
+    expect(article?.content).not.toContain("Related stories");
     expect(article?.content).not.toContain(NAV_TEXT);
     expect(docs?.content).toStartWith(`# ${DOCS_TITLE}`);
     expect(forum?.content?.length).toBeGreaterThan(100);

@@ -29,6 +29,7 @@ export const PROVIDERS: Record<SearchProviderName, (config: Config) => SearchPro
 /** What a search needs: the fetch pipeline's deps (scrapeResults fetches through it). */
 export type SearchDeps = FetchDeps;
 
+/** A search's answer, plus what the transport meters and reports. */
 export interface SearchOutcome {
   response: SearchResponse;
   provider: SearchProviderName;

@@ -57,7 +57,7 @@ export interface SearchProvider {
   checkRegion?(region: Region): void;
 }
 
-/** The sources a provider answers, in its own words for error messages. */
+/** Whether `provider` has its own search for `source` (every provider has web). */
 export function supports(provider: SearchProvider, source: SearchSource): boolean {
   return source === "web" || typeof provider[source] === "function";
 }

@@ -174,6 +174,7 @@ export async function waitUntilReady(
   let until = Math.min(limits.deadline, started + SETTLE_MAX_MS);
   let lastChange = started;
   let untilChange = false;
+  let relook = false;
   let verdict: Verdict | undefined;
   const done = (ready: boolean): Readiness => ({
     ready,
@@ -201,7 +202,7 @@ export async function waitUntilReady(
         page.evaluate(
           observe,
           DOM_QUIET_MS,
-          untilChange ? 0 : FIRST_CHANGE_MS,
+          untilChange || relook ? 0 : FIRST_CHANGE_MS,
           untilChange ? Math.min(slice, CHANGE_SLICE_MS) : slice,
           untilChange,
         ),
@@ -217,8 +218,12 @@ export async function waitUntilReady(
     // drawn in this look yet.
     if ((tracker.navigating || tracker.lastActivity > lookStarted) && Date.now() < until) {
       untilChange = false;
+      // After a navigation the new page gets its first-change window; after requests, only the
+      // quiet window: what they brought is drawn by now or within it.
+      relook = !tracker.navigating;
       continue;
     }
+    relook = false;
     if (look.changed) lastChange = Date.now();
     verdict = judge(look);
     if (!verdict) return done(true);

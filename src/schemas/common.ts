@@ -36,3 +36,39 @@ export function queryNumber(value: string | undefined): number | string | undefi
   const n = Number(value);
   return value.trim() !== "" && Number.isFinite(n) ? n : value;
 }
+
+/** How the query parameters of one GET route map to its body's types. */
+export interface QueryShape {
+  lists?: readonly string[];
+  booleans?: readonly string[];
+  numbers?: readonly string[];
+  /** Parameters carrying JSON (e.g. actions). */
+  json?: readonly string[];
+}
+
+/**
+ * Converts GET query strings to a body's shape: lists split on commas (a repeated parameter
+ * takes every value), booleans and numbers parsed, JSON decoded. Values that do not parse are
+ * passed through unchanged so that validation names the field.
+ */
+export function inputFromQuery(query: Record<string, unknown>, shape: QueryShape): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(query)) {
+    if (raw === undefined) continue;
+    const list = shape.lists?.includes(key) ?? false;
+    // A repeated parameter arrives as an array: lists take every value, anything else is left for validation to name.
+    const value = Array.isArray(raw) && list ? raw.join(",") : raw;
+    if (typeof value !== "string") out[key] = value;
+    else if (list) out[key] = splitList(value);
+    else if (shape.booleans?.includes(key)) out[key] = queryBool(value);
+    else if (shape.numbers?.includes(key)) out[key] = queryNumber(value);
+    else if (shape.json?.includes(key)) {
+      try {
+        out[key] = JSON.parse(value);
+      } catch {
+        out[key] = value;
+      }
+    } else out[key] = value;
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { MAX_ACTIONS, PageActionDoc } from "./actions.ts";
-import { queryBool, queryNumber, StringEnum, splitList } from "./common.ts";
+import { inputFromQuery, StringEnum } from "./common.ts";
 
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
 /** The longest maxAge a request may ask for (30 days); the cache drops entries older than this. */
@@ -137,52 +137,17 @@ export const FetchQuery = T.Object({
   storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
 });
 
-const LIST_PARAMS = new Set(["includeTags", "excludeTags", "languages", "formats"]);
-
 /**
- * Converts GET query strings to the FetchBody shape (lists split on commas,
- * booleans and numbers parsed, actions JSON-decoded). Values that do not parse
- * are passed through unchanged so that validation names the field.
+ * Converts GET query strings to the FetchBody shape (lists split on commas, booleans and
+ * numbers parsed, actions JSON-decoded); see inputFromQuery.
  */
 export function fetchInputFromQuery(query: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(query)) {
-    if (raw === undefined) continue;
-    // A repeated parameter arrives as an array: lists take every value, anything else is left for validation to name.
-    const value = Array.isArray(raw) && LIST_PARAMS.has(key) ? raw.join(",") : raw;
-    if (typeof value !== "string") {
-      out[key] = value;
-      continue;
-    }
-    switch (key) {
-      case "includeTags":
-      case "excludeTags":
-      case "languages":
-      case "formats":
-        out[key] = splitList(value);
-        break;
-      case "render":
-      case "onlyMainContent":
-      case "images":
-      case "storeInCache":
-        out[key] = queryBool(value);
-        break;
-      case "wait":
-      case "maxAge":
-        out[key] = queryNumber(value);
-        break;
-      case "actions":
-        try {
-          out[key] = JSON.parse(value);
-        } catch {
-          out[key] = value;
-        }
-        break;
-      default:
-        out[key] = value;
-    }
-  }
-  return out;
+  return inputFromQuery(query, {
+    lists: ["includeTags", "excludeTags", "languages", "formats"],
+    booleans: ["render", "onlyMainContent", "images", "storeInCache"],
+    numbers: ["wait", "maxAge"],
+    json: ["actions"],
+  });
 }
 
 const Metadata = T.Object({

@@ -1,5 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { queryBool, queryNumber, StringEnum, splitList } from "./common.ts";
+import { inputFromQuery, StringEnum } from "./common.ts";
 
 export const SEARCH_PROVIDERS = ["duckduckgo", "brave", "searxng"] as const;
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
@@ -116,28 +116,13 @@ export const SearchQuery = T.Object({
   ),
 });
 
-const LIST_PARAMS = new Set(["sources", "categories"]);
-
-/**
- * Converts GET query strings to the SearchBody shape (lists split on commas,
- * booleans and numbers parsed). Values that do not parse are passed through
- * unchanged so that validation names the field.
- */
+/** Converts GET query strings to the SearchBody shape; see inputFromQuery. */
 export function searchInputFromQuery(query: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(query)) {
-    if (raw === undefined) continue;
-    const value = Array.isArray(raw) && LIST_PARAMS.has(key) ? raw.join(",") : raw;
-    if (typeof value !== "string") {
-      out[key] = value;
-      continue;
-    }
-    if (LIST_PARAMS.has(key)) out[key] = splitList(value);
-    else if (key === "scrapeResults") out[key] = queryBool(value);
-    else if (key === "count") out[key] = queryNumber(value);
-    else out[key] = value;
-  }
-  return out;
+  return inputFromQuery(query, {
+    lists: ["sources", "categories"],
+    booleans: ["scrapeResults"],
+    numbers: ["count"],
+  });
 }
 
 const ItemError = T.Object(

@@ -20,6 +20,7 @@
 import { pagePath } from "./crawl-site.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
 import { median, round1 } from "./stats.ts";
+import { runJsonWorker } from "./worker.ts";
 
 const pages = numberFlag("pages", 2000);
 const rounds = numberFlag("rounds", 1);
@@ -63,24 +64,16 @@ async function startSite(): Promise<{ url: string; stop(): void }> {
 
 async function runWorker(crawler: Crawler, url: string): Promise<Run> {
   await fetch(new URL("/__bench/reset", url), { method: "POST" });
-  const child = Bun.spawn(
-    ["bun", `${here}crawl-worker.ts`, crawler, url, String(pages), String(CONCURRENCY)],
-    { stdout: "pipe", stderr: "pipe" },
-  );
-  const [out, err, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
+  const run = await runJsonWorker<Omit<Run, "served">>(crawler, [
+    "bun",
+    `${here}crawl-worker.ts`,
+    crawler,
+    url,
+    String(pages),
+    String(CONCURRENCY),
   ]);
-  const line = out
-    .trim()
-    .split("\n")
-    .reverse()
-    .find((l) => l.startsWith("{"));
-  if (code !== 0 || !line) throw new Error(`${crawler} worker exited ${code}:\n${err}${out}`);
-  if (err.trim()) console.error(`[${crawler}] ${err.trim()}`);
   const served = (await (await fetch(new URL("/__bench/stats", url))).json()) as Run["served"];
-  return { ...(JSON.parse(line) as Omit<Run, "served">), served };
+  return { ...run, served };
 }
 
 function summarise(runs: Run[]) {

@@ -40,6 +40,7 @@ import { createBrowserPool } from "../../src/fetch/browser/pool.ts";
 import { apiText, startFixtureSite } from "../../test/helpers/fixture-site.ts";
 import type { Outcome, Tool } from "./render-worker.ts";
 import { median } from "./stats.ts";
+import { runJsonWorker } from "./worker.ts";
 
 interface Args {
   renders: number;
@@ -185,33 +186,17 @@ function row(
 const here = new URL(".", import.meta.url).pathname;
 
 /** Runs one side of the SPA comparison in its own process (see render-worker.ts). */
-async function runWorker(tool: Tool, siteUrl: string, urls: number): Promise<Outcome> {
-  const child = Bun.spawn(
-    [
-      "bun",
-      `${here}render-worker.ts`,
-      tool,
-      siteUrl,
-      String(urls),
-      String(args.delay),
-      String(SPA_CONCURRENCY),
-      String(SPA_WARM_UP),
-    ],
-    { stdout: "pipe", stderr: "pipe" },
-  );
-  const [out, err, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
+function runWorker(tool: Tool, siteUrl: string, urls: number): Promise<Outcome> {
+  return runJsonWorker<Outcome>(tool, [
+    "bun",
+    `${here}render-worker.ts`,
+    tool,
+    siteUrl,
+    String(urls),
+    String(args.delay),
+    String(SPA_CONCURRENCY),
+    String(SPA_WARM_UP),
   ]);
-  const line = out
-    .trim()
-    .split("\n")
-    .reverse()
-    .find((l) => l.startsWith("{"));
-  if (code !== 0 || !line) throw new Error(`${tool} worker exited ${code}:\n${err}${out}`);
-  if (err.trim()) console.error(`[${tool}] ${err.trim()}`);
-  return JSON.parse(line) as Outcome;
 }
 
 interface SpaSummary {

@@ -8,6 +8,7 @@ import { formatB, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { jsonResponse } from "./json-response.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { answerRoutes } from "./routes/answer.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
@@ -22,6 +23,8 @@ export interface AppOptions extends FetchDeps {
   guard?: Guard;
   version?: string;
   startedAt?: number;
+  /** Warnings worth an operator's eye (an LLM vendor refusing a call); never keys or bodies. */
+  log?: (line: string) => void;
   /** Called with unexpected (500) errors so they are logged, never shown to the client. */
   onInternalError?: (error: unknown, requestId: string) => void;
 }
@@ -108,6 +111,7 @@ export function createApp(options: AppOptions) {
       .use(screenshotRoutes(options, guard))
       .use(mapRoutes(options, guard))
       .use(searchRoutes(options, guard))
+      .use(answerRoutes(options, guard, options.log))
       .use(jobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
   );

@@ -35,6 +35,7 @@ export default defineCommand({
     const app = createApp({
       ...ctx,
       runner,
+      log: (line) => log.warn(line),
       onInternalError: (error, requestId) => log.error(`request ${requestId} failed:`, error),
     });
     app.listen({ port: ctx.config.port, hostname: ctx.config.host });

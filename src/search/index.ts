@@ -1,7 +1,6 @@
 import type { Config } from "../config.ts";
-import { SiphonError, toSiphonError } from "../errors.ts";
-import { type FetchDeps, fetchPage } from "../pipeline/fetch-page.ts";
-import { FetchBody } from "../schemas/fetch.ts";
+import { SiphonError } from "../errors.ts";
+import type { FetchDeps } from "../pipeline/fetch-page.ts";
 import {
   SEARCH_PROVIDERS,
   type SearchInput,
@@ -10,12 +9,12 @@ import {
   type SearchSource,
   type WebResult,
 } from "../schemas/search.ts";
-import { validate } from "../schemas/validate.ts";
 import { createBrave } from "./brave.ts";
 import { createDuckDuckGo } from "./duckduckgo.ts";
 import { resolveRegion } from "./regions.ts";
+import { scrapeHits, scrapeTally } from "./scrape.ts";
 import { createSearxng } from "./searxng.ts";
-import { type ProviderQuery, type SearchProvider, supports, type WebHit } from "./types.ts";
+import { type ProviderQuery, type SearchProvider, supports } from "./types.ts";
 
 export type { SearchProvider } from "./types.ts";
 
@@ -71,33 +70,6 @@ function keyFor(provider: SearchProvider, input: SearchInput, config: Config): s
 }
 
 /**
- * Fetches one result through the pipeline (cache, escalation, SSRF) as
- * markdown of its main content. A failure is kept on the result
- * (`content: null` and the error), never thrown: one bad page must not sink
- * the search.
- */
-async function scrape(
-  hit: WebHit,
-  deps: SearchDeps,
-): Promise<{ item: WebResult; fetched: boolean; degraded?: string }> {
-  try {
-    const input = validate(FetchBody, { url: hit.url, format: "markdown", onlyMainContent: true });
-    const outcome = await fetchPage(input, deps);
-    return {
-      item: { ...hit, content: outcome.result.content },
-      fetched: !outcome.cache.hit,
-      degraded: outcome.degraded,
-    };
-  } catch (raw) {
-    const error = toSiphonError(raw);
-    return {
-      item: { ...hit, content: null, error: { type: error.type, message: error.message } },
-      fetched: false,
-    };
-  }
-}
-
-/**
  * Searches the web with one provider and returns the SPEC Search response.
  * Order: what the schema cannot check (provider set up here, key, sources the
  * provider has, region) -> the sources asked for, in parallel -> with
@@ -137,17 +109,15 @@ export async function search(input: SearchInput, deps: SearchDeps): Promise<Sear
     sources.includes("images") ? provider.images?.(query) : undefined,
   ]);
 
-  let pagesFetched = 0;
-  const degraded = new Set<string>();
+  let tally: ReturnType<typeof scrapeTally> = { pagesFetched: 0 };
   let results: WebResult[] = web;
   if (input.scrapeResults) {
-    const scraped = await Promise.all(web.map((hit) => scrape(hit, deps)));
+    const scraped = await scrapeHits(web, deps);
     if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
-    results = scraped.map((s) => s.item);
-    for (const s of scraped) {
-      if (s.fetched) pagesFetched++;
-      if (s.degraded) degraded.add(s.degraded);
-    }
+    results = scraped.map(({ hit, page, error }) =>
+      page ? { ...hit, content: page.content } : { ...hit, content: null, error },
+    );
+    tally = scrapeTally(scraped);
   }
   const data: SearchResponse["data"] = { web: results };
   if (news) data.news = news;
@@ -155,7 +125,7 @@ export async function search(input: SearchInput, deps: SearchDeps): Promise<Sear
   return {
     response: { success: true, data },
     provider: provider.name,
-    pagesFetched,
-    degraded: degraded.size ? [...degraded].join("; ") : undefined,
+    pagesFetched: tally.pagesFetched,
+    degraded: tally.degraded,
   };
 }

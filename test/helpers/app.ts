@@ -16,6 +16,8 @@ export interface TestApp {
   home: string;
   store: Store;
   runner: JobRunner;
+  /** What the server logged (its `log` and unexpected errors), for tests that check no secret is in a log. */
+  logs: string[];
   /** Serves the app on a real loopback socket (for SSE read by an HTTP client); returns its base URL. */
   listen(): string;
   /** Creates an account of `tier` with one key and returns the key. */
@@ -47,9 +49,20 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
   const engines = createEngines(config);
   const now = clock?.now ?? Date.now;
   const runner = startJobRunner(config, store, engines, { now, log: () => {} });
-  const app = createApp({ config, store, engines, now, runner, guard: createGuard(config, store, now) });
+  const logs: string[] = [];
+  const app = createApp({
+    config,
+    store,
+    engines,
+    now,
+    runner,
+    guard: createGuard(config, store, now),
+    log: (line) => logs.push(line),
+    onInternalError: (error, requestId) => logs.push(`request ${requestId} failed: ${String(error)}`),
+  });
   return {
     home,
+    logs,
     store,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     async createKey(tier = "free", kind = "live") {
@@ -67,7 +80,8 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
       return `http://127.0.0.1:${app.server?.port}`;
     },
     async close() {
-      await app.stop();
+      // Elysia complains about stopping a server that never listened.
+      if (app.server) await app.stop();
       await runner.close();
       await engines.close();
       await store.close();

@@ -48,7 +48,8 @@ export function searchQueryOf(question: string): string {
  * Searches for a question, fetches the top `count` results in parallel through the pipeline,
  * splits every page into passages and ranks them all for the question by BM25. A result whose
  * page cannot be fetched keeps its search snippet as its only passage, so an answer survives a
- * dead link. Throws search_failed when the search fails and answer_failed when it finds nothing.
+ * dead link. A search that finds nothing gives no sources. Throws search_failed when the search
+ * fails.
  */
 export async function gatherSources(
   question: string,

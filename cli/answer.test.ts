@@ -49,10 +49,10 @@ function siphon(args: string[], env: Record<string, string> = {}) {
 
 /** "Sources:" then, per source, "[n] <its page's title>" and its URL indented: the first `count` results. */
 const sourcesPattern = (count: number) => {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const entries = RESULT_PAGES.slice(0, count).map(
     (p, i) =>
-      `\\[${i + 1}\\] ${escape(p.title.split(" ").slice(0, 3).join(" "))}[^\\n]*\\n    ${escape(site.url + p.path)}`,
+      `\\[${i + 1}\\] ${literal(p.title.split(" ").slice(0, 3).join(" "))}[^\\n]*\\n    ${literal(site.url + p.path)}`,
   );
   return new RegExp(`^Sources:\\n${entries.join("\\n")}\\n$`);
 };

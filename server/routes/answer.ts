@@ -26,15 +26,23 @@ const description =
   "for a refused key or unknown model (the vendor's reason, never the key), 429 when the vendor " +
   "rate-limits, 500 search_failed or answer_failed. Credits: 1 per page fetched (cache hits are free).";
 
+/**
+ * The body with the x-search-api-key header as its searchApiKey when it has none; anything
+ * but an object is left as it is, for validation to refuse.
+ */
+export function withSearchKeyHeader(body: unknown, request: Request): unknown {
+  const header = request.headers.get("x-search-api-key");
+  if (!header || body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const raw = body as Record<string, unknown>;
+  return raw.searchApiKey === undefined ? { ...raw, searchApiKey: header } : raw;
+}
+
 /** POST /v1/answer: validate, meter, and answer as JSON or as server-sent events. */
 export function answerRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
   return new Elysia({ name: "routes:answer" }).post(
     "/v1/answer",
     ({ body, set, request }) => {
-      const raw = { ...(body as Record<string, unknown>) };
-      const header = request.headers.get("x-search-api-key");
-      if (raw.searchApiKey === undefined && header) raw.searchApiKey = header;
-      const input = validate(AnswerBody, raw);
+      const input = validate(AnswerBody, withSearchKeyHeader(body, request));
       return metered<AnswerResponse | Response>(guard, request, set, "answer", async (admission) => {
         const answerDeps = { ...deps, signal: request.signal, httpOnly: admission?.softLimited, llmLog: log };
         if (!input.stream) {

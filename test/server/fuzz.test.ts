@@ -10,6 +10,7 @@ import { startJobRunner } from "../../src/jobs/index.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { createEngines } from "../../src/pipeline/engines.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { type FakeSearch, startFakeSearch } from "../helpers/fake-search.ts";
 
 /**
@@ -50,6 +51,8 @@ let sink: ReturnType<typeof Bun.serve>;
 let reachable: string;
 /** The search engines, on loopback: a search a junk request happens to make valid must not reach the internet. */
 let searchEngines: FakeSearch;
+/** The LLM vendors, on loopback, for the same reason. */
+let llm: FakeLlm;
 
 beforeAll(async () => {
   sink = Bun.serve({
@@ -60,6 +63,7 @@ beforeAll(async () => {
   });
   reachable = `http://127.0.0.1:${sink.port}/`;
   searchEngines = startFakeSearch(reachable);
+  llm = await startFakeLlm({ keys: [] });
   home = mkdtempSync(join(tmpdir(), "siphon-fuzz-"));
   // SSRF on and loopback targets: junk that happens to be valid ends in a fast, offline 403.
   // A tier without a burst limit, so a thousand requests never turn into 429s that hide the routes.
@@ -73,6 +77,9 @@ beforeAll(async () => {
       duckduckgoUrl: searchEngines.duckduckgoUrl,
       braveUrl: searchEngines.braveUrl,
       searxngUrl: searchEngines.searxngUrl,
+      openaiBaseUrl: llm.baseUrl("openai"),
+      anthropicBaseUrl: llm.baseUrl("anthropic"),
+      googleBaseUrl: llm.baseUrl("google"),
       plans: JSON.stringify({ fuzz: { weeklyQuota: 1e9, burstPerHour: 1e9 } }),
     },
   );
@@ -117,6 +124,7 @@ afterAll(async () => {
   await store.close();
   sink.stop(true);
   await searchEngines.stop();
+  await llm.stop();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -469,6 +477,7 @@ describe("fuzzing every route the app serves", () => {
         "GET /v1/jobs",
         "GET /v1/cli/usage",
         "GET /v1/stats",
+        "POST /v1/answer",
         "GET /docs/json",
       ]),
     );
@@ -476,6 +485,7 @@ describe("fuzzing every route the app serves", () => {
     const withBodies = routes().filter((r) => bodySchema(r)?.properties);
     expect(withBodies.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       [
+        "POST /v1/answer",
         "POST /v1/batch/scrape",
         "POST /v1/crawl",
         "POST /v1/fetch",
@@ -637,6 +647,8 @@ describe("fuzzing every route the app serves", () => {
       "{'url': 'x'}",
       "\uFEFF{",
       `{"url":"${"a".repeat(1024 * 1024)}"}`,
+      // Valid JSON, nested deeper than any validator's stack.
+      `{"url":${"[".repeat(200_000)}${"]".repeat(200_000)}}`,
     ];
     const notObjects = [
       "[]",

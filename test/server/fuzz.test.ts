@@ -118,7 +118,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app.stop().catch(() => {});
+  if (app.server) await app.stop();
   await runner.close();
   await closeEngines();
   await store.close();

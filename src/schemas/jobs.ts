@@ -13,7 +13,7 @@ const maxConcurrency = (what: string) =>
     description: `Most ${what} fetched at once (per host also at most SIPHON_CRAWL_HOST_CONCURRENCY)`,
   });
 
-const Webhook = T.Object(
+export const Webhook = T.Object(
   {
     url: T.String({ description: "HTTPS URL receiving the events" }),
     events: T.Optional(

@@ -29,7 +29,12 @@ export type FakeMount = keyof typeof FAKE_LLM_MOUNTS;
 /** A chat message as received. */
 export interface FakeMessage {
   role: string;
+  /** Text; "" for an assistant message that only calls tools (null on the wire). */
   content: string;
+  /** On an assistant message: the tool calls it made. */
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  /** On a tool message: the call it answers. */
+  tool_call_id?: string;
 }
 
 /** One request the fake received. */
@@ -47,6 +52,8 @@ export interface FakeLlmRequest {
   model: string | undefined;
   messages: FakeMessage[];
   stream: boolean;
+  /** Names of the tools the request offered (`tools[].function.name`), [] when none. */
+  tools: string[];
   /** True once the client closed the connection before the answer was complete. */
   closedByClient: boolean;
 }
@@ -77,6 +84,11 @@ export interface FakeReply {
   chunkDelayMs?: number;
   /** Send an SSE error event after this many chunks instead of finishing the stream. */
   streamErrorAfter?: number;
+  /**
+   * Answer with these tool calls (OpenAI's `message.tool_calls`, finish_reason "tool_calls") instead
+   * of text; `arguments` is sent JSON-encoded unless it is a string already (to test bad JSON).
+   */
+  toolCalls?: { name: string; arguments: unknown; id?: string }[];
 }
 
 export type FakeReplyFn = (request: FakeLlmRequest) => FakeReply | Promise<FakeReply>;
@@ -304,8 +316,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       authorization: req.headers.get("authorization"),
       body,
       model: typeof body?.model === "string" ? body.model : undefined,
-      messages: Array.isArray(body?.messages) ? (body.messages as FakeMessage[]) : [],
+      messages: Array.isArray(body?.messages)
+        ? (body.messages as FakeMessage[]).map((m) => ({ ...m, content: m.content ?? "" }))
+        : [],
       stream: body?.stream === true,
+      tools: Array.isArray(body?.tools)
+        ? (body.tools as { function?: { name?: string } }[]).map((t) => t.function?.name ?? "")
+        : [],
       closedByClient: false,
     };
     requests.push(record);
@@ -364,11 +381,26 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         choices: [
           {
             index: 0,
-            message: reply.refusal
-              ? { role: "assistant", content: null, refusal: reply.refusal }
-              : { role: "assistant", content, refusal: null },
+            message: reply.toolCalls
+              ? {
+                  role: "assistant",
+                  content: null,
+                  refusal: null,
+                  tool_calls: reply.toolCalls.map((call, index) => ({
+                    id: call.id ?? `call_${index}_${crypto.randomUUID().slice(0, 8)}`,
+                    type: "function",
+                    function: {
+                      name: call.name,
+                      arguments:
+                        typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+                    },
+                  })),
+                }
+              : reply.refusal
+                ? { role: "assistant", content: null, refusal: reply.refusal }
+                : { role: "assistant", content, refusal: null },
             logprobs: null,
-            finish_reason: reply.finishReason ?? "stop",
+            finish_reason: reply.finishReason ?? (reply.toolCalls ? "tool_calls" : "stop"),
           },
         ],
       };

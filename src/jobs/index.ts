@@ -19,5 +19,6 @@ export function startJobRunner(
     plans: loadPlans(config),
     webhooks: createWebhookSender(config, { log: options.log, now: options.now }),
     now: options.now,
+    log: options.log,
   });
 }

@@ -3,21 +3,14 @@ import type { Plan } from "../auth/plans.ts";
 import { accountTier } from "../auth/principal.ts";
 import { weekStart } from "../auth/week.ts";
 import type { Config } from "../config.ts";
-import { HostScheduler, hostKey } from "../crawl/hosts.ts";
 import { toSiphonError } from "../errors.ts";
 import type { Engines } from "../pipeline/fetch-page.ts";
-import { fetchPage } from "../pipeline/fetch-page.ts";
-import type { FetchInput } from "../schemas/fetch.ts";
-import type { JobItem, JobRecord, JobStatus, Store } from "../store/types.ts";
-import { type CrawlPlan, planCrawl } from "./crawl-plan.ts";
-import { type JobSpec, jobSpec } from "./spec.ts";
+import type { JobRecord, JobStatus, Store } from "../store/types.ts";
+import { JOB_KINDS } from "./kinds/index.ts";
+import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
 
-/** Progress events of a job, for SSE (DECISIONS.md "Jobs"). */
-export type JobEvent =
-  | { type: "page"; url: string; title: string }
-  | { type: "progress"; status: JobStatus; completed: number; total: number }
-  | { type: "done"; status: JobStatus; completed: number; total: number };
+export type { JobEvent } from "./kinds/types.ts";
 
 export interface RunnerDeps {
   config: Config;
@@ -26,6 +19,10 @@ export interface RunnerDeps {
   plans: Map<string, Plan>;
   webhooks: WebhookSender;
   now?: () => number;
+  /** Warnings for the operator (failed LLM calls of agent jobs); never keys or bodies. */
+  log?: (line: string) => void;
+  /** Job kinds by type; default JOB_KINDS (tests replace one). */
+  kinds?: Partial<typeof JOB_KINDS>;
 }
 
 /** Runs async jobs in this process; every step is persisted, so a new runner resumes what a dead one left. */
@@ -42,33 +39,14 @@ export interface JobRunner {
   close(): Promise<void>;
 }
 
-/** What every page of one running job shares. */
-interface JobRun {
-  job: JobRecord;
-  spec: JobSpec;
-  plan: CrawlPlan | undefined;
-  queued: Set<string>;
-}
-
-/** Pending items read at most when looking past busy hosts for one that may start. */
-const FRONTIER_WINDOW = 200;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-
-/** Creates the runner. Jobs fetch pages through the same pipeline as /v1/fetch. */
+/**
+ * Creates the runner. It owns what every job shares (status transitions, resume, cancel,
+ * retention, events and webhooks); each job's kind (src/jobs/kinds) does its unit of work.
+ */
 export function createJobRunner(deps: RunnerDeps): JobRunner {
   const now = deps.now ?? Date.now;
+  const log = deps.log ?? (() => {});
+  const kindOf = (job: JobRecord): Promise<JobKind> => (deps.kinds?.[job.type] ?? JOB_KINDS[job.type])();
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
@@ -102,48 +80,6 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     return (await deps.store.usage.weeklyCredits(accountId, weekStart(now()))) >= plan.weeklyQuota;
   }
 
-  async function processItem(run: JobRun, url: string, depth: number, signal: AbortSignal) {
-    const { job, spec, plan, queued } = run;
-    try {
-      const input = spec.pageInput(url) as FetchInput;
-      const outcome = await fetchPage(input, {
-        config: deps.config,
-        store: deps.store,
-        engines: deps.engines,
-        signal,
-        now,
-        httpOnly: await httpOnly(job.accountId),
-      });
-      const credits = outcome.cache.hit ? 0 : 1;
-      const data = spec.item(outcome.result);
-      await deps.store.jobs.finishItem(job.id, url, { state: "done", data, credits });
-      if (credits) await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
-      if (plan && depth < spec.maxDepth) {
-        // The store ignores URLs it has; skipping those this run already queued saves it the writes.
-        const items: { url: string; depth: number }[] = [];
-        for (const link of outcome.result.links) {
-          const url = plan.follow(link);
-          if (url && !queued.has(url)) {
-            queued.add(url);
-            items.push({ url, depth: depth + 1 });
-          }
-        }
-        if (items.length) await deps.store.jobs.addItems(job.id, items, spec.limit);
-      }
-      emit(job.id, { type: "page", url: outcome.result.url, title: outcome.result.title });
-      notify(job, "page", { url: outcome.result.url, title: outcome.result.title, ...data });
-    } catch (raw) {
-      if (signal.aborted) return; // cancelled or closing: the item stays pending
-      const error = toSiphonError(raw);
-      await deps.store.jobs.finishItem(job.id, url, {
-        state: "failed",
-        data: { url, error: { type: error.type, message: error.message } },
-        error: error.message,
-        credits: 0,
-      });
-    }
-  }
-
   async function progress(id: string) {
     // Read only for someone following the job: the loop calls this on every page finished.
     if (!events.listenerCount(id)) return;
@@ -157,104 +93,89 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       });
   }
 
+  /** The patch of a terminal transition: retention, and the input as the kind keeps it once ended. */
+  function ending(kind: JobKind, job: JobRecord, at: number, error?: string) {
+    return {
+      error,
+      finishedAt: at,
+      expiresAt: at + deps.config.jobRetentionMs,
+      input: kind.endedInput?.(job.input),
+    };
+  }
+
   async function run(id: string, signal: AbortSignal): Promise<void> {
     const fresh = await deps.store.jobs.transition(id, ["queued"], "processing", {}, now());
-    let job = await deps.store.jobs.get(id);
+    const job = await deps.store.jobs.get(id);
     if (job?.status !== "processing") return;
-    const spec = jobSpec(job);
+    const kind = await kindOf(job);
     if (fresh) notify(job, "started", { type: job.type });
-    const engine = await deps.engines.get("simple");
-    const plan = spec.crawl
-      ? await planCrawl(spec.crawl, engine, deps.config.userAgent, signal).catch(() => undefined)
-      : undefined;
-    // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop.
-    if (plan && fresh && spec.maxDepth >= 1) {
-      const seeds = await plan.seeds(spec.limit, signal).catch(() => []);
-      await deps.store.jobs.addItems(
-        id,
-        seeds.map((url) => ({ url, depth: 1 })),
-        spec.limit,
-      );
-    }
-    // Per host: at most SIPHON_CRAWL_HOST_CONCURRENCY pages at once, and with a delay (the crawl's, or
-    // the start host's robots.txt Crawl-delay) one page at a time with the delay after each.
-    const startHost = plan ? hostKey(plan.start.href) : "";
-    const hosts = new HostScheduler({
-      perHost: deps.config.crawlHostConcurrency,
-      delayMs: (host) => Math.max(spec.delayMs, host === startHost ? (plan?.delayMs ?? 0) : 0),
+    const ctx: JobContext = {
+      job,
+      fresh,
+      signal,
+      config: deps.config,
+      store: deps.store,
+      engines: deps.engines,
       now,
-    });
-    const parallel = spec.parallel;
-    // queued: URLs this run has handed to the store (it dedups too; this only spares it repeated writes).
-    const jobRun: JobRun = { job, spec, plan, queued: new Set() };
-    await progress(id);
-    // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
-    const inFlight = new Map<string, Promise<void>>();
-    while (!signal.aborted) {
-      let waiting: JobItem[] = [];
-      if (inFlight.size < parallel) {
-        // A small window first; a wider one when busy hosts hold the front of the frontier.
-        for (const size of [parallel + inFlight.size, FRONTIER_WINDOW + inFlight.size]) {
-          const pending = await deps.store.jobs.pending(id, size);
-          waiting = pending.filter((it) => !inFlight.has(it.url));
-          for (const it of hosts.take(waiting, parallel - inFlight.size)) {
-            const work = processItem(jobRun, it.url, it.depth, signal).finally(() => {
-              inFlight.delete(it.url);
-              hosts.finished(it.url);
-            });
-            inFlight.set(it.url, work);
-          }
-          if (inFlight.size >= parallel || pending.length < size) break;
-        }
-        if (inFlight.size === 0 && waiting.length === 0) break;
-      }
-      const wait = hosts.waitMs(waiting);
-      if (inFlight.size === 0) await sleep(wait ?? 0, signal);
-      else if (wait === null) await Promise.race(inFlight.values());
-      else await Promise.race([...inFlight.values(), sleep(wait, signal)]);
-      await progress(id);
+      emit: (event) => emit(id, event),
+      progress: () => progress(id),
+      notify: (event, data) => notify(job, event, data),
+      httpOnly: () => httpOnly(job.accountId),
+      charge: async (credits) => {
+        await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
+      },
+      log,
+    };
+    let end: JobEnd | null;
+    try {
+      end = await kind.run(ctx);
+    } catch (raw) {
+      if (signal.aborted) return;
+      // An unexpected failure ends the job as failed rather than leaving it processing forever.
+      end = { status: "failed", error: toSiphonError(raw).message };
     }
-    await Promise.all(inFlight.values());
-    if (signal.aborted) return;
-    job = (await deps.store.jobs.get(id)) as JobRecord;
-    const status: JobStatus = job.completed === 0 && job.failed > 0 ? "failed" : "completed";
+    if (!end || signal.aborted) return;
+    const counts = (await deps.store.jobs.get(id)) as JobRecord;
     const at = now();
-    const error = status === "failed" ? "Every page of the job failed" : undefined;
     const ended = await deps.store.jobs.transition(
       id,
       ["processing"],
-      status,
-      {
-        error,
-        finishedAt: at,
-        expiresAt: at + deps.config.jobRetentionMs,
-      },
+      end.status,
+      ending(kind, job, at, end.error),
       at,
     );
     if (!ended) return;
-    if (status === "completed") notify(job, "completed", { total: job.total, completed: job.completed });
-    else notify(job, "failed", { error });
-    emit(id, { type: "done", status, completed: job.completed + job.failed, total: job.total });
+    if (end.status === "completed")
+      notify(job, "completed", { total: counts.total, completed: counts.completed, ...end.completed });
+    else notify(job, "failed", { error: end.error });
+    emit(id, {
+      type: "done",
+      status: end.status,
+      completed: counts.completed + counts.failed,
+      total: counts.total,
+    });
+  }
+
+  /** Ends a job failed when its run broke outside its kind (the store, loading the kind). */
+  async function fail(id: string, raw: unknown) {
+    const job = await deps.store.jobs.get(id);
+    if (!job) return;
+    const at = now();
+    const kind = await kindOf(job).catch(() => ({}) as JobKind);
+    await deps.store.jobs.transition(
+      id,
+      ["queued", "processing"],
+      "failed",
+      ending(kind, job, at, toSiphonError(raw).message),
+      at,
+    );
   }
 
   function start(id: string): void {
     if (closed || running.has(id)) return;
     const abort = new AbortController();
     const done = run(id, abort.signal)
-      .catch(async (raw) => {
-        // An unexpected failure ends the job as failed rather than leaving it processing forever.
-        const error = toSiphonError(raw);
-        const at = now();
-        await deps.store.jobs
-          .transition(
-            id,
-            ["queued", "processing"],
-            "failed",
-            { error: error.message, finishedAt: at, expiresAt: at + deps.config.jobRetentionMs },
-            at,
-          )
-          .catch(() => {});
-      })
+      .catch((raw) => fail(id, raw).catch(() => {}))
       .finally(() => {
         running.delete(id);
         hooks.delete(id);
@@ -274,15 +195,14 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       return jobs.length;
     },
     async cancel(id) {
+      const before = await deps.store.jobs.get(id);
+      if (!before) return null;
       const at = now();
       const cancelled = await deps.store.jobs.transition(
         id,
         ["queued", "processing"],
         "cancelled",
-        {
-          finishedAt: at,
-          expiresAt: at + deps.config.jobRetentionMs,
-        },
+        ending(await kindOf(before), before, at),
         at,
       );
       const job = await deps.store.jobs.get(id);

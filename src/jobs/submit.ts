@@ -6,11 +6,9 @@ import { resolveFormats } from "../pipeline/formats.ts";
 import { FetchBody } from "../schemas/fetch.ts";
 import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
-import type { JobRecord, Store } from "../store/types.ts";
+import type { JobRecord, NewJob, Store } from "../store/types.ts";
 import { compilePatterns } from "./crawl-plan.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
-
-type NewJob = Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed">;
 
 function newJob(
   type: JobRecord["type"],

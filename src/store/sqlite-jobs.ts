@@ -17,6 +17,7 @@ interface JobRow {
   updated_at: number;
   finished_at: number | null;
   expires_at: number | null;
+  result: string | null;
 }
 
 interface ItemRow {
@@ -46,6 +47,7 @@ function job(row: JobRow): JobRecord {
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
     expiresAt: row.expires_at,
+    result: parse(row.result),
   };
 }
 
@@ -65,7 +67,7 @@ const item = (row: ItemRow): JobItem => ({
 export function sqliteJobs(sqlite: Database): JobStore {
   const insertJob = sqlite.prepare(
     "INSERT INTO jobs (id, type, status, account_id, input, webhook, total, created_at, updated_at, finished_at, expires_at, error) " +
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11)",
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?12, ?7, ?8, ?9, ?10, ?11)",
   );
   const insertItem = sqlite.prepare(
     "INSERT OR IGNORE INTO job_items (job_id, url, depth, state) VALUES (?1, ?2, ?3, 'pending')",
@@ -84,6 +86,10 @@ export function sqliteJobs(sqlite: Database): JobStore {
   );
   const results = sqlite.prepare<ItemRow, [string, number, number]>(
     "SELECT url, depth, state, data, error FROM job_items WHERE job_id = ?1 AND state != 'pending' ORDER BY id LIMIT ?3 OFFSET ?2",
+  );
+  const storeResult = sqlite.prepare(
+    "UPDATE jobs SET result = ?2, credits_used = credits_used + ?3, completed = completed + 1, updated_at = ?4 " +
+      "WHERE id = ?1 AND status = 'processing'",
   );
   const unfinished = sqlite.prepare<JobRow, []>(
     "SELECT * FROM jobs WHERE status IN ('queued', 'processing') ORDER BY created_at",
@@ -136,6 +142,7 @@ export function sqliteJobs(sqlite: Database): JobStore {
             j.finishedAt,
             j.expiresAt,
             j.error,
+            j.total ?? 0,
           );
           addItems(j.id, items, Number.MAX_SAFE_INTEGER);
         })
@@ -165,13 +172,27 @@ export function sqliteJobs(sqlite: Database): JobStore {
     },
     async transition(id, from, to, patch = {}, at = Date.now()) {
       const marks = from.map((_, i) => `?${i + 6}`).join(", ");
+      const input = patch.input === undefined ? null : JSON.stringify(patch.input);
       const result = sqlite
         .prepare(
           `UPDATE jobs SET status = ?2, updated_at = ?3, error = coalesce(?4, error), finished_at = coalesce(?5, finished_at), ` +
-            `expires_at = coalesce(?${from.length + 6}, expires_at) WHERE id = ?1 AND status IN (${marks})`,
+            `expires_at = coalesce(?${from.length + 6}, expires_at), input = coalesce(?${from.length + 7}, input) ` +
+            `WHERE id = ?1 AND status IN (${marks})`,
         )
-        .run(id, to, at, patch.error ?? null, patch.finishedAt ?? null, ...from, patch.expiresAt ?? null);
+        .run(
+          id,
+          to,
+          at,
+          patch.error ?? null,
+          patch.finishedAt ?? null,
+          ...from,
+          patch.expiresAt ?? null,
+          input,
+        );
       return result.changes > 0;
+    },
+    async setResult(id, result, credits, at = Date.now()) {
+      return storeResult.run(id, JSON.stringify(result ?? null), credits, at).changes > 0;
     },
     async addItems(jobId, items, cap) {
       return addItems.immediate(jobId, items, cap);

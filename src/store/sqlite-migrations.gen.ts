@@ -58,5 +58,13 @@ export const SQLITE_MIGRATIONS: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795483401769,
     "hash": "e2124ea6143fe72b8d7d2633f5e70ac44c582fcf13f478bd96a2bf5dc6a36cd2"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `jobs` ADD `result` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795494080273,
+    "hash": "dd95403fe3223039187f45031adfcfd60c9ea7bcde57302eb94d1d313dbdf443"
   }
 ];

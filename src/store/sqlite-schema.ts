@@ -92,7 +92,7 @@ export const requestLog = sqliteTable(
   ],
 );
 
-/** Async jobs (crawl, batch): their input, state and counters. */
+/** Async jobs (crawl, batch, agent): their input, state, counters and, for a job of one unit, its result. */
 export const jobs = sqliteTable(
   "jobs",
   {
@@ -113,6 +113,8 @@ export const jobs = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     finishedAt: integer("finished_at"),
     expiresAt: integer("expires_at"),
+    /** The result of a job that produces one (agent), as JSON; null for page jobs, whose results are items. */
+    result: text("result"),
   },
   (table) => [
     index("jobs_account_created").on(table.accountId, table.createdAt),

@@ -124,7 +124,10 @@ export type JobType = "crawl" | "batch";
 export type JobStatus = "queued" | "processing" | "completed" | "failed" | "cancelled";
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "cancelled"];
 
-/** A job as stored; `input` and `webhook` are the caller's validated JSON. */
+/**
+ * A job as stored; `input` and `webhook` are the caller's validated JSON. Page jobs (crawl,
+ * batch) keep their results as items; a job of one unit of work (agent) keeps it in `result`.
+ */
 export interface JobRecord {
   id: string;
   type: JobType;
@@ -141,7 +144,14 @@ export interface JobRecord {
   updatedAt: number;
   finishedAt: number | null;
   expiresAt: number | null;
+  /** The result of a job of one unit of work, once done; null otherwise. */
+  result: unknown;
 }
+
+/** A job about to be created: counters start at 0, `total` at the number of its items unless given. */
+export type NewJob = Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed" | "result"> & {
+  total?: number;
+};
 
 /** One URL of a job: pending in the frontier, or done/failed with its result. */
 export interface JobItem {
@@ -154,11 +164,8 @@ export interface JobItem {
 
 /** Jobs and their items. State changes are guarded so terminal states never change. */
 export interface JobStore {
-  /** Creates a job with its first items (deduplicated); `total` counts the items. */
-  create(
-    job: Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed">,
-    items: { url: string; depth: number }[],
-  ): Promise<void>;
+  /** Creates a job with its first items (deduplicated); `total` is the job's own, plus the items added. */
+  create(job: NewJob, items: { url: string; depth: number }[]): Promise<void>;
   get(id: string): Promise<JobRecord | null>;
   list(filter: {
     accountId: string;
@@ -166,14 +173,22 @@ export interface JobStore {
     status?: JobStatus;
     limit: number;
   }): Promise<JobRecord[]>;
-  /** Moves a job from one of `from` to `to`; false (and nothing changes) when it was not in `from`. */
+  /**
+   * Moves a job from one of `from` to `to`; false (and nothing changes) when it was not in `from`.
+   * `patch.input` replaces the stored input in the same step (a job that ends erases its secrets).
+   */
   transition(
     id: string,
     from: JobStatus[],
     to: JobStatus,
-    patch?: { error?: string; finishedAt?: number; expiresAt?: number },
+    patch?: { error?: string; finishedAt?: number; expiresAt?: number; input?: unknown },
     at?: number,
   ): Promise<boolean>;
+  /**
+   * Keeps the result of a processing job of one unit of work, adds its credits and counts the
+   * unit completed, in one step; false (and nothing changes) when the job is not processing.
+   */
+  setResult(id: string, result: unknown, credits: number, at?: number): Promise<boolean>;
   /** Adds frontier items not seen before, up to `cap` items in the job; returns how many were added. */
   addItems(jobId: string, items: { url: string; depth: number }[], cap: number): Promise<number>;
   /** Pending items, shallowest first, oldest first. */

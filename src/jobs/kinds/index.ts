@@ -1,0 +1,12 @@
+import type { JobType } from "../../store/types.ts";
+import { pagesKind } from "./pages.ts";
+import type { JobKind } from "./types.ts";
+
+/**
+ * Every job type's kind, loaded when a job of that type first runs (a crawl never loads the
+ * LLM code). Typed by JobType, so a type without a kind is a compile error.
+ */
+export const JOB_KINDS: Record<JobType, () => Promise<JobKind>> = {
+  crawl: async () => pagesKind,
+  batch: async () => pagesKind,
+};

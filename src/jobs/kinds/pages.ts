@@ -1,0 +1,145 @@
+import { HostScheduler, hostKey } from "../../crawl/hosts.ts";
+import { toSiphonError } from "../../errors.ts";
+import { fetchPage } from "../../pipeline/fetch-page.ts";
+import type { FetchInput } from "../../schemas/fetch.ts";
+import type { JobItem } from "../../store/types.ts";
+import { type CrawlPlan, planCrawl } from "../crawl-plan.ts";
+import { type JobSpec, jobSpec } from "../spec.ts";
+import type { JobContext, JobEnd, JobKind } from "./types.ts";
+
+/** What every page of one running job shares. */
+interface JobRun {
+  ctx: JobContext;
+  spec: JobSpec;
+  plan: CrawlPlan | undefined;
+  queued: Set<string>;
+}
+
+/** Pending items read at most when looking past busy hosts for one that may start. */
+const FRONTIER_WINDOW = 200;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+async function processItem(run: JobRun, url: string, depth: number) {
+  const { ctx, spec, plan, queued } = run;
+  const { job, signal, store } = ctx;
+  try {
+    const input = spec.pageInput(url) as FetchInput;
+    const outcome = await fetchPage(input, {
+      config: ctx.config,
+      store,
+      engines: ctx.engines,
+      signal,
+      now: ctx.now,
+      httpOnly: await ctx.httpOnly(),
+    });
+    const credits = outcome.cache.hit ? 0 : 1;
+    const data = spec.item(outcome.result);
+    await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
+    if (credits) await ctx.charge(credits);
+    if (plan && depth < spec.maxDepth) {
+      // The store ignores URLs it has; skipping those this run already queued saves it the writes.
+      const items: { url: string; depth: number }[] = [];
+      for (const link of outcome.result.links) {
+        const url = plan.follow(link);
+        if (url && !queued.has(url)) {
+          queued.add(url);
+          items.push({ url, depth: depth + 1 });
+        }
+      }
+      if (items.length) await store.jobs.addItems(job.id, items, spec.limit);
+    }
+    ctx.emit({ type: "page", url: outcome.result.url, title: outcome.result.title });
+    ctx.notify("page", { url: outcome.result.url, title: outcome.result.title, ...data });
+  } catch (raw) {
+    if (signal.aborted) return; // cancelled or closing: the item stays pending
+    const error = toSiphonError(raw);
+    await store.jobs.finishItem(job.id, url, {
+      state: "failed",
+      data: { url, error: { type: error.type, message: error.message } },
+      error: error.message,
+      credits: 0,
+    });
+  }
+}
+
+/**
+ * Crawl and batch: a pool over the job's stored URL items. Every page's outcome is stored as
+ * it finishes, so a resumed job fetches only what was still pending.
+ */
+async function runPages(ctx: JobContext): Promise<JobEnd | null> {
+  const { job, signal, store } = ctx;
+  const id = job.id;
+  const spec = jobSpec(job);
+  const engine = await ctx.engines.get("simple");
+  const plan = spec.crawl
+    ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, signal).catch(() => undefined)
+    : undefined;
+  // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop.
+  if (plan && ctx.fresh && spec.maxDepth >= 1) {
+    const seeds = await plan.seeds(spec.limit, signal).catch(() => []);
+    await store.jobs.addItems(
+      id,
+      seeds.map((url) => ({ url, depth: 1 })),
+      spec.limit,
+    );
+  }
+  // Per host: at most SIPHON_CRAWL_HOST_CONCURRENCY pages at once, and with a delay (the crawl's, or
+  // the start host's robots.txt Crawl-delay) one page at a time with the delay after each.
+  const startHost = plan ? hostKey(plan.start.href) : "";
+  const hosts = new HostScheduler({
+    perHost: ctx.config.crawlHostConcurrency,
+    delayMs: (host) => Math.max(spec.delayMs, host === startHost ? (plan?.delayMs ?? 0) : 0),
+    now: ctx.now,
+  });
+  const parallel = spec.parallel;
+  // queued: URLs this run has handed to the store (it dedups too; this only spares it repeated writes).
+  const jobRun: JobRun = { ctx, spec, plan, queued: new Set() };
+  await ctx.progress();
+  // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
+  const inFlight = new Map<string, Promise<void>>();
+  while (!signal.aborted) {
+    let waiting: JobItem[] = [];
+    if (inFlight.size < parallel) {
+      // A small window first; a wider one when busy hosts hold the front of the frontier.
+      for (const size of [parallel + inFlight.size, FRONTIER_WINDOW + inFlight.size]) {
+        const pending = await store.jobs.pending(id, size);
+        waiting = pending.filter((it) => !inFlight.has(it.url));
+        for (const it of hosts.take(waiting, parallel - inFlight.size)) {
+          const work = processItem(jobRun, it.url, it.depth).finally(() => {
+            inFlight.delete(it.url);
+            hosts.finished(it.url);
+          });
+          inFlight.set(it.url, work);
+        }
+        if (inFlight.size >= parallel || pending.length < size) break;
+      }
+      if (inFlight.size === 0 && waiting.length === 0) break;
+    }
+    const wait = hosts.waitMs(waiting);
+    if (inFlight.size === 0) await sleep(wait ?? 0, signal);
+    else if (wait === null) await Promise.race(inFlight.values());
+    else await Promise.race([...inFlight.values(), sleep(wait, signal)]);
+    await ctx.progress();
+  }
+  await Promise.all(inFlight.values());
+  if (signal.aborted) return null;
+  const counts = await store.jobs.get(id);
+  return counts && counts.completed === 0 && counts.failed > 0
+    ? { status: "failed", error: "Every page of the job failed" }
+    : { status: "completed" };
+}
+
+/** The kind of crawl and batch jobs. */
+export const pagesKind: JobKind = { run: runPages };

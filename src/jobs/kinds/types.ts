@@ -1,0 +1,57 @@
+import type { Config } from "../../config.ts";
+import type { Engines } from "../../pipeline/fetch-page.ts";
+import type { JobRecord, JobStatus, Store } from "../../store/types.ts";
+
+/** Progress events of a job, for SSE (DECISIONS.md "Jobs"). */
+export type JobEvent =
+  | { type: "page"; url: string; title: string }
+  | { type: "progress"; status: JobStatus; completed: number; total: number }
+  | { type: "done"; status: JobStatus; completed: number; total: number };
+
+/** What a job kind's run is given: its job, and the runner's services. */
+export interface JobContext {
+  job: JobRecord;
+  /** True on the run that moved the job out of queued; false when it picks up a job a dead process left. */
+  fresh: boolean;
+  /** Aborted when the job is cancelled or the runner closes: stop, record nothing more. */
+  signal: AbortSignal;
+  config: Config;
+  store: Store;
+  engines: Engines;
+  now: () => number;
+  /** Sends an event to the job's followers (SSE). */
+  emit(event: JobEvent): void;
+  /** Sends a progress event with the job's stored counters, when someone follows it. */
+  progress(): Promise<void>;
+  /** Sends a page webhook (started, completed and failed are the runner's). */
+  notify(event: "page", data: Record<string, unknown>): void;
+  /** True when the job's account is past its weekly quota and must fetch HTTP-only (DECISIONS.md "Plans and limits"). */
+  httpOnly(): Promise<boolean>;
+  /** Adds credits to the job's account's weekly usage. */
+  charge(credits: number): Promise<void>;
+  /** Warnings for the operator (a refused LLM call); never keys or bodies. */
+  log(line: string): void;
+}
+
+/** How a run ended; the runner records it, notifies and tells followers. */
+export interface JobEnd {
+  status: "completed" | "failed";
+  error?: string;
+  /** Extra fields of the completed webhook, beside jobId, total and completed. */
+  completed?: Record<string, unknown>;
+}
+
+/**
+ * One type of job: how to run its unit of work. The runner owns everything around it (status
+ * transitions, resume after a restart, cancel, retention, events and webhooks), so a new kind
+ * (extraction, watch, hosted workers) brings only this.
+ */
+export interface JobKind {
+  /**
+   * Runs (or, when `ctx.fresh` is false, resumes or re-runs) the job. Answers null when the
+   * signal aborted it; throws only on failures the kind did not expect (the job then fails).
+   */
+  run(ctx: JobContext): Promise<JobEnd | null>;
+  /** The input as kept once the job has ended, whatever the end: secrets it carried erased. */
+  endedInput?(input: unknown): unknown;
+}

@@ -15,7 +15,8 @@ export interface NumberedPrompt {
   citations: Citation[];
 }
 
-const SYSTEM = [
+/** The answer's instructions; the agent and research pass their own. */
+export const ANSWER_SYSTEM = [
   "You answer questions from web sources. Use only the numbered sources below.",
   "Cite every statement with the number of its source in square brackets, like [1] or [2][3], right after the statement.",
   "Only use numbers of the sources given. If the sources do not answer the question, say so briefly.",
@@ -56,8 +57,16 @@ export function choosePassages(sources: Source[], ranked: RankedPassage[], budge
   return sources.map((_, index) => [...(chosen.get(index) ?? [])].sort((a, b) => a.position - b.position));
 }
 
-/** The prompt for a question: numbered sources with their chosen passages, then the question. */
-export function buildPrompt(question: string, sources: Source[], ranked: RankedPassage[]): NumberedPrompt {
+/**
+ * The prompt for a question: numbered sources with their chosen passages, then the question.
+ * `system` replaces the answer's instructions; `label` names what follows the sources.
+ */
+export function buildPrompt(
+  question: string,
+  sources: Source[],
+  ranked: RankedPassage[],
+  options: { system?: string; label?: string } = {},
+): NumberedPrompt {
   const perSource = choosePassages(sources, ranked);
   const citations: Citation[] = [];
   const blocks: string[] = [];
@@ -74,8 +83,11 @@ export function buildPrompt(question: string, sources: Source[], ranked: RankedP
   return {
     citations,
     messages: [
-      { role: "system", content: SYSTEM },
-      { role: "user", content: `Sources:\n\n${blocks.join("\n\n---\n\n")}\n\nQuestion: ${question}` },
+      { role: "system", content: options.system ?? ANSWER_SYSTEM },
+      {
+        role: "user",
+        content: `Sources:\n\n${blocks.join("\n\n---\n\n")}\n\n${options.label ?? "Question"}: ${question}`,
+      },
     ],
   };
 }

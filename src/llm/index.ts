@@ -5,6 +5,7 @@
  * - `complete`: messages -> text and token usage
  * - `completeStream`: messages -> text chunks as they arrive, usage at the end
  * - `completeStructured`: messages + JSON Schema -> a validated object
+ * - `completeWithTools`: one turn of a conversation with tools (text or tool calls)
  *
  * Each takes `{llm: {provider, apiKey?, model?, apiBase?}, messages, …}` and `LlmDeps` (config,
  * AbortSignal, SSRF policy for llmApiBase, log). Errors: see ./errors.ts.
@@ -21,6 +22,7 @@ export {
   resolveTarget,
 } from "./providers.ts";
 export {
+  checkJsonSchema,
   completeStructured,
   fitsStrictMode,
   type JsonSchema,
@@ -28,4 +30,12 @@ export {
   type StructuredMode,
   type StructuredResult,
 } from "./structured.ts";
+export {
+  completeWithTools,
+  isNoToolSupport,
+  type ToolCall,
+  type ToolMessage,
+  type ToolSpec,
+  type ToolTurn,
+} from "./tools.ts";
 export type { ChatMessage, CompletionInput, CompletionResult, LlmDeps, Usage } from "./types.ts";

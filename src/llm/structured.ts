@@ -55,6 +55,17 @@ async function validatorFor(schema: JsonSchema): Promise<ValidateFunction> {
   return validate;
 }
 
+/**
+ * Checks that `schema` is a JSON Schema ajv can compile, before any work that would need it.
+ * @throws SiphonError invalid_request saying what is wrong with it
+ */
+export async function checkJsonSchema(schema: unknown): Promise<void> {
+  if (!isObjectSchema(schema)) {
+    throw new SiphonError("invalid_request", "The output schema must be a JSON Schema object");
+  }
+  await validatorFor(schema);
+}
+
 function isObjectSchema(schema: unknown): schema is JsonSchema {
   return typeof schema === "object" && schema !== null && !Array.isArray(schema);
 }

@@ -43,7 +43,13 @@ const agentFields = {
     default: "general",
     description: "Steers the queries and the sources preferred",
   }),
-  maxSources: T.Integer({ minimum: 1, maximum: 20, default: 5, description: "Most pages read, 1 to 20" }),
+  maxSources: T.Optional(
+    T.Integer({
+      minimum: 1,
+      maximum: 20,
+      description: "Most pages read, 1 to 20; default: the depth's own (basic 3, thorough 10)",
+    }),
+  ),
   maxCredits: T.Optional(
     T.Integer({ minimum: 1, description: "Spending cap: fetching stops when this many credits are used" }),
   ),

@@ -1,0 +1,101 @@
+import { Elysia } from "elysia";
+import { runAgent } from "../../src/agent/index.ts";
+import { chargeAfter } from "../../src/auth/meter.ts";
+import { toSiphonError } from "../../src/errors.ts";
+import { checkJsonSchema } from "../../src/llm/index.ts";
+import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import {
+  AgentBody,
+  AgentChunkEvent,
+  AgentDoneEvent,
+  AgentErrorEvent,
+  type AgentEvent,
+  AgentResponse,
+  AgentStepEvent,
+} from "../../src/schemas/agent.ts";
+import { validate } from "../../src/schemas/validate.ts";
+import { EventQueue } from "../event-queue.ts";
+import { type Guard, metered } from "../guard.ts";
+import { jsonRequestBody, responses } from "../openapi.ts";
+import { sseResponse } from "../sse.ts";
+import { withSearchKeyHeader } from "./answer.ts";
+
+const description =
+  "Runs a research agent: the model (any OpenAI-compatible API: llmApiKey, llmModel, llmApiBase; or " +
+  "llmProvider anthropic/google) searches the web and reads pages with tool calls (search_web, fetch_page, " +
+  "finish) within the depth's limits (basic: 1 search, 3 pages; thorough: 4 searches, 10 pages and a " +
+  "gap-analysis round), then writes an answer with [n] citations and key findings, or JSON matching " +
+  "outputSchema (validated with ajv, repaired up to twice). A model or server without tool calling gets " +
+  "a fixed plan instead (search the task, read the top results, answer). urls start from those pages " +
+  "instead of searching. maxCredits stops fetching at the cap and the answer says it was cut short. " +
+  'stream=true answers text/event-stream: step events {type:"step",action:searching|fetching|analyzing,' +
+  "query|url|summary}, chunk events with the answer's text, then done; a failure after the first event " +
+  "ends the stream with an error event. Credits: 1 per page fetched from its site.";
+
+/** POST /v1/agent: validate, meter, and run the agent as JSON or as server-sent events. */
+export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
+  return new Elysia({ name: "routes:agent" }).post(
+    "/v1/agent",
+    async ({ body, set, request }) => {
+      const input = validate(AgentBody, withSearchKeyHeader(body, request));
+      const schema = input.outputSchema ?? input.schema;
+      if (schema) await checkJsonSchema(schema);
+      return metered<AgentResponse | Response>(guard, request, set, "agent", async (admission) => {
+        const agentDeps = { ...deps, signal: request.signal, httpOnly: admission?.softLimited, llmLog: log };
+        if (!input.stream) {
+          const outcome = await runAgent(input, agentDeps);
+          return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+        }
+        const queue = new EventQueue<AgentEvent>();
+        let failure: unknown;
+        runAgent(input, { ...agentDeps, onEvent: (event) => queue.push(event) }).then(
+          async (outcome) => {
+            queue.end();
+            // Pages are fetched while the answer streams: their credits are charged when the run ends.
+            if (admission && outcome.pagesFetched) await chargeAfter(admission, outcome.pagesFetched, guard);
+          },
+          (raw) => {
+            failure = toSiphonError(raw);
+            queue.fail(failure);
+          },
+        );
+        // A failure before the first event (a refused key, a failed first search) is a plain HTTP error.
+        const started = await queue.first.then(
+          () => true,
+          () => false,
+        );
+        if (!started) throw failure;
+        return { body: sseResponse(withErrorEvent(queue)), credits: 0 };
+      });
+    },
+    {
+      detail: {
+        summary: "Run the research agent (JSON or server-sent events)",
+        description,
+        requestBody: jsonRequestBody(AgentBody),
+        responses: {
+          ...responses(AgentResponse, [400, 401, 429, 500]),
+          200: {
+            description: "The agent's answer (JSON), or with stream=true server-sent events",
+            content: {
+              "application/json": { schema: AgentResponse },
+              "text/event-stream": {
+                schema: { oneOf: [AgentStepEvent, AgentChunkEvent, AgentDoneEvent, AgentErrorEvent] },
+              },
+            },
+          },
+        },
+      } as never,
+    },
+  );
+}
+
+/** The queue's events, and its failure as a last error event. */
+async function* withErrorEvent(queue: EventQueue<AgentEvent>): AsyncGenerator<AgentEvent> {
+  try {
+    for await (const event of queue) yield event;
+  } catch (raw) {
+    const error = toSiphonError(raw);
+    yield { type: "error", error: { type: error.type, message: error.message } };
+  }
+}

@@ -20,7 +20,12 @@ const progressOf = (job: JobRecord) =>
       : 0;
 
 /** A job the caller's account owns and that has not expired; anything else is 404. */
-async function ownedJob(guard: Guard, request: Request, id: string, type: JobType): Promise<JobRecord> {
+export async function ownedJob(
+  guard: Guard,
+  request: Request,
+  id: string,
+  type: JobType,
+): Promise<JobRecord> {
   const principal = await identify(guard, request);
   const job = await guard.store.jobs.get(id);
   if (
@@ -147,7 +152,7 @@ function jobRoutesFor(type: JobType, path: string, deps: FetchDeps, guard: Guard
     );
 }
 
-/** Crawl and batch jobs, and the job list. */
+/** Crawl and batch jobs, and the job list (agent jobs too; their routes are agent-jobs.ts). */
 export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
   return new Elysia({ name: "routes:jobs" })
     .use(jobRoutesFor("crawl", "/v1/crawl", deps, guard, runner))
@@ -188,7 +193,7 @@ export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
       {
         detail: {
           summary: "List your jobs",
-          description: "type (crawl, batch), status, limit (default 50); newest first.",
+          description: "type (crawl, batch, agent), status, limit (default 50); newest first.",
         },
       },
     );

@@ -10,14 +10,18 @@ import type { JobRecord, NewJob, Store } from "../store/types.ts";
 import { compilePatterns } from "./crawl-plan.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
-function newJob(
+/** Ids name their job's type (DECISIONS.md: agent jobs are `job_<uuid>`). */
+const ID_PREFIX: Record<JobRecord["type"], string> = { crawl: "crawl_", batch: "batch_", agent: "job_" };
+
+/** A queued job of `type` with a fresh id, ready for the store. */
+export function newJob(
   type: JobRecord["type"],
   accountId: string,
   input: unknown,
   webhook: unknown,
   at: number,
 ): NewJob {
-  const prefix = type === "crawl" ? "crawl_" : "batch_";
+  const prefix = ID_PREFIX[type];
   return {
     id: `${prefix}${crypto.randomUUID()}`,
     type,

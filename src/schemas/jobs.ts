@@ -114,7 +114,7 @@ export type BatchInput = Static<typeof BatchBody>;
 /** GET /v1/jobs query. */
 export const JobsQuery = T.Object(
   {
-    type: T.Optional(StringEnum(["crawl", "batch", "extract"])),
+    type: T.Optional(StringEnum(["crawl", "batch", "agent", "extract"])),
     status: T.Optional(StringEnum(["queued", "processing", "completed", "failed", "cancelled"])),
     limit: T.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   },

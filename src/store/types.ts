@@ -120,7 +120,7 @@ export interface UsageStore {
   stats(accountId: string): Promise<{ totalRequests: number; successRate: number; avgResponseTime: number }>;
 }
 
-export type JobType = "crawl" | "batch";
+export type JobType = "crawl" | "batch" | "agent";
 export type JobStatus = "queued" | "processing" | "completed" | "failed" | "cancelled";
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "cancelled"];
 

@@ -9,4 +9,5 @@ import type { JobKind } from "./types.ts";
 export const JOB_KINDS: Record<JobType, () => Promise<JobKind>> = {
   crawl: async () => pagesKind,
   batch: async () => pagesKind,
+  agent: () => import("./agent.ts").then((m) => m.agentKind),
 };

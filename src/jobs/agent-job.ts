@@ -1,0 +1,69 @@
+import type { Config } from "../config.ts";
+import { checkJsonSchema } from "../llm/index.ts";
+import type { AgentAsyncInput, AgentInput, AgentResponse } from "../schemas/agent.ts";
+import type { JobRecord, Store } from "../store/types.ts";
+import { newJob } from "./submit.ts";
+import { checkWebhookTarget } from "./webhooks.ts";
+
+/** The fields of an agent job's input that are the caller's secrets: kept only while the job runs. */
+const SECRET_FIELDS = ["llmApiKey", "searchApiKey"] as const;
+
+/**
+ * An agent job's input without its secrets: what outlives the job (the stored input once it
+ * ends) and all that any view of it may show.
+ */
+export function withoutSecrets(input: unknown): Record<string, unknown> {
+  const out = { ...(input as Record<string, unknown>) };
+  for (const field of SECRET_FIELDS) delete out[field];
+  return out;
+}
+
+/** The secrets an agent job's input carries, for scrubbing them from anything it reports. */
+export function secretsOf(input: unknown): string[] {
+  const raw = input as Record<string, unknown>;
+  return SECRET_FIELDS.map((field) => raw[field]).filter((v): v is string => typeof v === "string");
+}
+
+/**
+ * Checks an async agent request as far as it can be checked before running (output schema,
+ * webhook target) and stores it queued as a job `job_<uuid>` of one unit of work. The LLM and
+ * search keys are kept in the stored input, because a job the server was running when it died
+ * is run again when it restarts; the runner erases them when the job ends, whatever the end.
+ * Throws SiphonError invalid_request, invalid_url or forbidden_url.
+ */
+export async function submitAgent(
+  input: AgentAsyncInput,
+  accountId: string,
+  deps: { store: Store; config: Config; now: number },
+): Promise<JobRecord> {
+  const schema = input.outputSchema ?? input.schema;
+  if (schema) await checkJsonSchema(schema);
+  if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
+  const { webhook, ...rest } = input;
+  // A job has no one to stream to: it keeps the whole response.
+  const stored: AgentInput = { ...rest, stream: false };
+  const job = newJob("agent", accountId, stored, webhook, deps.now);
+  await deps.store.jobs.create({ ...job, total: 1 }, []);
+  return (await deps.store.jobs.get(job.id)) as JobRecord;
+}
+
+/**
+ * GET /v1/agent/:id (and `siphon agent status`): the job's state; once completed the Agent
+ * response's fields, once failed its error. Never the input, so never a key.
+ */
+export function agentJobView(job: JobRecord): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    success: true,
+    id: job.id,
+    status: job.status,
+    createdAt: new Date(job.createdAt).toISOString(),
+    expiresAt: job.expiresAt === null ? null : new Date(job.expiresAt).toISOString(),
+    creditsUsed: job.creditsUsed,
+  };
+  if (job.status === "completed" && job.result) {
+    const { success: _success, ...response } = job.result as AgentResponse;
+    Object.assign(view, response, { creditsUsed: job.creditsUsed });
+  }
+  if (job.error) view.error = job.error;
+  return view;
+}

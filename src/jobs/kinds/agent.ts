@@ -1,0 +1,55 @@
+import { runAgent } from "../../agent/index.ts";
+import { toSiphonError } from "../../errors.ts";
+import { scrubSecret } from "../../llm/index.ts";
+import type { AgentInput, AgentResponse } from "../../schemas/agent.ts";
+import { secretsOf, withoutSecrets } from "../agent-job.ts";
+import type { JobContext, JobEnd, JobKind } from "./types.ts";
+
+/** The completed webhook's extra field: the Agent response, so a receiver need not poll. */
+function completedData(response: AgentResponse): Record<string, unknown> {
+  const { success: _success, ...result } = response;
+  return { result };
+}
+
+/** A message with every secret of the job replaced, whatever echoed it (a vendor's error). */
+function scrubbed(message: string, secrets: string[]): string {
+  return secrets.reduce((text, secret) => scrubSecret(text, secret, Number.MAX_SAFE_INTEGER), message);
+}
+
+/**
+ * One agent run: the whole research is the unit of work. A job a dead process left
+ * processing is run again from the start (the agent keeps no partial state), unless its
+ * result was already kept, in which case it only completes. Credits: 1 per page the agent
+ * fetched from its site, charged to the job's account when the result is kept.
+ */
+async function runAgentJob(ctx: JobContext): Promise<JobEnd | null> {
+  const { job, signal } = ctx;
+  if (job.result !== null)
+    return { status: "completed", completed: completedData(job.result as AgentResponse) };
+  const input = job.input as AgentInput;
+  try {
+    const outcome = await runAgent(input, {
+      config: ctx.config,
+      store: ctx.store,
+      engines: ctx.engines,
+      signal,
+      now: ctx.now,
+      httpOnly: await ctx.httpOnly(),
+      // The caller is remote: an llmApiBase passes the same SSRF rules as every fetch.
+      apiBasePolicy: "guard",
+      llmLog: ctx.log,
+    });
+    if (signal.aborted) return null;
+    const kept = await ctx.store.jobs.setResult(job.id, outcome.response, outcome.pagesFetched, ctx.now());
+    // Cancelled while the answer was written: the job ended without it.
+    if (!kept) return null;
+    if (outcome.pagesFetched) await ctx.charge(outcome.pagesFetched);
+    return { status: "completed", completed: completedData(outcome.response) };
+  } catch (raw) {
+    if (signal.aborted) return null;
+    return { status: "failed", error: scrubbed(toSiphonError(raw).message, secretsOf(input)) };
+  }
+}
+
+/** The kind of agent jobs. */
+export const agentKind: JobKind = { run: runAgentJob, endedInput: withoutSecrets };

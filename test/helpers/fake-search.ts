@@ -16,6 +16,7 @@
  * - "leak": Brave answers HTTP 500 with a body echoing the subscription token.
  * - "garbage": DuckDuckGo answers a page that is not its results page.
  * Brave accepts only BRAVE_KEY (401 otherwise) and only its own countries (422).
+ * Results are RESULT_PAGES unless a test sets `results` to other fixture-site pages.
  */
 
 export const BRAVE_KEY = "BSAk3y-9f2c1a7d-TEST-0b6e4d2c8a51";
@@ -35,6 +36,13 @@ export const RESULT_PAGES = [
   { path: "/sitemap.xml", title: "Sitemap", snippet: "Every page" },
   { path: "/robots.txt", title: "Robots", snippet: "Crawl rules" },
 ];
+
+/** A result the engines return: a fixture-site path, its title and the engine's snippet. */
+export interface ResultPage {
+  path: string;
+  title: string;
+  snippet: string;
+}
 
 export const CLOSED_URL = "http://127.0.0.1:1/unreachable";
 
@@ -61,6 +69,8 @@ export interface FakeSearch {
   searxngUrl: string;
   /** Every request received, oldest first. */
   requests: RecordedRequest[];
+  /** The pages every engine returns while set (the query words above still apply); RESULT_PAGES when null. */
+  results: readonly ResultPage[] | null;
   /** The requests one engine received. */
   of(engine: RecordedRequest["engine"]): RecordedRequest[];
   clear(): void;
@@ -76,8 +86,9 @@ interface Hit {
   snippet: string;
 }
 
-function hits(site: string, q: string): Hit[] {
-  const list = RESULT_PAGES.map((p) => ({ url: `${site}${p.path}`, title: p.title, snippet: p.snippet }));
+/** The results for `q`: `pages` (RESULT_PAGES unless a test set FakeSearch.results) on `site`. */
+function hits(site: string, q: string, pages: readonly ResultPage[]): Hit[] {
+  const list = pages.map((p) => ({ url: `${site}${p.path}`, title: p.title, snippet: p.snippet }));
   if (/\bbroken\b/.test(q)) list[0] = { url: CLOSED_URL, title: "A page that is gone", snippet: "Gone" };
   return list;
 }
@@ -145,7 +156,7 @@ ${body}
 `;
 }
 
-function ddgResults(site: string, q: string, kl: string): string {
+function ddgResults(site: string, q: string, kl: string, pages: readonly ResultPage[]): string {
   const ad = `      <div class="result results_links results_links_deep result--ad result--ad--small">
         <div class="links_main links_deep result__body">
           <h2 class="result__title"><a rel="nofollow" class="result__a" href="https://duckduckgo.com/y.js?ad_domain=ads.example&amp;ad_provider=bingv7aa&amp;ad_type=txad&amp;u3=https%3A%2F%2Fwww.bing.com%2Faclick">Buy ${escapeHtml(q)} cheap</a></h2>
@@ -153,7 +164,7 @@ function ddgResults(site: string, q: string, kl: string): string {
           <a class="result__snippet" href="https://duckduckgo.com/y.js?ad_domain=ads.example">Sponsored result.</a>
         </div>
       </div>`;
-  const blocks = hits(site, q).map((hit, i) => {
+  const blocks = hits(site, q, pages).map((hit, i) => {
     // Most results link through DuckDuckGo's redirect; now and then one links straight to the page.
     const href = i === 2 ? escapeHtml(hit.url) : ddgLink(hit.url);
     const display = hit.url.replace(/^https?:\/\//, "");
@@ -231,7 +242,7 @@ const DDG_ANOMALY = (q: string) => `<!DOCTYPE html>
 </html>
 `;
 
-function duckduckgo(site: string, params: Record<string, string>): Response {
+function duckduckgo(site: string, params: Record<string, string>, pages: readonly ResultPage[]): Response {
   const q = params.q ?? "";
   const html = (body: string, code = 200) =>
     new Response(body, { status: code, headers: { "content-type": "text/html; charset=UTF-8" } });
@@ -246,7 +257,7 @@ function duckduckgo(site: string, params: Record<string, string>): Response {
     return html(
       "<html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>",
     );
-  return html(ddgResults(site, q, params.kl ?? ""));
+  return html(ddgResults(site, q, params.kl ?? "", pages));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +280,13 @@ function metaUrl(url: string) {
   };
 }
 
-function brave(site: string, path: string, params: Record<string, string>, headers: Headers): Response {
+function brave(
+  site: string,
+  path: string,
+  params: Record<string, string>,
+  headers: Headers,
+  pages: readonly ResultPage[],
+): Response {
   const q = params.q ?? "";
   const count = Math.min(Number(params.count ?? 20), 20);
   const json = (body: unknown, status = 200, extra: Record<string, string> = {}) =>
@@ -321,7 +338,7 @@ function brave(site: string, path: string, params: Record<string, string>, heade
       422,
     );
   }
-  const found = /\bnothing\b/.test(q) ? [] : hits(site, q).slice(0, count);
+  const found = /\bnothing\b/.test(q) ? [] : hits(site, q, pages).slice(0, count);
   const query = {
     original: q,
     show_strict_warning: false,
@@ -418,7 +435,7 @@ function brave(site: string, path: string, params: Record<string, string>, heade
 // ---------------------------------------------------------------------------------------------
 // SearXNG: <instance>/search?format=json
 
-function searxng(site: string, params: Record<string, string>): Response {
+function searxng(site: string, params: Record<string, string>, pages: readonly ResultPage[]): Response {
   const q = params.q ?? "";
   if (params.format !== "json")
     return new Response("<h1>403 Forbidden</h1>", { status: 403, headers: { "content-type": "text/html" } });
@@ -444,7 +461,7 @@ function searxng(site: string, params: Record<string, string>): Response {
       ],
     });
   }
-  const found = /\bnothing\b/.test(q) ? [] : hits(site, q);
+  const found = /\bnothing\b/.test(q) ? [] : hits(site, q, pages);
   const parsed = (url: string) => {
     const u = new URL(url);
     return [u.protocol.replace(":", ""), u.host, u.pathname, "", u.search.replace("?", ""), ""];
@@ -503,6 +520,7 @@ function searxng(site: string, params: Record<string, string>): Response {
 /** Starts the fake engines on 127.0.0.1; results point at `site` (the fixture site's origin). */
 export function startFakeSearch(site: string): FakeSearch {
   const requests: RecordedRequest[] = [];
+  let results: readonly ResultPage[] | null = null;
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -525,9 +543,10 @@ export function startFakeSearch(site: string): FakeSearch {
         params,
         headers: Object.fromEntries(request.headers),
       });
-      if (engine === "duckduckgo") return duckduckgo(site, params);
-      if (engine === "brave") return brave(site, url.pathname, params, request.headers);
-      return searxng(site, params);
+      const pages = results ?? RESULT_PAGES;
+      if (engine === "duckduckgo") return duckduckgo(site, params, pages);
+      if (engine === "brave") return brave(site, url.pathname, params, request.headers, pages);
+      return searxng(site, params, pages);
     },
   });
   const origin = `http://127.0.0.1:${server.port}`;
@@ -536,6 +555,12 @@ export function startFakeSearch(site: string): FakeSearch {
     braveUrl: `${origin}/brave/res/v1`,
     searxngUrl: `${origin}/searxng`,
     requests,
+    get results() {
+      return results;
+    },
+    set results(pages) {
+      results = pages;
+    },
     of: (engine) => requests.filter((r) => r.engine === engine),
     clear: () => {
       requests.length = 0;

@@ -28,6 +28,7 @@ import {
 import { ENCODED_PAGES } from "./site-pages/encodings.ts";
 import { oncePage, shrinkingPage, vendorArticle } from "./site-pages/escalation.ts";
 import { forumPage } from "./site-pages/forum.ts";
+import { KNOWLEDGE_PAGES, knowledgePage } from "./site-pages/knowledge.ts";
 import { listingPage } from "./site-pages/listing.ts";
 import { productPage } from "./site-pages/product.ts";
 import { servicePage } from "./site-pages/service.ts";
@@ -66,6 +67,7 @@ export {
 export * from "./site-pages/encodings.ts";
 export * from "./site-pages/escalation.ts";
 export * from "./site-pages/forum.ts";
+export * from "./site-pages/knowledge.ts";
 export { COOKIE_TEXT, FOOTER_TEXT, NAV_TEXT, SITE_NAME } from "./site-pages/layout.ts";
 export * from "./site-pages/listing.ts";
 export * from "./site-pages/product.ts";
@@ -151,6 +153,7 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     ["/botcheck", () => html(botcheckPage())],
   ];
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
+  for (const page of KNOWLEDGE_PAGES) table.push([page.path, () => html(knowledgePage(page))]);
   return new Map(table);
 }
 

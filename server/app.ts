@@ -9,6 +9,7 @@ import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { jsonResponse } from "./json-response.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { answerRoutes } from "./routes/answer.ts";
+import { askRoutes } from "./routes/ask.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
@@ -112,6 +113,7 @@ export function createApp(options: AppOptions) {
       .use(mapRoutes(options, guard))
       .use(searchRoutes(options, guard))
       .use(answerRoutes(options, guard, options.log))
+      .use(askRoutes(options, guard))
       .use(jobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
   );

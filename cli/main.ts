@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<CommandDef>> = {
   jobs: () => import("./commands/jobs.ts").then((m) => m.default as CommandDef),
   map: () => import("./commands/map.ts").then((m) => m.default as CommandDef),
   search: () => import("./commands/search.ts").then((m) => m.default as CommandDef),
+  ask: () => import("./commands/ask.ts").then((m) => m.default as CommandDef),
   answer: () => import("./commands/answer.ts").then((m) => m.default as CommandDef),
   keys: () => import("./commands/keys.ts").then((m) => m.default as CommandDef),
   usage: () => import("./commands/usage.ts").then((m) => m.default as CommandDef),

@@ -30,10 +30,10 @@ const listed = (j: JobRecord): ListedJob => ({
 export default defineCommand({
   meta: {
     name: "jobs",
-    description: "List crawl and batch jobs (the local store's, or a server's with --api-url)",
+    description: "List crawl, batch and agent jobs (the local store's, or a server's with --api-url)",
   },
   args: {
-    type: { type: "string", description: "crawl or batch", valueHint: "type" },
+    type: { type: "string", description: "crawl, batch or agent", valueHint: "type" },
     status: {
       type: "string",
       description: "queued, processing, completed, failed or cancelled",

@@ -1,0 +1,53 @@
+import { SiphonError } from "../src/errors.ts";
+import type { LlmProviderName } from "../src/llm/index.ts";
+
+/** The flags of every command that calls a model: vendor, key, model and base URL. */
+export const llmArgs = {
+  llm: {
+    type: "string",
+    description: "LLM vendor: openai (default), anthropic or google",
+    valueHint: "vendor",
+  },
+  "llm-key": {
+    type: "string",
+    description: "Your key for the vendor (else OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY)",
+    valueHint: "key",
+  },
+  "llm-model": {
+    type: "string",
+    description: "Model (default: the vendor's, SIPHON_<VENDOR>_MODEL)",
+    valueHint: "name",
+  },
+  "llm-base": {
+    type: "string",
+    description: "Base URL of any OpenAI-compatible server, e.g. http://localhost:11434/v1",
+    valueHint: "url",
+  },
+} as const;
+
+/** Where a vendor's key is found when --llm-key is not given: the variables its own tools read. */
+const KEY_ENV: Record<LlmProviderName, string[]> = {
+  openai: ["OPENAI_API_KEY"],
+  anthropic: ["ANTHROPIC_API_KEY"],
+  google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+};
+
+/**
+ * The key for `vendor` (default openai): --llm-key, else its environment variables.
+ * @throws SiphonError invalid_request naming the variables to set
+ */
+export function llmKeyOf(
+  vendor: unknown,
+  flag: unknown,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const name = (vendor ?? "openai") as LlmProviderName;
+  const names = KEY_ENV[name];
+  const key = (typeof flag === "string" && flag) || names?.map((n) => env[n]).find(Boolean);
+  if (key) return key;
+  throw new SiphonError("invalid_request", `llmApiKey: no key for ${name}`, {
+    hint: names
+      ? `Pass --llm-key or set ${names.join(" or ")} (any value for a keyless server behind --llm-base).`
+      : "Pass --llm openai, anthropic or google.",
+  });
+}

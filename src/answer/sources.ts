@@ -70,15 +70,6 @@ export async function gatherSources(
     deps,
   );
   const hits = found.response.data.web.slice(0, options.count);
-  if (hits.length === 0) {
-    throw new SiphonError(
-      "answer_failed",
-      `The search (${found.provider}) found no pages for this question`,
-      {
-        hint: "Rephrase the question with the words a page about it would use.",
-      },
-    );
-  }
   for (const hit of hits) deps.onProgress?.({ action: "fetching", url: hit.url });
   const scraped = await scrapeHits(hits, deps);
   if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");

@@ -53,12 +53,18 @@ export function rankPassages(question: string, passages: Passage[], titles: stri
     })),
   );
   const hits = index.search(wanted.join(" "));
-  return hits.map((hit) => ({
-    passage: passages[hit.id as number] as Passage,
-    score: hit.score,
+  return hits.map((hit) => {
+    const passage = passages[hit.id as number] as Passage;
     // The page title is shared by all its passages: it ranks them, it does not make one say more.
-    coverage:
-      hit.queryTerms.filter((term) => hit.match[term]?.some((field) => field !== "title")).length /
-      wanted.length,
-  }));
+    // Nor does a heading that repeats it (the h1 above the first paragraphs).
+    const titleTerms = new Set(termsOf(titles[passage.source] ?? ""));
+    const headingIsTitle = termsOf(passage.heading).every((term) => titleTerms.has(term));
+    const says = (fields: string[] | undefined) =>
+      fields?.some((field) => field === "text" || (field === "heading" && !headingIsTitle)) ?? false;
+    return {
+      passage,
+      score: hit.score,
+      coverage: hit.queryTerms.filter((term) => says(hit.match[term])).length / wanted.length,
+    };
+  });
 }

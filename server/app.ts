@@ -8,6 +8,8 @@ import { formatB, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { jsonResponse } from "./json-response.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { agentRoutes } from "./routes/agent.ts";
+import { agentJobRoutes } from "./routes/agent-jobs.ts";
 import { answerRoutes } from "./routes/answer.ts";
 import { askRoutes } from "./routes/ask.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
@@ -113,8 +115,10 @@ export function createApp(options: AppOptions) {
       .use(mapRoutes(options, guard))
       .use(searchRoutes(options, guard))
       .use(answerRoutes(options, guard, options.log))
+      .use(agentRoutes(options, guard, options.log))
       .use(askRoutes(options, guard))
       .use(jobRoutes(options, guard, options.runner))
+      .use(agentJobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
   );
 }

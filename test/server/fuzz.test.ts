@@ -478,6 +478,12 @@ describe("fuzzing every route the app serves", () => {
         "GET /v1/cli/usage",
         "GET /v1/stats",
         "POST /v1/answer",
+        "POST /v1/agent",
+        "POST /v1/agent/async",
+        "GET /v1/agent/:id",
+        "DELETE /v1/agent/:id",
+        "GET /v1/ask",
+        "POST /v1/ask",
         "GET /docs/json",
       ]),
     );
@@ -485,7 +491,10 @@ describe("fuzzing every route the app serves", () => {
     const withBodies = routes().filter((r) => bodySchema(r)?.properties);
     expect(withBodies.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       [
+        "POST /v1/agent",
+        "POST /v1/agent/async",
         "POST /v1/answer",
+        "POST /v1/ask",
         "POST /v1/batch/scrape",
         "POST /v1/crawl",
         "POST /v1/fetch",

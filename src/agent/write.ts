@@ -1,14 +1,12 @@
 import { cleanMarkers, MarkerFilter } from "../answer/citations.ts";
 import { buildPrompt, type NumberedPrompt } from "../answer/prompt.ts";
 import { SiphonError } from "../errors.ts";
-import { completeStream, completeStructured, type JsonSchema, LlmOutputError } from "../llm/index.ts";
+import { completeStream, completeStructuredRepaired, type JsonSchema } from "../llm/index.ts";
 import { rankPassages } from "../passages/index.ts";
 import type { LoopContext } from "./loop.ts";
 
 /** The line that starts the key findings in the model's answer. */
 const FINDINGS = "KEY FINDINGS:";
-/** Repairs asked for when structured output fails the schema. */
-export const SCHEMA_REPAIRS = 2;
 
 const WRITE_SYSTEM = [
   "You write the answer to a research task from the numbered web sources below, and only from them.",
@@ -118,37 +116,18 @@ export async function writeText(context: LoopContext, chunk?: (text: string) => 
  * Writes the answer as JSON matching `schema`: validated with ajv, and when it fails the model is
  * shown what failed and asked to repair it, up to SCHEMA_REPAIRS times.
  *
- * @throws LlmOutputError (answer_failed) listing what still failed after the last repair
+ * @throws SiphonError answer_failed listing what still failed after the last repair
  */
 export async function writeStructured(context: LoopContext, schema: JsonSchema): Promise<Written> {
   const prompt = promptFor(context, SCHEMA_SYSTEM);
-  const messages = [...prompt.messages];
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const result = await completeStructured<Record<string, unknown>>(
-        { llm: context.llm, messages, schema, schemaName: "agent_output" },
-        context.llmDeps,
-      );
-      context.tokens.add(result.usage);
-      return { answer: JSON.stringify(result.data), data: result.data, citations: prompt.citations };
-    } catch (error) {
-      if (!(error instanceof LlmOutputError)) throw error;
-      if (error.usage) context.tokens.add(error.usage);
-      if (attempt >= SCHEMA_REPAIRS) {
-        throw new SiphonError(
-          "answer_failed",
-          `The answer did not match outputSchema after ${SCHEMA_REPAIRS} repairs: ${error.issues.join("; ")}`,
-          { hint: "Simplify the schema, or use a model that supports structured output." },
-        );
-      }
-      context.summary(`The answer failed the schema (${error.issues.length} issue(s)); asking for a repair`);
-      messages.push(
-        { role: "assistant", content: error.text ?? "" },
-        {
-          role: "user",
-          content: `That JSON does not match the schema:\n${error.issues.map((i) => `- ${i}`).join("\n")}\nAnswer again with corrected JSON only.`,
-        },
-      );
-    }
-  }
+  const result = await completeStructuredRepaired<Record<string, unknown>>(
+    { llm: context.llm, messages: prompt.messages, schema, schemaName: "agent_output" },
+    context.llmDeps,
+    {
+      onRepair: (issues) =>
+        context.summary(`The answer failed the schema (${issues.length} issue(s)); asking for a repair`),
+    },
+  );
+  context.tokens.add(result.usage);
+  return { answer: JSON.stringify(result.data), data: result.data, citations: prompt.citations };
 }

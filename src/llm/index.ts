@@ -21,6 +21,7 @@ export {
   type ResolvedTarget,
   resolveTarget,
 } from "./providers.ts";
+export { completeStructuredRepaired, type RepairOptions, SCHEMA_REPAIRS } from "./repair.ts";
 export {
   checkJsonSchema,
   completeStructured,

@@ -249,6 +249,31 @@ const SETTINGS = {
     default: "gemini-3.8-flash",
     doc: "Google default model",
   },
+  llmProvider: {
+    env: "SIPHON_LLM_PROVIDER",
+    kind: "string",
+    default: "",
+    doc: "The service's own LLM for research and deep research when a request brings none: openai, anthropic or google (empty: callers must bring theirs)",
+  },
+  llmApiKey: {
+    env: "SIPHON_LLM_API_KEY",
+    kind: "string",
+    default: "",
+    // A secret: sent only to the service LLM's base URL, never logged, printed or returned.
+    doc: "Key of the service's own LLM (secret); empty for a keyless OpenAI-compatible server",
+  },
+  llmModel: {
+    env: "SIPHON_LLM_MODEL",
+    kind: "string",
+    default: "",
+    doc: "Model of the service's own LLM; default: the vendor's (SIPHON_<VENDOR>_MODEL)",
+  },
+  llmBaseUrl: {
+    env: "SIPHON_LLM_BASE_URL",
+    kind: "string",
+    default: "",
+    doc: "Base URL of the service's own LLM (any OpenAI-compatible server); default: the vendor's (SIPHON_<VENDOR>_BASE_URL)",
+  },
   llmTimeoutMs: {
     env: "SIPHON_LLM_TIMEOUT_MS",
     kind: "int",

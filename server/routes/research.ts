@@ -1,0 +1,183 @@
+import { Elysia } from "elysia";
+import { type Admission, admit, settle, usageHeaders, writeUsageHeaders } from "../../src/auth/meter.ts";
+import { toSiphonError } from "../../src/errors.ts";
+import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import { deepResearch, deepResearchStream, type ResearchDeps, research } from "../../src/research/index.ts";
+import {
+  DeepResearchBody,
+  DeepResearchDoneEvent,
+  DeepResearchResponse,
+  ResearchBody,
+  ResearchChunkEvent,
+  ResearchErrorEvent,
+  ResearchProgressEvent,
+  ResearchResponse,
+} from "../../src/schemas/research.ts";
+import { validate } from "../../src/schemas/validate.ts";
+import { type Guard, identify, metered } from "../guard.ts";
+import { jsonRequestBody, responses } from "../openapi.ts";
+import { sseResponse } from "../sse.ts";
+import { withSearchKeyHeader } from "./answer.ts";
+
+const LLM_TEXT =
+  "The LLM is the caller's `llm` {provider (openai, anthropic, google), apiKey, model, apiBase} when given " +
+  "(apiBase obeys the SSRF rules), else the service's own (SIPHON_LLM_PROVIDER, SIPHON_LLM_API_KEY, " +
+  "SIPHON_LLM_MODEL, SIPHON_LLM_BASE_URL); with neither, 400 invalid_request with a hint saying how to give one. " +
+  "No key is ever returned or logged. A key or model the vendor refuses is a 400 naming the field " +
+  "(llm.apiKey, llm.model); when the service's own LLM fails, the error says so. ";
+
+const researchDescription =
+  "Researches a question from the web into a cited Markdown report. depth quick: one search (searchProvider, " +
+  "default duckduckgo), the top maxSources results (1-10) fetched in parallel through the fetch pipeline (cache, " +
+  "escalation, SSRF), passages ranked by BM25, one report written from the fetched pages, numbered. depth deep: " +
+  "the loop of POST /v1/deep-research (3 rounds at most, maxSources up to 30). citations are the pages the " +
+  "report cites, each with its [n] as index; sourcesUsed counts the pages it was written from; elapsed is in ms. " +
+  LLM_TEXT +
+  "Credits: 1 per page fetched from its site (cache hits are free).";
+
+const deepDescription =
+  "Multi-step research with a cited report. The question is split into 2-4 sub-questions (the LLM, JSON); " +
+  "each is searched, unread results fetched in parallel through the fetch pipeline (never a URL twice, never " +
+  "more than maxSources pages in all, each round taking its share), passages ranked by BM25 per query and " +
+  "sources scored; a gap check (the LLM, JSON) names what is missing, searched in the next round, up to " +
+  "maxRounds; then the report is written from the best sources, numbered, with [n] markers (out-of-range " +
+  "markers removed). stream=true answers text/event-stream: `data: {type, message, round}` progress events " +
+  'with type decomposing, searching, fetching, scoring, gap_check or synthesizing; `data: {type:"chunk",text}` ' +
+  'with the report; then `data: {type:"done",citations,sourcesUsed,roundsCompleted,tokensUsed}`. Failures ' +
+  "before the first event (bad input, no LLM, a refused key, the plan's call) are ordinary errors; later ones " +
+  'end the stream with `data: {type:"error",error:{type,message}}`. ' +
+  LLM_TEXT +
+  "Credits: 1 per page fetched from its site (cache hits are free); a stream is charged when it ends, so its " +
+  "X-Credits-Used header is absent.";
+
+const searchKeyHeader = {
+  name: "x-search-api-key",
+  in: "header",
+  required: false,
+  description: "Key for brave (instead of searchApiKey)",
+  schema: { type: "string" },
+};
+
+type SetHeaders = Record<string, string | number>;
+
+/**
+ * A metered stream: authenticated and admitted like `metered`, but its credits are known only
+ * when its events end (deep research fetches as it goes), so it is settled then, once, whether
+ * it finished, failed or the client left. A failure before the stream starts is settled and
+ * thrown as `metered` does.
+ */
+async function meteredStream(
+  guard: Guard,
+  request: Request,
+  set: { headers: SetHeaders },
+  route: string,
+  start: (admission: Admission | null) => Promise<{
+    events: AsyncIterable<unknown>;
+    credits(): number;
+  }>,
+): Promise<Response> {
+  if (guard.off) return sseResponse((await start(null)).events);
+  const started = performance.now();
+  const principal = await identify(guard, request);
+  const admission = await admit(principal, guard);
+  const settleWith = (credits: number, status: number) =>
+    settle(admission, { credits, route, status, durationMs: performance.now() - started }, guard);
+  let outcome: Awaited<ReturnType<typeof start>>;
+  try {
+    outcome = await start(admission);
+  } catch (raw) {
+    const error = toSiphonError(raw);
+    const settlement = await settleWith(0, error.status);
+    const own = { ...error.headers };
+    Object.assign(error.headers, usageHeaders(admission, settlement), own);
+    throw error;
+  }
+  // What the week holds before this request's pages: the credits come at the end.
+  writeUsageHeaders(set.headers, admission, { credits: 0, weeklyUsed: admission.weekly.used });
+  delete set.headers["x-credits-used"];
+  const { events, credits } = outcome;
+  async function* charged() {
+    try {
+      yield* events;
+    } finally {
+      await settleWith(credits(), 200);
+    }
+  }
+  return sseResponse(charged());
+}
+
+/** POST /v1/research and POST /v1/deep-research: validate, meter, research. */
+export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
+  const depsFor = (request: Request, admission: Admission | null): ResearchDeps => ({
+    ...deps,
+    signal: request.signal,
+    httpOnly: admission?.softLimited,
+    apiBasePolicy: "guard",
+    llmLog: log,
+  });
+
+  return new Elysia({ name: "routes:research" })
+    .post(
+      "/v1/research",
+      ({ body, set, request }) => {
+        const input = validate(ResearchBody, withSearchKeyHeader(body, request));
+        return metered<ResearchResponse>(guard, request, set, "research", async (admission) => {
+          const outcome = await research(input, depsFor(request, admission));
+          return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+        });
+      },
+      {
+        detail: {
+          summary: "Research a question into a cited report (search, fetch, compile)",
+          description: researchDescription,
+          parameters: [searchKeyHeader],
+          requestBody: jsonRequestBody(ResearchBody),
+          responses: responses(ResearchResponse, [400, 401, 429, 500, 502, 504]),
+        } as never,
+      },
+    )
+    .post(
+      "/v1/deep-research",
+      ({ body, set, request }) => {
+        const input = validate(DeepResearchBody, withSearchKeyHeader(body, request));
+        if (!input.stream) {
+          return metered<DeepResearchResponse>(guard, request, set, "deep-research", async (admission) => {
+            const outcome = await deepResearch(input, depsFor(request, admission));
+            return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+          });
+        }
+        return meteredStream(guard, request, set, "deep-research", async (admission) => {
+          const outcome = await deepResearchStream(input, depsFor(request, admission));
+          return { events: outcome.events, credits: outcome.pagesFetched };
+        });
+      },
+      {
+        detail: {
+          summary:
+            "Deep research: sub-questions, rounds of search and gap checks, a cited report (JSON or SSE)",
+          description: deepDescription,
+          parameters: [searchKeyHeader],
+          requestBody: jsonRequestBody(DeepResearchBody),
+          responses: {
+            ...responses(DeepResearchResponse, [400, 401, 429, 500, 502, 504]),
+            200: {
+              description: "The report (JSON), or with stream=true server-sent events",
+              content: {
+                "application/json": { schema: DeepResearchResponse },
+                "text/event-stream": {
+                  schema: {
+                    oneOf: [
+                      ResearchProgressEvent,
+                      ResearchChunkEvent,
+                      DeepResearchDoneEvent,
+                      ResearchErrorEvent,
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        } as never,
+      },
+    );
+}

@@ -56,13 +56,14 @@ const args = {
 type Args = Record<string, string | boolean | string[] | undefined>;
 
 /** Where a vendor's key is found when --llm-key is not given: the variables its own tools read. */
-const KEY_ENV: Record<LlmProviderName, string[]> = {
+export const KEY_ENV: Record<LlmProviderName, string[]> = {
   openai: ["OPENAI_API_KEY"],
   anthropic: ["ANTHROPIC_API_KEY"],
   google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 };
 
-function keyFromEnv(vendor: unknown): string | undefined {
+/** The vendor's key (default openai) from its own variables, or undefined. */
+export function keyFromEnv(vendor: unknown): string | undefined {
   const names = KEY_ENV[(vendor ?? "openai") as LlmProviderName] ?? [];
   return names.map((name) => process.env[name]).find(Boolean);
 }

@@ -13,11 +13,15 @@
  *     --answer-runs runs, split at the last HTML extraction's end, the "analyzing" progress
  *     event (passages ranked), the request's arrival at the fake LLM and the first chunk event
  *     yielded. The same once more through POST /v1/answer on a loopback socket, timed from the
- *     proxy's last page handed over to the first chunk read by the HTTP client.
+ *     proxy's last page handed over to the first chunk read by the HTTP client;
+ *  3. the research agent at depth basic and thorough (issue 12): pages fetched, wall time, and
+ *     siphon's own share of it besides waiting on the fake LLM, site and search engine; see
+ *     agent.ts (also runnable alone: bun scripts/bench/agent.ts [--runs N] [--json]). Medians
+ *     of --agent-runs runs each; --agent-runs 0 leaves them out.
  * Cache off (every page is fetched), escalation off, SSRF protection off (loopback). The site,
  * proxy and fakes run in this process too: their work shares its event loop and 2 extra threads.
  *
- *   bun scripts/bench/research.ts [--runs N] [--answer-runs N] [--json]
+ *   bun scripts/bench/research.ts [--runs N] [--answer-runs N] [--agent-runs N] [--json]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,12 +43,14 @@ import { startTestApp } from "../../test/helpers/app.ts";
 import { startFakeLlm } from "../../test/helpers/fake-llm.ts";
 import { RESULT_PAGES, startFakeSearch } from "../../test/helpers/fake-search.ts";
 import { startFixtureSite } from "../../test/helpers/fixture-site.ts";
+import { agentFigures, agentReport, TARGET_SHARE } from "./agent.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
 import { startLatencyProxy } from "./latency-proxy.ts";
 import { median, round1 } from "./stats.ts";
 
 const RUNS = numberFlag("runs", 7);
 const ANSWER_RUNS = numberFlag("answer-runs", 30);
+const AGENT_RUNS = numberFlag("agent-runs", 7);
 const JSON_OUT = hasFlag("json");
 const PAGES = 10;
 const WARM_UP = 3;
@@ -236,9 +242,11 @@ try {
   const parts = Object.keys(PARTS) as (keyof typeof PARTS)[];
   const split = Object.fromEntries(parts.map((k) => [k, summary(runs.map((r) => r[k]))]));
   const own = summary(runs.map((r) => r.total - r.llmToFirstEvent));
+  const figures = AGENT_RUNS > 0 ? await agentFigures(AGENT_RUNS, log) : [];
   const result = {
     scrape,
     answer: { runs: ANSWER_RUNS, targetMs: TARGET_MS, split, ownWithoutLlm: own, http: summary(http) },
+    agent: { targetPercent: TARGET_SHARE * 100, figures },
   };
   if (JSON_OUT) console.log(JSON.stringify(result, null, 2));
   else {
@@ -269,6 +277,7 @@ try {
       `\nTarget < ${TARGET_MS} ms: in process median ${met(total!.medianMs)}, p95 ${met(total!.p95Ms)}; ` +
         `over HTTP median ${met(h.medianMs)}, p95 ${met(h.p95Ms)}.`,
     );
+    if (figures.length) console.log(`\n${agentReport(figures)}`);
   }
 } finally {
   await shared.close();

@@ -16,6 +16,7 @@ import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { mapRoutes } from "./routes/map.ts";
+import { researchRoutes } from "./routes/research.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 import { searchRoutes } from "./routes/search.ts";
 
@@ -115,6 +116,7 @@ export function createApp(options: AppOptions) {
       .use(mapRoutes(options, guard))
       .use(searchRoutes(options, guard))
       .use(answerRoutes(options, guard, options.log))
+      .use(researchRoutes(options, guard, options.log))
       .use(agentRoutes(options, guard, options.log))
       .use(askRoutes(options, guard))
       .use(jobRoutes(options, guard, options.runner))

@@ -484,6 +484,8 @@ describe("fuzzing every route the app serves", () => {
         "DELETE /v1/agent/:id",
         "GET /v1/ask",
         "POST /v1/ask",
+        "POST /v1/research",
+        "POST /v1/deep-research",
         "GET /docs/json",
       ]),
     );
@@ -497,8 +499,10 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/ask",
         "POST /v1/batch/scrape",
         "POST /v1/crawl",
+        "POST /v1/deep-research",
         "POST /v1/fetch",
         "POST /v1/map",
+        "POST /v1/research",
         "POST /v1/screenshot",
       ].sort(),
     );

@@ -32,20 +32,31 @@ const KEY_ENV: Record<LlmProviderName, string[]> = {
   google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 };
 
+/** The vendor's key (default openai) from its own variables, or undefined. */
+export function keyFromEnv(
+  vendor: unknown,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  const names = KEY_ENV[(vendor ?? "openai") as LlmProviderName] ?? [];
+  return names.map((n) => env[n]).find(Boolean);
+}
+
 /**
- * The key for `vendor` (default openai): --llm-key, else its environment variables.
+ * The key for `vendor` (default openai): --llm-key, else its environment variables. With
+ * `keyless` (a --llm-base server that may need none) a missing key is undefined, not an error.
  * @throws SiphonError invalid_request naming the variables to set
  */
 export function llmKeyOf(
   vendor: unknown,
   flag: unknown,
   env: Record<string, string | undefined> = process.env,
+  field = "llmApiKey",
 ): string {
   const name = (vendor ?? "openai") as LlmProviderName;
   const names = KEY_ENV[name];
-  const key = (typeof flag === "string" && flag) || names?.map((n) => env[n]).find(Boolean);
+  const key = (typeof flag === "string" && flag) || keyFromEnv(name, env);
   if (key) return key;
-  throw new SiphonError("invalid_request", `llmApiKey: no key for ${name}`, {
+  throw new SiphonError("invalid_request", `${field}: no key for ${name}`, {
     hint: names
       ? `Pass --llm-key or set ${names.join(" or ")} (any value for a keyless server behind --llm-base).`
       : "Pass --llm openai, anthropic or google.",

@@ -2,12 +2,12 @@ import { defineCommand } from "citty";
 import { type AnswerDeps, answer, answerStream, type ProgressEvent } from "../../src/answer/index.ts";
 import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
-import type { LlmProviderName } from "../../src/llm/index.ts";
 import type { AnswerEvent, AnswerInput, AnswerResponse, Citation } from "../../src/schemas/answer.ts";
 import { AnswerBody } from "../../src/schemas/answer.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
+import { llmArgs, llmKeyOf } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
 
@@ -17,26 +17,7 @@ const args = {
     required: true,
     description: "The question (quote it, or give several words)",
   },
-  llm: {
-    type: "string",
-    description: "LLM vendor: openai (default), anthropic or google",
-    valueHint: "vendor",
-  },
-  "llm-key": {
-    type: "string",
-    description: "Your key for the vendor (else OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY)",
-    valueHint: "key",
-  },
-  "llm-model": {
-    type: "string",
-    description: "Model (default: the vendor's, SIPHON_<VENDOR>_MODEL)",
-    valueHint: "name",
-  },
-  "llm-base": {
-    type: "string",
-    description: "Base URL of any OpenAI-compatible server, e.g. http://localhost:11434/v1",
-    valueHint: "url",
-  },
+  ...llmArgs,
   provider: {
     type: "string",
     description: "Search provider: duckduckgo (default), brave or searxng",
@@ -55,31 +36,10 @@ const args = {
 
 type Args = Record<string, string | boolean | string[] | undefined>;
 
-/** Where a vendor's key is found when --llm-key is not given: the variables its own tools read. */
-export const KEY_ENV: Record<LlmProviderName, string[]> = {
-  openai: ["OPENAI_API_KEY"],
-  anthropic: ["ANTHROPIC_API_KEY"],
-  google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-};
-
-/** The vendor's key (default openai) from its own variables, or undefined. */
-export function keyFromEnv(vendor: unknown): string | undefined {
-  const names = KEY_ENV[(vendor ?? "openai") as LlmProviderName] ?? [];
-  return names.map((name) => process.env[name]).find(Boolean);
-}
-
 /** Maps flags to the AnswerBody shape; the shared schema then validates it. */
 function inputFor(question: string, a: Args, stream: boolean): AnswerInput {
   const vendor = a.llm ?? "openai";
-  const key = (a["llm-key"] as string | undefined) ?? keyFromEnv(vendor);
-  if (!key) {
-    const names = KEY_ENV[vendor as LlmProviderName];
-    throw new SiphonError("invalid_request", `llmApiKey: no key for ${vendor}`, {
-      hint: names
-        ? `Pass --llm-key or set ${names.join(" or ")}.`
-        : "Pass --llm openai, anthropic or google.",
-    });
-  }
+  const key = llmKeyOf(vendor, a["llm-key"]);
   return validate(
     AnswerBody,
     defined({

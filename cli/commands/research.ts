@@ -1,7 +1,6 @@
 import { defineCommand } from "citty";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
-import type { LlmProviderName } from "../../src/llm/index.ts";
 import { deepResearch, deepResearchStream, type ResearchDeps, research } from "../../src/research/index.ts";
 import {
   DeepResearchBody,
@@ -18,9 +17,9 @@ import {
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
+import { keyFromEnv, llmKeyOf } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
-import { KEY_ENV, keyFromEnv } from "./answer.ts";
 
 const args = {
   query: {
@@ -96,15 +95,10 @@ function llmFor(a: Args, config: Config, remote: Remote | null): ResearchLlmInpu
   const named = [a.llm, a["llm-key"], a["llm-model"], a["llm-base"]].some((v) => v !== undefined);
   if (named) {
     const vendor = (a.llm as string | undefined) ?? "openai";
-    const key = (a["llm-key"] as string | undefined) ?? keyFromEnv(vendor);
-    if (!key && a["llm-base"] === undefined) {
-      const names = KEY_ENV[vendor as LlmProviderName];
-      throw new SiphonError("invalid_request", `llm.apiKey: no key for ${vendor}`, {
-        hint: names
-          ? `Pass --llm-key or set ${names.join(" or ")}.`
-          : "Pass --llm openai, anthropic or google.",
-      });
-    }
+    const key =
+      a["llm-base"] === undefined
+        ? llmKeyOf(vendor, a["llm-key"], process.env, "llm.apiKey")
+        : ((a["llm-key"] as string | undefined) ?? keyFromEnv(vendor));
     return defined({
       provider: vendor,
       apiKey: key,

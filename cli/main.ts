@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<CommandDef>> = {
   answer: () => import("./commands/answer.ts").then((m) => m.default as CommandDef),
   agent: () => import("./commands/agent.ts").then((m) => m.default as CommandDef),
   research: () => import("./commands/research.ts").then((m) => m.default as CommandDef),
+  extract: () => import("./commands/extract.ts").then((m) => m.default as CommandDef),
   keys: () => import("./commands/keys.ts").then((m) => m.default as CommandDef),
   usage: () => import("./commands/usage.ts").then((m) => m.default as CommandDef),
   screenshot: () => import("./commands/screenshot.ts").then((m) => m.default as CommandDef),

@@ -12,6 +12,7 @@ import { agentRoutes } from "./routes/agent.ts";
 import { agentJobRoutes } from "./routes/agent-jobs.ts";
 import { answerRoutes } from "./routes/answer.ts";
 import { askRoutes } from "./routes/ask.ts";
+import { extractRoutes } from "./routes/extract.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
@@ -111,7 +112,7 @@ export function createApp(options: AppOptions) {
         }),
       )
       .use(healthRoutes(version, options.startedAt ?? Date.now()))
-      .use(fetchRoutes(options, guard))
+      .use(fetchRoutes(options, guard, options.log))
       .use(screenshotRoutes(options, guard))
       .use(mapRoutes(options, guard))
       .use(searchRoutes(options, guard))
@@ -119,6 +120,7 @@ export function createApp(options: AppOptions) {
       .use(researchRoutes(options, guard, options.log))
       .use(agentRoutes(options, guard, options.log))
       .use(askRoutes(options, guard))
+      .use(extractRoutes(options, guard, options.log))
       .use(jobRoutes(options, guard, options.runner))
       .use(agentJobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))

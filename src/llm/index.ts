@@ -30,6 +30,7 @@ export {
   type StructuredInput,
   type StructuredMode,
   type StructuredResult,
+  schemaIssues,
 } from "./structured.ts";
 export {
   completeWithTools,

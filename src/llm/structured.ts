@@ -66,6 +66,12 @@ export async function checkJsonSchema(schema: unknown): Promise<void> {
   await validatorFor(schema);
 }
 
+/** What is wrong with `data` against `schema`, one line per issue; [] when it matches. */
+export async function schemaIssues(schema: JsonSchema, data: unknown): Promise<string[]> {
+  const validate = await validatorFor(schema);
+  return validate(data) ? [] : describeIssues(validate);
+}
+
 function isObjectSchema(schema: unknown): schema is JsonSchema {
   return typeof schema === "object" && schema !== null && !Array.isArray(schema);
 }

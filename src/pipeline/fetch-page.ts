@@ -14,7 +14,6 @@ import { fetchEscalating } from "./escalate.ts";
 import { resolveFormats } from "./formats.ts";
 import type { RenderMemo } from "./render-memo.ts";
 import { renderResult } from "./result.ts";
-import { rejectUnavailable } from "./unavailable.ts";
 
 /** Engines by name, loaded lazily so a run pays only for what it uses. */
 export interface Engines {
@@ -80,7 +79,6 @@ interface CachedAttempt {
 export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<FetchOutcome> {
   const now = deps.now ?? Date.now;
   const started = performance.now();
-  rejectUnavailable(input);
   const actions = parseActions(input.actions);
   const formats = resolveFormats(input);
   const target = parseTargetUrl(input.url);

@@ -17,10 +17,11 @@ export interface ResolvedFormats {
 }
 
 const CONTENT_FORMATS = new Set<string>(["markdown", "text", "html"]);
-/** Formats later versions build (LLM extraction, summaries); named, not silently ignored. */
-const NOT_YET: Record<string, string> = {
-  json: "The json format needs LLM extraction, which is not available in this version",
-  summary: "The summary format needs an LLM, which is not available in this version",
+/** Formats fetchPage does not render itself; named, never silently ignored. */
+const NOT_HERE: Record<string, string> = {
+  // fetchAndExtract (src/structured/inline.ts) takes json entries out before it calls fetchPage.
+  json: "The json format is extraction: it is read by fetchAndExtract, not by fetchPage",
+  summary: "The summary format needs an LLM summary, which is not available in this version",
 };
 
 function entryType(entry: unknown, index: number): { type: string; fullPage: boolean } {
@@ -42,8 +43,8 @@ function entryType(entry: unknown, index: number): { type: string; fullPage: boo
 /**
  * Reads the `formats` array of POST /v1/fetch (and jobs' scrape options): any set of
  * markdown, text, html, rawHtml, links, images and screenshot, all rendered from one
- * fetch of the page. `links` are always in the result; "json" and "summary" need an LLM
- * (not built yet) and anything else is named in a 400.
+ * fetch of the page. `links` are always in the result; "json" is extraction (fetchAndExtract
+ * handles it), "summary" is not built, and anything else is named in a 400.
  */
 export function resolveFormats(input: FetchInput): ResolvedFormats {
   const resolved: ResolvedFormats = {
@@ -60,7 +61,7 @@ export function resolveFormats(input: FetchInput): ResolvedFormats {
     else if (type === "images") resolved.images = true;
     else if (type === "links") continue;
     else if (type === "screenshot") resolved.screenshot = { fullPage };
-    else if (NOT_YET[type]) throw new SiphonError("invalid_request", NOT_YET[type]);
+    else if (NOT_HERE[type]) throw new SiphonError("invalid_request", NOT_HERE[type]);
     else {
       throw new SiphonError(
         "invalid_request",

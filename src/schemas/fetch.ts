@@ -1,6 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { MAX_ACTIONS, PageActionDoc } from "./actions.ts";
 import { inputFromQuery, StringEnum } from "./common.ts";
+import { extractFields } from "./extract-spec.ts";
+import { LlmFieldsOptional } from "./llm.ts";
 
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
 /** The longest maxAge a request may ask for (30 days); the cache drops entries older than this. */
@@ -98,18 +100,22 @@ export const FetchBody = T.Object(
       description: "Accept a cached result at most this old (ms, at most 30 days); 0 bypasses the cache",
     }),
     storeInCache: T.Boolean({ default: true, description: "false: do not write this result to the cache" }),
-    extract: T.Optional(T.Object({}, { additionalProperties: true })),
-    llmProvider: T.Optional(T.String()),
-    llmApiKey: T.Optional(T.String()),
-    llmModel: T.Optional(T.String()),
+    extract: T.Optional(
+      T.Object(extractFields, {
+        additionalProperties: false,
+        description:
+          "Inline extraction: schema and/or prompt (with an LLM: llmProvider, llmApiKey), or a schema alone (no LLM: the page's structured data), or selectors; the result gains json (and extractTokensUsed)",
+      }),
+    ),
+    ...LlmFieldsOptional,
     formats: T.Optional(
       T.Array(T.Unknown(), {
         maxItems: 20,
         description:
           'Any set of "markdown", "text", "html" (each returned in a field of that name; the first also sets ' +
           '`content`), "rawHtml", "links" (always returned), "images", "screenshot" (or ' +
-          '{"type":"screenshot","fullPage":true}), all rendered from one fetch of the page; "json" and ' +
-          '"summary" need an LLM (not available yet)',
+          '{"type":"screenshot","fullPage":true}), all rendered from one fetch of the page; ' +
+          '{"type":"json","schema":{…},"prompt":"…"} extracts into json, like extract',
       }),
     ),
   },
@@ -193,6 +199,18 @@ export const FetchResult = T.Object({
       description:
         "Set when the answer may be less than the page: a browser stage failed or drew less text than plain HTTP (the plain answer is returned), or a rendered app never looked drawn before the cap",
     }),
+  ),
+  json: T.Optional(
+    T.Unsafe<Record<string, unknown>>({
+      type: "object",
+      description: "Inline extraction's result (extract, or a json format)",
+    }),
+  ),
+  extractTokensUsed: T.Optional(
+    T.Object(
+      { input: T.Integer(), output: T.Integer() },
+      { description: "Tokens the extraction used (LLM path only)" },
+    ),
   ),
   actions: T.Optional(
     T.Object({

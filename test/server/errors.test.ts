@@ -148,10 +148,10 @@ describe("bad input is a clear format-B 4xx", () => {
     expect((await errorOf(res)).message).toMatch(/actions\[1\]: click needs a non-empty "selector"/);
   });
 
-  test("formats: json needs extraction, unknown entries are named", async () => {
+  test("formats: json needs a schema or a prompt, unknown entries are named", async () => {
     const json = await post(JSON.stringify({ url: "https://example.com", formats: ["markdown", "json"] }));
     expect(json.status).toBe(400);
-    expect((await errorOf(json)).message).toMatch(/LLM extraction/);
+    expect((await errorOf(json)).message).toMatch(/json format needs a schema or a prompt/);
     const odd = await post(JSON.stringify({ url: "https://example.com", formats: ["branding"] }));
     expect((await errorOf(odd)).message).toMatch(/formats\[0\]: "branding" is not supported/);
   });
@@ -176,10 +176,10 @@ describe("bad input is a clear format-B 4xx", () => {
     }
   });
 
-  test("extraction options not built yet are refused, not ignored", async () => {
+  test("an extraction that cannot run is refused before the fetch, not ignored", async () => {
     const res = await post(JSON.stringify({ url: "https://example.com", extract: { prompt: "x" } }));
     expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toMatch(/LLM extraction is not available/);
+    expect((await errorOf(res)).message).toMatch(/A prompt needs an LLM/);
   });
 
   test("repeated query parameters never cause a 5xx", async () => {

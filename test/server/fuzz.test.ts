@@ -486,6 +486,8 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/ask",
         "POST /v1/research",
         "POST /v1/deep-research",
+        "POST /v1/extract",
+        "GET /v1/extract/auto",
         "GET /docs/json",
       ]),
     );
@@ -500,6 +502,7 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/batch/scrape",
         "POST /v1/crawl",
         "POST /v1/deep-research",
+        "POST /v1/extract",
         "POST /v1/fetch",
         "POST /v1/map",
         "POST /v1/research",

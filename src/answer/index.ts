@@ -47,9 +47,13 @@ async function prepare(input: AnswerInput, deps: AnswerDeps): Promise<Prepared> 
     deps,
   );
   if (gathered.sources.length === 0) {
-    throw new SiphonError("answer_failed", `The search (${gathered.provider}) found no pages for this question`, {
-      hint: "Rephrase the question with the words a page about it would use.",
-    });
+    throw new SiphonError(
+      "answer_failed",
+      `The search (${gathered.provider}) found no pages for this question`,
+      {
+        hint: "Rephrase the question with the words a page about it would use.",
+      },
+    );
   }
   const prompt = buildPrompt(question, gathered.sources, gathered.ranked);
   if (prompt.citations.length === 0) {

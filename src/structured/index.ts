@@ -1,9 +1,8 @@
 import { SiphonError } from "../errors.ts";
 import { type LlmDeps, schemaIssues } from "../llm/index.ts";
 import type { ExtractResult } from "../schemas/extract.ts";
-import { fillSchema, findStructured, groupByType } from "./heuristics/index.ts";
+import { allowNulls, fillSchema, findStructured, groupByType, groupSources } from "./heuristics/index.ts";
 import { extractWithLlm } from "./llm.ts";
-import { nullable } from "./nullable.ts";
 import type { ExtractRequest } from "./request.ts";
 import { applySelectors } from "./selectors.ts";
 
@@ -19,7 +18,8 @@ export interface PageForExtraction {
 
 /** Everything structured on a page, grouped by type (GET /v1/extract/auto). */
 export function extractAuto(page: PageForExtraction): ExtractResult {
-  return { url: page.url, data: groupByType(findStructured(page.html, page.url)), method: "heuristic" };
+  const found = findStructured(page.html, page.url, page.markdown);
+  return { url: page.url, data: groupByType(found), method: "heuristic", sources: groupSources(found) };
 }
 
 /**
@@ -52,8 +52,12 @@ export async function extractPage(
     };
   }
   const schema = request.schema as Record<string, unknown>;
-  const { data, sources } = fillSchema(schema, findStructured(page.html, page.url), page.markdown);
-  const issues = await schemaIssues(nullable(schema) as Record<string, unknown>, data);
+  const { data, sources } = fillSchema(
+    schema,
+    findStructured(page.html, page.url, page.markdown),
+    page.markdown,
+  );
+  const issues = await schemaIssues(allowNulls(schema), data);
   if (issues.length) {
     throw new SiphonError(
       "internal_error",

@@ -1,5 +1,5 @@
 import { localName } from "./dom.ts";
-import { durationMinutes, findDates, parseAmount } from "./patterns.ts";
+import { durationMinutes, findDates, findEmails, findPhones, parseAmount } from "./patterns.ts";
 import { isEmpty, isObject } from "./resolve.ts";
 import type { FieldSchema } from "./schema.ts";
 import { norm, stem, words } from "./vocabulary.ts";
@@ -61,6 +61,14 @@ const TRUE_WORDS =
 const FALSE_WORDS =
   /^(false|no|n|0|nein|non|outofstock|soldout|discontinued|unavailable|notavailable|ausverkauft|nichtlieferbar|epuise|agotado)$/i;
 
+/** Whether a field name asks for an email address or a phone number. */
+export function contactKind(name: string): "email" | "phone" | null {
+  const s = stem(name);
+  if (s.includes("email") || words(name).includes("mail")) return "email";
+  if (/phone|telephone|^tel$|mobile|fax/.test(s)) return "phone";
+  return null;
+}
+
 /** Whether a field name asks for a date ("datePublished", "startDate", "deadline", ...). */
 export function isDateName(name: string): boolean {
   const s = stem(name);
@@ -97,7 +105,9 @@ export function toText(value: unknown): string | undefined {
       const address = ADDRESS_KEYS.map((k) => toText(value[k])).filter(Boolean);
       if (address.length) return address.join(", ");
     }
-    for (const key of TEXT_KEYS) {
+    // A step's name is its label ("Step 1"); its text is the step.
+    const keys = /^HowTo/.test(String(value["@type"] ?? "")) ? ["text", ...TEXT_KEYS] : TEXT_KEYS;
+    for (const key of keys) {
       const text = isEmpty(value[key]) ? undefined : toText(value[key]);
       if (text) return text;
     }
@@ -168,7 +178,12 @@ export function toBoolean(value: unknown): boolean | undefined {
 function matchEnum(value: string, options: unknown[]): unknown {
   if (options.includes(value)) return value;
   const wanted = norm(localName(value));
-  return options.find((o) => typeof o === "string" && norm(o) === wanted);
+  const exact = options.find((o) => typeof o === "string" && norm(o) === wanted);
+  if (exact !== undefined) return exact;
+  // "Full-time, permanent" is FULL_TIME: an option whose words all appear together in the value.
+  const text = ` ${words(value).join(" ")} `;
+  const within = options.filter((o) => typeof o === "string" && text.includes(` ${words(o).join(" ")} `));
+  return within.length === 1 ? within[0] : undefined;
 }
 
 /** A string in the schema's format: dates as ISO 8601, links only when absolute. */
@@ -183,6 +198,10 @@ function formatted(text: string, field: FieldSchema, name: string): string | und
   if (format === "uri" || format === "url" || format === "iri")
     return /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : undefined;
   if (format === "email") return /^[^\s@]+@[^\s@]+$/.test(text) ? text : undefined;
+  // A phone or email field wants the number or address, not the opening hours printed beside it.
+  const kind = contactKind(name);
+  if (kind === "email") return findEmails(text)[0] ?? text;
+  if (kind === "phone") return findPhones(text)[0] ?? text;
   return text;
 }
 

@@ -143,7 +143,10 @@ describe("fillSchema", () => {
         data: {
           recipeIngredient: "250 g tapioca flour",
           recipeInstructions: [
-            { "@type": "HowToSection", itemListElement: [{ "@type": "HowToStep", text: "Heat." }] },
+            {
+              "@type": "HowToSection",
+              itemListElement: [{ "@type": "HowToStep", name: "Step 1", text: "Heat." }],
+            },
             { "@type": "HowToStep", text: "Bake." },
           ],
           keywords: "cheese, bread",
@@ -168,7 +171,7 @@ describe("fillSchema", () => {
     });
   });
 
-  test("an array of objects with no structured source takes the table whose headers match", () => {
+  test("an array of objects with no structured source takes the table whose headers match; its first column is the name", () => {
     const found: Found[] = [
       {
         type: "Table",
@@ -194,7 +197,11 @@ describe("fillSchema", () => {
           type: "array",
           items: {
             type: "object",
-            properties: { hut: { type: "string" }, altitude: { type: "integer" }, price: { type: "number" } },
+            properties: {
+              name: { type: "string" },
+              altitude: { type: "integer" },
+              price: { type: "number" },
+            },
           },
         },
       },
@@ -202,8 +209,8 @@ describe("fillSchema", () => {
     expect(fillSchema(schema, found, "")).toEqual({
       data: {
         huts: [
-          { hut: "Auronzo", altitude: 2320, price: 62 },
-          { hut: "Lavaredo", altitude: 2344, price: 58.5 },
+          { name: "Auronzo", altitude: 2320, price: 62 },
+          { name: "Lavaredo", altitude: 2344, price: 58.5 },
         ],
       },
       sources: { huts: "table" },
@@ -260,12 +267,50 @@ describe("fillSchema", () => {
     expect(fillSchema(schema, found, "").data).toEqual({ name: null, availability: null });
   });
 
-  test("enums match by normalised name", () => {
-    const found: Found[] = [{ type: "JobPosting", data: { employmentType: "FULL_TIME" }, signal: "json-ld" }];
+  test("enums match by normalised name, or by the one option whose words the value holds", () => {
     const schema = {
       type: "object",
-      properties: { employmentType: { type: "string", enum: ["Full-time", "Part-time"] } },
+      properties: { employmentType: { type: "string", enum: ["FULL_TIME", "PART_TIME"] } },
     };
-    expect(fillSchema(schema, found, "").data).toEqual({ employmentType: "Full-time" });
+    const fill = (employmentType: string) =>
+      fillSchema(schema, [{ type: "JobPosting", data: { employmentType }, signal: "json-ld" }], "").data;
+    expect(fill("Full-time")).toEqual({ employmentType: "FULL_TIME" });
+    expect(fill("Full-time, permanent")).toEqual({ employmentType: "FULL_TIME" });
+    expect(fill("Full-time or part-time")).toEqual({ employmentType: null });
+  });
+
+  test("an email or phone field takes the address or number out of the text around it", () => {
+    const found: Found[] = [
+      {
+        type: "DefinitionList",
+        data: { Phone: "+39 0436 866 252 (9:00–12:00)", Email: "Write to info@hut.example" },
+        signal: "definition-list",
+      },
+    ];
+    const schema = { type: "object", properties: { phone: { type: "string" }, email: { type: "string" } } };
+    expect(fillSchema(schema, found, "").data).toEqual({
+      phone: "+39 0436 866 252",
+      email: "info@hut.example",
+    });
+  });
+
+  test("with nothing structured, the byline, organiser and printed rating fill their fields", () => {
+    const text =
+      "# Jazz night\n\nBy Ann Lee · 2 May 2024\n\n★★★★☆ 4.2 out of 5 (37 reviews)\n\nPresented by Nordic Jazz Society.";
+    const schema = {
+      type: "object",
+      properties: {
+        author: { type: "string" },
+        organizer: { type: "string" },
+        rating: { type: "number" },
+        reviewCount: { type: "integer" },
+      },
+    };
+    expect(fillSchema(schema, [], text).data).toEqual({
+      author: "Ann Lee",
+      organizer: "Nordic Jazz Society",
+      rating: 4.2,
+      reviewCount: 37,
+    });
   });
 });

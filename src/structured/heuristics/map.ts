@@ -1,5 +1,5 @@
-import { coerceScalar, isDateName, listItems, toText } from "./coerce.ts";
-import { findAvailability, findPatterns } from "./patterns.ts";
+import { coerceScalar, contactKind, isDateName, listItems, toText } from "./coerce.ts";
+import { findAvailability, findByline, findOrganizer, findPatterns, findRating } from "./patterns.ts";
 import { type Hit, isEmpty, isObject, lookup } from "./resolve.ts";
 import { type FieldSchema, type JsonSchema, propertySchema, readSchema, satisfies } from "./schema.ts";
 import { type Data, type Found, SIGNAL_ORDER, type Signal } from "./types.ts";
@@ -250,7 +250,11 @@ function fillArray(
   if (items.kind === "object" && items.properties) {
     const table = bestTable(items, ctx.tables);
     if (table) {
-      const rows = (table.data.rows as Data[]) ?? [];
+      const rows = withNames(
+        (table.data.rows as Data[]) ?? [],
+        (table.data.headers as string[]) ?? [],
+        items,
+      );
       const done = accept(fillItems(rows, items, "table", ctx, path), "table");
       if (done) return done;
     }
@@ -288,6 +292,17 @@ function fillItems(
   return out;
 }
 
+/**
+ * Rows with the first column as their name when no header says "name" or "title": a table's
+ * first column is what each row is about ("Hut", "Plan", "Country").
+ */
+function withNames(rows: Data[], headers: string[], items: FieldSchema): Data[] {
+  const first = headers[0];
+  const wanted = ["name", "title"].find((n) => items.properties?.some(([p]) => p === n));
+  if (!first || !wanted || headers.some((h) => lookup({ [h]: "x" }, wanted))) return rows;
+  return rows.map((row) => ({ ...row, [wanted]: row[first] }));
+}
+
 /** The table whose headers answer most of the item schema's properties (at least a third of them). */
 function bestTable(items: FieldSchema, tables: Found[]): Found | null {
   const names = (items.properties ?? []).map(([n]) => n);
@@ -305,14 +320,27 @@ function bestTable(items: FieldSchema, tables: Found[]): Found | null {
   return best;
 }
 
+type PatternKind =
+  | "price"
+  | "currency"
+  | "date"
+  | "email"
+  | "phone"
+  | "availability"
+  | "author"
+  | "organizer"
+  | "rating"
+  | "reviewCount";
+
 /** What kind of pattern a field name asks for. */
-function patternKind(
-  name: string,
-): "price" | "currency" | "date" | "email" | "phone" | "availability" | null {
+function patternKind(name: string): PatternKind | null {
   const s = stem(name);
-  const w = words(name);
-  if (s.includes("email") || w.includes("mail")) return "email";
-  if (/phone|telephone|^tel$|mobile|fax/.test(s)) return "phone";
+  if (/^(author|authorname|writer|byline|creator)$/.test(s)) return "author";
+  if (/^(organizer|organiser|host|presenter|promoter)$/.test(s)) return "organizer";
+  if (/^(rating|ratingvalue|averagerating|star|score)$/.test(s)) return "rating";
+  if (/^(reviewcount|numberofreview|ratingcount|review)$/.test(s)) return "reviewCount";
+  const contact = contactKind(name);
+  if (contact) return contact;
   if (s.includes("currency")) return "currency";
   if (/price|cost|amount|salary|preis|prix|precio|fee/.test(s)) return "price";
   if (isDateName(name)) return "date";
@@ -362,6 +390,14 @@ function fromPatterns(name: string, field: FieldSchema, ctx: Context, opts: Fill
       const later = /end|until|deadline|validthrough|expire|closing/.test(s);
       return coerceScalar(later ? (dates[1] ?? undefined) : dates[0], field, name);
     }
+    case "author":
+      return coerceScalar(findByline(ctx.text) ?? undefined, field, name);
+    case "organizer":
+      return coerceScalar(findOrganizer(ctx.text) ?? undefined, field, name);
+    case "rating":
+      return coerceScalar(findRating(ctx.text).ratingValue ?? undefined, field, name);
+    case "reviewCount":
+      return coerceScalar(findRating(ctx.text).reviewCount ?? undefined, field, name);
     case "availability": {
       const availability = findAvailability(ctx.text);
       return availability ? coerceScalar(availability, field, name) : undefined;

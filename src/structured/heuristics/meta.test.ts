@@ -74,10 +74,35 @@ describe("findMeta", () => {
           url: "https://news.example/a/1",
           inLanguage: "de",
           name: "Dam opens",
-          title: "Dam opens – Energy | The Times",
+          pageTitle: "Dam opens – Energy | The Times",
+          siteName: "The Times",
         },
       },
     ]);
+  });
+
+  test("without rel=author, a byline names the author; a tags block gives keywords; the first large content image is the image", () => {
+    const [page] = find(
+      "",
+      `<header class="site"><p class="author">Site Owner</p><img src="/logo.png" width="400" height="400"></header>
+       <article><header><h1>Dam opens</h1><p class="byline">By Ann de Vries, energy correspondent · 14 May</p></header>
+       <img src="/icon.png" width="32" height="32"><img src="/dam.jpg" width="1200">
+       <p class="tags">Tags: <a href="/t/a">energy</a>, <a href="/t/b">water</a></p></article>`,
+    );
+    expect(page!.data).toMatchObject({
+      author: "Ann de Vries",
+      keywords: ["energy", "water"],
+      image: "https://news.example/dam.jpg",
+      name: "Dam opens",
+    });
+  });
+
+  test("og:title that is the heading plus a site or company is read as the heading", () => {
+    const [og] = find(
+      `<meta property="og:title" content="Backend Engineer – Kestrel Logistics">`,
+      "<main><h1>Backend Engineer</h1></main>",
+    );
+    expect(og!.data.name).toBe("Backend Engineer");
   });
 
   test("a page with no meta tags finds nothing but its language", () => {

@@ -62,6 +62,12 @@ describe("findMicrodata", () => {
     });
   });
 
+  test("an <a> is its href for link properties and its text for others, as pages mean it", () => {
+    const [article] = find(`<div itemscope itemtype="https://schema.org/Article">
+      <a itemprop="author" href="/authors/ann">Ann Lee</a> <a itemprop="url" href="/a/1">Permalink</a></div>`);
+    expect(article!.data).toEqual({ "@type": "Article", author: "Ann Lee", url: "https://shop.example/a/1" });
+  });
+
   test("each top-level itemscope is its own Found; nested ones are not", () => {
     const found = find(`
       <div itemscope itemtype="https://schema.org/BreadcrumbList"><span itemprop="itemListElement" itemscope itemtype="https://schema.org/ListItem"><span itemprop="name">Shop</span></span></div>

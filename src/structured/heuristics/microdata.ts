@@ -27,6 +27,36 @@ const URL_ATTRIBUTE: Record<string, string> = {
 };
 
 /**
+ * Properties whose value is a link. Pages often put other properties on an `<a>` (an author's
+ * name linking to their page); for those the link's text is the value, as search engines read it.
+ */
+const LINK_PROPERTIES = new Set([
+  "url",
+  "sameAs",
+  "image",
+  "logo",
+  "photo",
+  "thumbnailUrl",
+  "contentUrl",
+  "embedUrl",
+  "downloadUrl",
+  "item",
+  "mainEntityOfPage",
+  "license",
+  "relatedLink",
+  "significantLink",
+  "availability",
+  "itemCondition",
+  "eventStatus",
+  "eventAttendanceMode",
+  "hasMap",
+  "video",
+  "audio",
+  "codeRepository",
+  "discussionUrl",
+]);
+
+/**
  * Every top-level microdata item (itemscope without itemprop) with its properties, nested items
  * as objects with their own "@type", repeated properties as arrays and `itemref` followed.
  */
@@ -66,7 +96,7 @@ function readItem(item: Element, base: string, ids: Map<string, Element>, seen: 
           ? inner.has(el)
             ? null
             : readItem(el, base, ids, inner)
-          : propertyValue(el, base);
+          : propertyValue(el, base, names);
       if (value !== null && value !== "") for (const name of names) addValue(data, localName(name), value);
     }
     // A nested item's properties are its own, not this item's.
@@ -78,10 +108,14 @@ function readItem(item: Element, base: string, ids: Map<string, Element>, seen: 
 }
 
 /** The value of an itemprop element: content, URL, datetime, value or text, by element. */
-function propertyValue(el: Element, base: string): string | null {
+function propertyValue(el: Element, base: string, names: string[]): string | null {
   const a = el.attribs;
   // Not in the standard, but pages (and Google) use content="" on any element for the machine value.
   if (a.content !== undefined) return clean(a.content);
+  if ((el.name === "a" || el.name === "area") && !names.some((n) => LINK_PROPERTIES.has(localName(n)))) {
+    const text = clean(textOf(el));
+    if (text) return text;
+  }
   const urlAttr = URL_ATTRIBUTE[el.name];
   if (urlAttr) return absoluteUrl(a[urlAttr], base) ?? clean(textOf(el));
   if (el.name === "time") return clean(a.datetime) ?? clean(textOf(el));

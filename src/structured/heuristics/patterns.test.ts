@@ -2,12 +2,15 @@ import { describe, expect, test } from "bun:test";
 import {
   durationMinutes,
   findAvailability,
+  findByline,
   findDates,
   findEmails,
   findLabels,
+  findOrganizer,
   findPatterns,
   findPhones,
   findPrices,
+  findRating,
   parseAmount,
 } from "./patterns.ts";
 
@@ -61,6 +64,13 @@ describe("dates", () => {
     ]);
   });
 
+  test("a time range after a date ends the same day", () => {
+    expect(findDates("Friday, 21 March 2025, 19:30 – 23:00 · doors 18:30").map((d) => d.date)).toEqual([
+      "2025-03-21T19:30:00",
+      "2025-03-21T23:00:00",
+    ]);
+  });
+
   test("impossible dates are not dates", () => {
     expect(findDates("on 31.13.2024 or 2024-00-10 or 45 March 2024")).toEqual([]);
   });
@@ -82,6 +92,34 @@ describe("contacts", () => {
   });
 });
 
+describe("bylines, organisers, ratings", () => {
+  test("a line starting 'By' names the author, particles included, up to the first punctuation", () => {
+    expect(findByline("# Soup\n\nBy Camila de la Rocha · 2 September 2023")).toBe("Camila de la Rocha");
+    expect(findByline("Von J. Müller, Berlin")).toBe("J. Müller");
+    expect(findByline("Nearby stations are listed below")).toBeNull();
+    expect(findByline("By the river we walked")).toBeNull();
+  });
+
+  test("'Presented by' names the organiser and stops at the sentence's end", () => {
+    expect(findOrganizer("Presented by Nordic Jazz Society. Questions: mail us")).toBe("Nordic Jazz Society");
+    expect(findOrganizer("Doors open at 7")).toBeNull();
+    expect(findOrganizer("hosted by the river, a gig")).toBeNull();
+  });
+
+  test("ratings and review counts as shops and recipe cards print them", () => {
+    expect(findRating("★★★★½ 4,6 von 5 Sternen (218 Bewertungen)")).toEqual({
+      ratingValue: 4.6,
+      reviewCount: 218,
+    });
+    expect(findRating("★★★★★ 4.8 from 57 votes")).toEqual({ ratingValue: 4.8, reviewCount: 57 });
+    expect(findRating("Rated 4.5 out of 5 by 1,204 customer reviews")).toEqual({
+      ratingValue: 4.5,
+      reviewCount: 1204,
+    });
+    expect(findRating("Serves 4 people in 5 minutes")).toEqual({ ratingValue: null, reviewCount: null });
+  });
+});
+
 describe("durations, labels, availability", () => {
   test("minutes from ISO 8601 and written durations", () => {
     expect(durationMinutes("PT1H30M")).toBe(90);
@@ -93,9 +131,7 @@ describe("durations, labels, availability", () => {
 
   test("'Label: value' lines, markdown emphasis and bullets removed", () => {
     expect(
-      findLabels(
-        "**Location:** Berlin\n- Salary: €55,000\nhttps://x.example\nA very long sentence that merely has: a colon",
-      ),
+      findLabels("**Location:** Berlin\n- Salary: €55,000\nhttps://x.example\nIt is as I said: no label"),
     ).toEqual({
       Location: "Berlin",
       Salary: "€55,000",
@@ -111,8 +147,9 @@ describe("durations, labels, availability", () => {
 
 test("findPatterns reads markdown: links are their text, and each value is a typed Found", () => {
   const found = findPatterns(
-    "**Price:** [€12](https://x.example/p) · mail [us](mailto:a@b.example) a@b.example on 2024-01-02",
+    "**Price:** [€12](https://x.example/2023-01-05/p) · mail [us](mailto:a@b.example) a@b.example on 2024-01-02",
   );
   expect(found.map((f) => f.type)).toEqual(["Price", "Date", "Email", "Labels"]);
   expect(found[0]!.data).toEqual({ price: 12, priceCurrency: "EUR", text: "€12" });
+  expect(found[1]!.data.date).toBe("2024-01-02");
 });

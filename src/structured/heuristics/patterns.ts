@@ -204,6 +204,17 @@ export function findDates(text: string): DateMatch[] {
         }
       }
       out.push({ date, text: m[0].trim(), index: start });
+      // "21 March 2025, 19:30 – 23:00": the range's end is the same day at the later time.
+      const range = date.includes("T")
+        ? /^\s*(?:[–—-]|to|bis|à)\s*(\d{1,2})[:.](\d{2})\b/.exec(text.slice(end))
+        : null;
+      if (range && Number(range[1]) < 24 && Number(range[2]) < 60) {
+        out.push({
+          date: `${date.slice(0, 11)}${pad(Number(range[1]))}:${range[2]}:00`,
+          text: range[0].trim(),
+          index: end,
+        });
+      }
     }
   }
   return out.sort((a, b) => a.index - b.index);
@@ -287,6 +298,41 @@ export function findAvailability(text: string): "InStock" | "OutOfStock" | null 
   const inStock = IN_STOCK.exec(text);
   if (out && (!inStock || out.index < inStock.index)) return "OutOfStock";
   return inStock ? "InStock" : null;
+}
+
+const NAME_WORD = "(?:\\p{Lu}\\.|\\p{Lu}[\\p{L}'’-]+)";
+const NAME = `(${NAME_WORD}(?:\\s+(?:(?:de|da|van|von|der|den|di|del|le|la|du|dos|bin|al)\\s+)*${NAME_WORD}){0,4})`;
+// Case-sensitive on purpose: with the i flag \\p{Lu} would match any letter, and "By the river" is no byline.
+const BYLINE_RE = new RegExp(`^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]oor|[Aa]v)\\s+${NAME}`, "mu");
+const ORGANIZER_RE = new RegExp(
+  `\\b(?:[Pp]resented|[Oo]rgani[sz]ed|[Hh]osted|[Pp]romoted|[Bb]rought to you)\\s+by\\s+(?:the\\s+)?${NAME}`,
+  "u",
+);
+
+/** The author a byline names: a line starting "By Ann Lee" (or Von, Par, Por, Door, Av). */
+export function findByline(text: string): string | null {
+  return BYLINE_RE.exec(plainText(text))?.[1] ?? null;
+}
+
+/** The organiser of an event: "Presented by Nordic Jazz Society", "Organised by ...". */
+export function findOrganizer(text: string): string | null {
+  return ORGANIZER_RE.exec(plainText(text))?.[1] ?? null;
+}
+
+const RATING_RE =
+  /(?<!\d)([0-5](?:[.,]\d{1,2})?)\s*(?:(?:out of|von|sur|de|di|van|\/)\s*5(?![\d.,])|(?:stars?|sterne?n?|étoiles)\b|from\s+\d[\d,.]*\s+(?:votes|ratings|reviews))/i;
+const REVIEW_COUNT_RE =
+  /(?<![\d.,])(\d{1,3}(?:[.,\s]\d{3})*|\d+)\s+(?:customer\s+)?(?:reviews|ratings|votes|bewertungen|rezensionen|kundenbewertungen|avis|reseñas|valoraciones|recensioni|beoordelingen)\b/i;
+
+/** The average rating a page prints ("4,6 von 5 Sternen", "4.8 out of 5", "4.8 from 57 votes") and how many reviews it is from. */
+export function findRating(text: string): { ratingValue: number | null; reviewCount: number | null } {
+  const plain = plainText(text);
+  const rating = RATING_RE.exec(plain);
+  const count = REVIEW_COUNT_RE.exec(plain) ?? /from\s+(\d[\d,.]*)\s+(?:votes|ratings|reviews)/i.exec(plain);
+  return {
+    ratingValue: rating ? parseAmount(rating[1]!) : null,
+    reviewCount: count ? parseAmount(count[1]!) : null,
+  };
 }
 
 /** Markdown reduced to the words a reader sees, struck-through text kept with its marks. */

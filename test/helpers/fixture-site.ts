@@ -42,6 +42,7 @@ import {
   serverErrorPage,
   spaPage,
 } from "./site-pages/special.ts";
+import { STRUCTURED_PAGES, structuredPage } from "./site-pages/structured.ts";
 
 /**
  * THE fixture website of the test suite: realistic pages plus every awkward
@@ -73,6 +74,7 @@ export * from "./site-pages/listing.ts";
 export * from "./site-pages/product.ts";
 export * from "./site-pages/service.ts";
 export * from "./site-pages/special.ts";
+export * from "./site-pages/structured.ts";
 
 /** A running fixture site. */
 export interface FixtureSite {
@@ -154,6 +156,7 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
   ];
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
   for (const page of KNOWLEDGE_PAGES) table.push([page.path, () => html(knowledgePage(page))]);
+  for (const page of STRUCTURED_PAGES) table.push([page.path, () => html(structuredPage(page, origin))]);
   return new Map(table);
 }
 

@@ -1,4 +1,4 @@
-import { parseDocument } from "./dom.ts";
+import { type ParentNode, parseDocument } from "./dom.ts";
 import { findJsonLd } from "./jsonld.ts";
 import { findContactLinks } from "./links.ts";
 import { findMeta } from "./meta.ts";
@@ -30,7 +30,14 @@ const FINDERS = [findJsonLd, findMicrodata, findRdfa, findMeta, findTables, find
  * Founds. Never throws on malformed markup or JSON.
  */
 export function findStructured(html: string, url: string, text?: string): Found[] {
-  const root = parseDocument(html);
+  return findStructuredIn(parseDocument(html), url, text);
+}
+
+/**
+ * `findStructured` over a document already parsed (the root of `loadHtml(html)`), to save a
+ * second parse; read it before any step removes scripts or chrome from it.
+ */
+export function findStructuredIn(root: ParentNode, url: string, text?: string): Found[] {
   const found: Found[] = [];
   for (const finder of FINDERS) found.push(...finder(root, url));
   found.push(...findContactLinks(root));

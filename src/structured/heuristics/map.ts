@@ -1,5 +1,12 @@
 import { coerceScalar, contactKind, isDateName, listItems, toText } from "./coerce.ts";
-import { findAvailability, findByline, findOrganizer, findPatterns, findRating } from "./patterns.ts";
+import {
+  findAvailability,
+  findByline,
+  findLabels,
+  findOrganizer,
+  findPatterns,
+  findRating,
+} from "./patterns.ts";
 import { type Hit, isEmpty, isObject, lookup } from "./resolve.ts";
 import { type FieldSchema, type JsonSchema, propertySchema, readSchema, satisfies } from "./schema.ts";
 import { type Data, type Found, SIGNAL_ORDER, type Signal } from "./types.ts";
@@ -14,7 +21,7 @@ interface Source {
 interface Context {
   found: Found[];
   tables: Found[];
-  patterns: Found[];
+  readonly patterns: Found[];
   text: string;
   sources: Record<string, Signal>;
 }
@@ -50,18 +57,23 @@ export function fillSchema(
   text: string,
 ): { data: Record<string, unknown>; sources: Record<string, Signal> } {
   const root = readSchema(schema);
-  const textPatterns = text ? findPatterns(text) : [];
+  let patterns: Found[] | undefined;
   const ctx: Context = {
     found,
     tables: found.filter((f) => f.type === "Table"),
-    patterns: [
-      ...found.filter((f) => f.signal === "pattern" && f.type !== "Labels"),
-      ...textPatterns.filter((f) => f.type !== "Labels"),
-    ],
+    // Read from the text only when a field falls through to them: most pages never need them.
+    get patterns() {
+      patterns ??= [...found, ...(text ? findPatterns(text) : [])].filter(
+        (f) => f.signal === "pattern" && f.type !== "Labels",
+      );
+      return patterns;
+    },
     text,
     sources: {},
   };
-  const labels = [...found, ...textPatterns].filter((f) => f.type === "Labels");
+  const textLabels = text ? findLabels(text) : {};
+  const labels = found.filter((f) => f.type === "Labels");
+  if (Object.keys(textLabels).length) labels.push({ type: "Labels", data: textLabels, signal: "pattern" });
   const target = targetFamily(root, found);
   const ranked = rank([...found, ...labels.filter((l) => !found.includes(l))], root, target);
   if (!root.properties?.length) {

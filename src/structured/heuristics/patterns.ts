@@ -337,12 +337,18 @@ export function findRating(text: string): { ratingValue: number | null; reviewCo
 
 /** Markdown reduced to the words a reader sees, struck-through text kept with its marks. */
 export function plainText(text: string): string {
-  return text
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
-    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1")
-    .replace(/^#{1,6}\s+/gm, "")
-    .replace(/\*\*|__/g, "");
+  // Filling one schema reads the same page text for several patterns: remember the last one.
+  if (text !== lastPlain.text) {
+    lastPlain.text = text;
+    lastPlain.plain = text
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+      .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, "$1")
+      .replace(/^#{1,6}\s+/gm, "")
+      .replace(/\*\*|__/g, "");
+  }
+  return lastPlain.plain;
 }
+const lastPlain = { text: "", plain: "" };
 
 /** Every pattern in `text` as Founds: Price, Date, Email and Phone (one per value) and Labels. */
 export function findPatterns(text: string): Found[] {

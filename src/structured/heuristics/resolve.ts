@@ -29,12 +29,41 @@ export function isEmpty(value: unknown): boolean {
   return false;
 }
 
+/** An object's keys by `norm` and by `stem`, and its printed labels' word stems, made once per object. */
+interface KeyIndex {
+  byNorm: Map<string, unknown>;
+  /** Non-empty values by the stem of their key ("@" keys left out), first key wins. */
+  byStem: Map<string, { key: string; value: unknown }>;
+  /** Keys that read as printed labels (with a space or a bracket), and their word stems. */
+  labels: { key: string; value: unknown; stems: string[] }[];
+}
+// Found data is not changed once found, so an object's index stays true for its life.
+const indexes = new WeakMap<Data, KeyIndex>();
+
+function indexOf(data: Data): KeyIndex {
+  let index = indexes.get(data);
+  if (!index) {
+    index = { byNorm: new Map(), byStem: new Map(), labels: [] };
+    for (const [key, value] of Object.entries(data)) {
+      const n = norm(key);
+      if (!index.byNorm.has(n)) index.byNorm.set(n, value);
+      if (key.startsWith("@") || isEmpty(value)) continue;
+      const s = stem(key);
+      if (!index.byStem.has(s)) index.byStem.set(s, { key, value });
+      if (/[\s(]/.test(key.trim())) {
+        const stems = labelStems(key);
+        if (stems.length <= 6) index.labels.push({ key, value, stems });
+      }
+    }
+    indexes.set(data, index);
+  }
+  return index;
+}
+
 /** The value under `key` in `data`, matching keys by `norm` ("Prep time" answers "prepTime"). */
 function getKey(data: Data, key: string): unknown {
   if (data[key] !== undefined) return data[key];
-  const wanted = norm(key);
-  for (const [k, v] of Object.entries(data)) if (norm(k) === wanted) return v;
-  return undefined;
+  return indexOf(data).byNorm.get(norm(key));
 }
 
 /** The value at a dotted path; arrays on the way are entered at their first element that has the key. */
@@ -75,9 +104,8 @@ export function lookup(data: Data, field: string): Hit | undefined {
     const value = getPath(data, path);
     if (!isEmpty(value)) return { value, path };
   }
-  for (const [key, value] of Object.entries(data)) {
-    if (!key.startsWith("@") && stem(key) === s && !isEmpty(value)) return { value, path: key };
-  }
+  const sameStem = indexOf(data).byStem.get(s);
+  if (sameStem) return { value: sameStem.value, path: sameStem.key };
   const parts = words(field);
   for (let i = 1; i < parts.length; i++) {
     const head = getKey(data, parts.slice(0, i).join(""));
@@ -96,8 +124,15 @@ export function lookup(data: Data, field: string): Hit | undefined {
 
 /** Stems of a printed label's words, units in brackets dropped: "Price per night (€)" -> price, per, night. */
 function labelStems(label: string): string[] {
-  return words(label.replace(/\([^)]*\)|\[[^\]]*\]/g, " ")).map(stem);
+  let stems = labelCache.get(label);
+  if (!stems) {
+    stems = words(label.replace(/\([^)]*\)|\[[^\]]*\]/g, " ")).map(stem);
+    if (labelCache.size > 5000) labelCache.clear();
+    labelCache.set(label, stems);
+  }
+  return stems;
 }
+const labelCache = new Map<string, string[]>();
 
 /**
  * A printed label (a table header, a dt) that contains all of the field's words or of one of
@@ -108,21 +143,16 @@ function byLabelWords(data: Data, field: string): Hit | undefined {
     words(field).map(stem),
     ...(SYNONYMS[stem(field)] ?? []).filter((p) => !p.includes(".")).map(labelStems),
   ];
-  for (const [key, value] of Object.entries(data)) {
-    if (!/[\s(]/.test(key.trim()) || isEmpty(value)) continue;
-    const have = labelStems(key);
-    if (have.length > 6) continue;
-    if (wanted.some((w) => w.length > 0 && w.every((x) => have.includes(x)))) return { value, path: key };
+  for (const { key, value, stems } of indexOf(data).labels) {
+    if (wanted.some((w) => w.length > 0 && w.every((x) => stems.includes(x)))) return { value, path: key };
   }
   return undefined;
 }
 
 function search(data: Data, s: string, depth: number, prefix: string): Hit | undefined {
   if (depth > MAX_SEARCH_DEPTH) return undefined;
-  for (const [key, value] of Object.entries(data)) {
-    if (depth > 0 && !key.startsWith("@") && stem(key) === s && !isEmpty(value))
-      return { value, path: prefix + key };
-  }
+  const sameStem = depth > 0 ? indexOf(data).byStem.get(s) : undefined;
+  if (sameStem) return { value: sameStem.value, path: prefix + sameStem.key };
   for (const [key, value] of Object.entries(data)) {
     if (isObject(value)) {
       const hit = search(value, s, depth + 1, `${prefix}${key}.`);

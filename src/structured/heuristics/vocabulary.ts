@@ -5,26 +5,39 @@
  */
 
 const normCache = new Map<string, string>();
+const stemCache = new Map<string, string>();
+const wordsCache = new Map<string, string[]>();
+
+/** Keys and field names repeat across pages and fields: bounded memos keep lookups cheap without growing forever. */
+function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  // Long strings are page text, not names: not worth keeping.
+  if (key.length > 100) return make();
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    if (cache.size > 5000) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
 
 /** "datePublished", "date_published" and "Date published" -> "datepublished"; accents dropped. */
 export function norm(name: string): string {
-  let n = normCache.get(name);
-  if (n === undefined) {
-    n = name
+  return remember(normCache, name, () =>
+    name
       .normalize("NFKD")
       .replace(/[\u0300-\u036f]/g, "")
       .toLowerCase()
-      .replace(/[^a-z0-9]/g, "");
-    // Keys repeat across pages and fields; a bounded memo keeps lookups cheap without growing forever.
-    if (normCache.size > 5000) normCache.clear();
-    normCache.set(name, n);
-  }
-  return n;
+      .replace(/[^a-z0-9]/g, ""),
+  );
 }
 
 /** `norm` and then singular: "ingredients" -> "ingredient", "categories" -> "category", "addresses" -> "address". */
 export function stem(name: string): string {
-  const n = norm(name);
+  return remember(stemCache, name, () => singular(norm(name)));
+}
+
+function singular(n: string): string {
   if (n.length <= 3) return n;
   if (n.endsWith("ies")) return `${n.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|z)es$/.test(n)) return n.slice(0, -2);
@@ -34,6 +47,10 @@ export function stem(name: string): string {
 
 /** The words of a camelCase or snake_case name: "authorName" -> ["author", "name"]. */
 export function words(name: string): string[] {
+  return remember(wordsCache, name, () => splitWords(name));
+}
+
+function splitWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)

@@ -30,21 +30,29 @@ const SKIPPED_TEXT = new Set(["script", "style", "noscript", "template"]);
 /** Visible text of an element with whitespace collapsed; blocks and `<br>` never run into each other. */
 export function textOf(node: AnyNode): string {
   let out = "";
-  const visit = (n: AnyNode): void => {
+  // Depth-first without recursion: hostile pages nest elements a hundred thousand deep.
+  const stack: (AnyNode | string)[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === "string") {
+      out += n;
+      continue;
+    }
     if (n.type === "text") out += n.data;
     else if (isElement(n)) {
-      if (SKIPPED_TEXT.has(n.name)) return;
+      if (SKIPPED_TEXT.has(n.name)) continue;
       if (n.name === "br") {
         out += " ";
-        return;
+        continue;
       }
       const block = BLOCK_TAGS.has(n.name);
-      if (block) out += " ";
-      for (const c of n.children) visit(c);
-      if (block) out += " ";
+      if (block) {
+        out += " ";
+        stack.push(" ");
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
     }
-  };
-  visit(node);
+  }
   return out.replace(/\s+/g, " ").trim();
 }
 

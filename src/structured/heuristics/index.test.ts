@@ -47,6 +47,20 @@ describe("findStructured", () => {
       findStructured("<<<>>><script type=application/ld+json>{{{</script>", "not a url"),
     ).not.toThrow();
   });
+
+  test("elements and JSON nested a hundred thousand deep are read without overflowing the stack", () => {
+    const deep = "<span>".repeat(100_000);
+    const html = `<script type="application/ld+json">${"[".repeat(50_000)}{"@type": "Product"}${"]".repeat(50_000)}</script>
+      <div itemscope itemtype="https://schema.org/Product"><div typeof="Product">
+      <table><tr><th>A</th><th>B</th></tr><tr><td>${deep}<span itemprop="name" property="name">Mill</span></td><td>x</td></tr></table>`;
+    const found = findStructured(html, "https://x.example/");
+    expect(found.map((f) => `${f.signal}:${f.type}`)).toEqual([
+      "microdata:Product",
+      "rdfa:Product",
+      "table:Table",
+    ]);
+    expect(found[0]!.data.name).toBe("Mill");
+  }, 30_000);
 });
 
 test("groupByType groups data by type, and groupSources names each entry's signal", () => {

@@ -40,18 +40,19 @@ export function findJsonLd(root: ParentNode, base: string): Found[] {
     return undefined;
   });
   const nodes: Data[] = [];
-  const collect = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(collect);
+  const collect = (value: unknown, depth = 0): void => {
+    if (depth > MAX_DEPTH) return;
+    if (Array.isArray(value)) for (const item of value) collect(item, depth + 1);
     else if (isObject(value)) {
-      if (Array.isArray(value["@graph"]) || isObject(value["@graph"])) collect(value["@graph"]);
+      if (Array.isArray(value["@graph"]) || isObject(value["@graph"])) collect(value["@graph"], depth + 1);
       if (value["@type"] !== undefined) nodes.push(value);
       // A WebPage's mainEntity is the page's real subject (the Product, the Article); a FAQPage's are its questions.
       if (/Page$/.test(typeOf(value["@type"])) && !/^(FAQ|QA)Page$/.test(typeOf(value["@type"]))) {
-        collect(value.mainEntity);
+        collect(value.mainEntity, depth + 1);
       }
     }
   };
-  blocks.forEach(collect);
+  for (const block of blocks) collect(block);
 
   const byId = new Map<string, Data>();
   for (const node of nodes)

@@ -26,6 +26,9 @@ const URL_ATTRIBUTE: Record<string, string> = {
   object: "data",
 };
 
+/** Items nested deeper than this are read as text: real pages nest a few levels, hostile ones thousands. */
+const MAX_NESTING = 32;
+
 /**
  * Properties whose value is a link. Pages often put other properties on an `<a>` (an author's
  * name linking to their page); for those the link's text is the value, as search engines read it.
@@ -88,22 +91,25 @@ function readItem(item: Element, base: string, ids: Map<string, Element>, seen: 
     const target = ids.get(ref);
     if (target) roots.push(target);
   }
-  const visit = (el: Element): void => {
+  // Depth-first without recursion (pages nest deeply); a nested item is read as its own, up to MAX_NESTING.
+  const stack = [...roots].reverse();
+  while (stack.length) {
+    const el = stack.pop()!;
     const names = (el.attribs.itemprop ?? "").split(/\s+/).filter(Boolean);
+    const scope = el.attribs.itemscope !== undefined;
     if (names.length) {
-      const value =
-        el.attribs.itemscope !== undefined
-          ? inner.has(el)
-            ? null
-            : readItem(el, base, ids, inner)
-          : propertyValue(el, base, names);
+      const value = scope
+        ? inner.has(el) || inner.size > MAX_NESTING
+          ? clean(textOf(el))
+          : readItem(el, base, ids, inner)
+        : propertyValue(el, base, names);
       if (value !== null && value !== "") for (const name of names) addValue(data, localName(name), value);
     }
     // A nested item's properties are its own, not this item's.
-    if (el.attribs.itemscope !== undefined) return;
-    for (const child of childElements(el)) visit(child);
-  };
-  roots.forEach(visit);
+    if (scope) continue;
+    const children = childElements(el);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
   return data;
 }
 

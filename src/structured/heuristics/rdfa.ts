@@ -12,6 +12,8 @@ import {
 import type { Data, Found } from "./types.ts";
 
 const URL_ATTRIBUTES = ["resource", "href", "src"] as const;
+/** Items nested deeper than this are read as text: real pages nest a few levels, hostile ones thousands. */
+const MAX_NESTING = 32;
 
 /**
  * Every top-level RDFa Lite item (an element with `typeof` that is not another item's
@@ -39,23 +41,30 @@ function insideItem(el: Element): boolean {
   return false;
 }
 
-function readItem(item: Element, base: string): Data {
+function readItem(item: Element, base: string, depth = 0): Data {
   const data: Data = {};
   const types = (item.attribs.typeof ?? "").split(/\s+/).filter(Boolean).map(localName);
   if (types.length) data["@type"] = types[0];
   const id = item.attribs.resource ?? item.attribs.about;
   if (id) data["@id"] = absoluteUrl(id, base) ?? id;
-  const visit = (el: Element): void => {
+  // Depth-first without recursion (pages nest deeply); nested items up to MAX_NESTING levels.
+  const stack = childElements(item).reverse();
+  while (stack.length) {
+    const el = stack.pop()!;
     const names = (el.attribs.property ?? "").split(/\s+/).filter(Boolean);
     const nested = el.attribs.typeof !== undefined;
     if (names.length) {
-      const value = nested ? readItem(el, base) : propertyValue(el, base);
+      const value = nested
+        ? depth < MAX_NESTING
+          ? readItem(el, base, depth + 1)
+          : clean(textOf(el))
+        : propertyValue(el, base);
       if (value !== null && value !== "") for (const name of names) addValue(data, localName(name), value);
     }
-    if (nested) return;
-    for (const child of childElements(el)) visit(child);
-  };
-  for (const child of childElements(item)) visit(child);
+    if (nested) continue;
+    const children = childElements(el);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
   return data;
 }
 

@@ -152,7 +152,7 @@ function readDl(dl: Element): Data {
   const data: Data = {};
   let terms: string[] = [];
   let afterDd = false;
-  const visit = (el: Element): void => {
+  const visit = (el: Element, depth = 0): void => {
     if (el.name === "dt") {
       if (afterDd) terms = [];
       afterDd = false;
@@ -162,8 +162,9 @@ function readDl(dl: Element): Data {
       afterDd = true;
       const value = clean(textOf(el));
       if (value) for (const term of terms) addValue(data, term, value);
-    } else if (el.name === "div") childElements(el).forEach(visit);
+      // Groups of dt and dd may sit in a <div>; deeper nesting is not a definition list's.
+    } else if (el.name === "div" && depth < 2) for (const child of childElements(el)) visit(child, depth + 1);
   };
-  childElements(dl).forEach(visit);
+  for (const child of childElements(dl)) visit(child);
   return data;
 }

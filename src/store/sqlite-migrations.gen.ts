@@ -66,5 +66,14 @@ export const SQLITE_MIGRATIONS: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795494080273,
     "hash": "dd95403fe3223039187f45031adfcfd60c9ea7bcde57302eb94d1d313dbdf443"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `page_snapshots` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`account_id` text NOT NULL,\n\t`url` text NOT NULL,\n\t`tag` text DEFAULT '' NOT NULL,\n\t`markdown` text NOT NULL,\n\t`status_code` integer NOT NULL,\n\t`scraped_at` integer NOT NULL\n);\n",
+      "\nCREATE INDEX `page_snapshots_page` ON `page_snapshots` (`account_id`,`url`,`tag`,`scraped_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795496223948,
+    "hash": "a53d1f48f916bb0d559ce29097df884a11a7de84d14a12aea9407d98e4036ea5"
   }
 ];

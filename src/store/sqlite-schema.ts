@@ -145,3 +145,22 @@ export const jobItems = sqliteTable(
     index("job_items_job_state").on(table.jobId, table.state, table.depth),
   ],
 );
+
+/**
+ * Earlier scrapes of pages (their markdown and status) per account, URL and tag, newest kept:
+ * change tracking compares a scrape with the one before, and a watch reads the history.
+ */
+export const pageSnapshots = sqliteTable(
+  "page_snapshots",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id").notNull(),
+    url: text("url").notNull(),
+    /** The caller's name for a separate history of one URL; "" for none. */
+    tag: text("tag").notNull().default(""),
+    markdown: text("markdown").notNull(),
+    statusCode: integer("status_code").notNull(),
+    scrapedAt: integer("scraped_at").notNull(),
+  },
+  (table) => [index("page_snapshots_page").on(table.accountId, table.url, table.tag, table.scrapedAt)],
+);

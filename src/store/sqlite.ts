@@ -9,6 +9,7 @@ import { sqliteAccounts } from "./sqlite-accounts.ts";
 import { sqliteCache } from "./sqlite-cache.ts";
 import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
+import { sqliteSnapshots } from "./sqlite-snapshots.ts";
 import { sqliteUsage } from "./sqlite-usage.ts";
 import type { Store } from "./types.ts";
 
@@ -54,6 +55,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     accounts: sqliteAccounts(db, version),
     usage,
     jobs: sqliteJobs(sqlite),
+    snapshots: sqliteSnapshots(sqlite),
     async close() {
       usage.flush();
       sqlite.close();

@@ -207,6 +207,32 @@ export interface JobStore {
   deleteExpired(now: number): Promise<number>;
 }
 
+/** A page as one scrape saw it, kept so a later scrape (change tracking, a watch) can compare. */
+export interface PageSnapshot {
+  /** Whose scrape it was: snapshots are never shared between accounts. */
+  accountId: string;
+  /** The URL as requested, the key later scrapes find it by. */
+  url: string;
+  /** The caller's name for a separate history of the same URL ("" for none). */
+  tag: string;
+  /** The page's content as markdown. */
+  markdown: string;
+  /** The HTTP status the page answered with. */
+  statusCode: number;
+  /** When the page was scraped (ms since epoch). */
+  scrapedAt: number;
+}
+
+/** Earlier scrapes of pages, per account, URL and tag. Stores move data; src/changes compares it. */
+export interface SnapshotStore {
+  /** The newest snapshot of (account, url, tag), or null when the page was never recorded. */
+  latest(accountId: string, url: string, tag: string): Promise<PageSnapshot | null>;
+  /** Records a snapshot and drops all but the newest `keep` of its (account, url, tag). */
+  record(snapshot: PageSnapshot, keep: number): Promise<void>;
+  /** The snapshots of (account, url, tag), newest first, at most `limit`. */
+  history(accountId: string, url: string, tag: string, limit: number): Promise<PageSnapshot[]>;
+}
+
 /**
  * Everything siphon persists. SQLite by default; the hosted mode moves parts
  * to PostgreSQL and Redis behind these same interfaces.
@@ -217,5 +243,6 @@ export interface Store {
   accounts: AccountStore;
   usage: UsageStore;
   jobs: JobStore;
+  snapshots: SnapshotStore;
   close(): Promise<void>;
 }

@@ -313,4 +313,57 @@ describe("fillSchema", () => {
       reviewCount: 37,
     });
   });
+  test("breadcrumbs and FAQs come from their own lists, whatever else the page describes", () => {
+    const found: Found[] = [
+      { type: "Organization", data: { name: "Acme", telephone: "+1 555 0100" }, signal: "json-ld" },
+      {
+        type: "FAQPage",
+        data: {
+          mainEntity: [
+            {
+              "@type": "Question",
+              name: "Is it free?",
+              acceptedAnswer: { "@type": "Answer", text: "For 30 days." },
+            },
+          ],
+        },
+        signal: "json-ld",
+      },
+      {
+        type: "BreadcrumbList",
+        data: {
+          itemListElement: [
+            { "@type": "ListItem", position: 1, name: "Home", item: "https://x.example/" },
+            { "@type": "ListItem", position: 2, item: { "@id": "https://x.example/help", name: "Help" } },
+          ],
+        },
+        signal: "microdata",
+      },
+    ];
+    const schema = {
+      type: "object",
+      properties: {
+        questions: { type: "array", items: { type: "string" } },
+        faq: {
+          type: "array",
+          items: { type: "object", properties: { question: { type: "string" }, answer: { type: "string" } } },
+        },
+        breadcrumbs: {
+          type: "array",
+          items: { type: "object", properties: { name: { type: "string" }, url: { type: "string" } } },
+        },
+      },
+    };
+    expect(fillSchema(schema, found, "")).toEqual({
+      data: {
+        questions: ["Is it free?"],
+        faq: [{ question: "Is it free?", answer: "For 30 days." }],
+        breadcrumbs: [
+          { name: "Home", url: "https://x.example/" },
+          { name: "Help", url: "https://x.example/help" },
+        ],
+      },
+      sources: { questions: "json-ld", faq: "json-ld", breadcrumbs: "microdata" },
+    });
+  });
 });

@@ -242,6 +242,22 @@ function fillArray(
     ctx.sources[path] = signal;
     return values;
   };
+  // Lists of a family: the page's events, its breadcrumbs, its questions. A list-shaped family
+  // (BreadcrumbList, FAQPage) comes first: its name is no field of the thing the page is about.
+  const family = foundsOfFamily(name, ctx);
+  const fromFamily = (): unknown[] | null => {
+    if (!family.length) return null;
+    const list = LIST_PROPERTY[family[0]!.type];
+    const raw = list
+      ? listItems(family[0]!.data[list], list)
+      : family.filter((f) => f.signal === family[0]!.signal).map((f) => f.data);
+    return accept(fillItems(raw, items, family[0]!.signal, ctx, path), family[0]!.signal);
+  };
+  const listFamily = family.length > 0 && LIST_PROPERTY[family[0]!.type] !== undefined;
+  if (listFamily) {
+    const done = fromFamily();
+    if (done) return done;
+  }
   for (const source of sources) {
     const hit = lookup(source.data, name);
     if (!hit) continue;
@@ -249,14 +265,8 @@ function fillArray(
     const done = accept(values, source.signal);
     if (done) return done;
   }
-  // Lists of a family: the page's events, its breadcrumbs, its questions.
-  const family = foundsOfFamily(name, ctx);
-  if (family.length) {
-    const list = LIST_PROPERTY[family[0]!.type];
-    const raw = list
-      ? listItems(family[0]!.data[list], list)
-      : family.filter((f) => f.signal === family[0]!.signal).map((f) => f.data);
-    const done = accept(fillItems(raw, items, family[0]!.signal, ctx, path), family[0]!.signal);
+  if (!listFamily) {
+    const done = fromFamily();
     if (done) return done;
   }
   if (items.kind === "object" && items.properties) {

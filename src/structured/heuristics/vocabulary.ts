@@ -58,7 +58,7 @@ function splitWords(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-const NAME = ["name", "headline", "title"];
+const NAME = ["name", "headline", "title", "item.name"];
 const PRICE = [
   "offers.price",
   "price",
@@ -196,7 +196,7 @@ export const SYNONYMS: Record<string, string[]> = {
   jobtitle: ["title", "name", "jobTitle"],
   description: ["description", "abstract", "summary", "beschreibung"],
   summary: ["description", "abstract", "summary"],
-  url: ["url", "@id", "mainEntityOfPage.@id", "mainEntityOfPage"],
+  url: ["url", "@id", "item.@id", "item", "mainEntityOfPage.@id", "mainEntityOfPage"],
   link: ["url", "@id", "mainEntityOfPage"],
   image: ["image.url", "image.contentUrl", "image", "thumbnailUrl", "photo", "logo"],
   imageurl: ["image.url", "image.contentUrl", "image", "thumbnailUrl"],

@@ -10,13 +10,22 @@
  *     main-content markdown -> filled schema), warm, over --iterations passes through all the
  *     pages; the median of --rounds rounds. The markdown is made once per page beforehand, as
  *     the pipeline has it already when it extracts.
- * The pages are generated in process (no server). The fixture pages were written alongside the
+ *  3. LLM path, tokens sent per page: the main content's tokens (4 characters a token) before
+ *     and after trimForExtraction (src/structured/trim.ts) with the type's schema, over the real
+ *     pages of ../shared/bench/wcxb-dev (product, article and the other types), and again with
+ *     the whole page (onlyMainContent false) to show what trimming does to long pages.
+ * The pages of 1 and 2 are generated in process (no server). The fixture pages were written alongside the
  * heuristics, so the accuracy says what the heuristics read on pages like them, not on the web.
  *
  *   bun scripts/bench/extract-structured.ts [--iterations N] [--rounds N] [--json]
  */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { extractHtml } from "../../src/extract/index.ts";
+import { estimateTokens } from "../../src/llm/index.ts";
 import { fillSchema, findStructured } from "../../src/structured/heuristics/index.ts";
+import { EXTRACT_TOKEN_BUDGET, trimForExtraction } from "../../src/structured/trim.ts";
 import {
   STRUCTURED_PAGES,
   STRUCTURED_SCHEMAS,
@@ -121,14 +130,76 @@ function throughput(pages: Prepared[]) {
   };
 }
 
+const WCXB = join(import.meta.dir, "../../../shared/bench/wcxb-dev");
+
+/** Which fixture schema stands for a bench page type when measuring trimming. */
+const SCHEMA_FOR: Record<string, keyof typeof STRUCTURED_SCHEMAS> = {
+  product: "product",
+  article: "article",
+};
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** Tokens an extraction sends per page before and after trimming, on real pages. */
+function trimming() {
+  const manifest = JSON.parse(readFileSync(join(WCXB, "manifest.json"), "utf8")) as {
+    pages?: { id: string; url?: string; type?: string }[];
+  } & Record<string, unknown>;
+  const entries = (manifest.pages ?? (Array.isArray(manifest) ? manifest : [])) as {
+    id: string;
+    url?: string;
+    type?: string;
+  }[];
+  const rows: Record<string, { before: number[]; after: number[]; trimmed: number }> = {};
+  for (const mainOnly of [true, false]) {
+    const label = mainOnly ? "main content" : "whole page";
+    const row = { before: [] as number[], after: [] as number[], trimmed: 0 };
+    rows[label] = row;
+    for (const entry of entries) {
+      const html = readFileSync(join(WCXB, "html", `${entry.id}.html`), "utf8");
+      const url = entry.url ?? "https://bench.test/";
+      const markdown = extractHtml(html, url, {
+        format: "markdown",
+        onlyMainContent: mainOnly,
+        images: false,
+      }).content;
+      const schema = STRUCTURED_SCHEMAS[SCHEMA_FOR[entry.type ?? ""] ?? "article"];
+      const { text, trimmed } = trimForExtraction(markdown, { schema });
+      row.before.push(estimateTokens(markdown));
+      row.after.push(estimateTokens(text));
+      if (trimmed) row.trimmed++;
+    }
+  }
+  return {
+    pages: entries.length,
+    budget: EXTRACT_TOKEN_BUDGET,
+    rows: Object.entries(rows).map(([label, r]) => ({
+      content: label,
+      trimmedPages: r.trimmed,
+      medianBefore: quantile(r.before, 0.5),
+      p90Before: quantile(r.before, 0.9),
+      maxBefore: Math.max(...r.before),
+      medianAfter: quantile(r.after, 0.5),
+      p90After: quantile(r.after, 0.9),
+      maxAfter: Math.max(...r.after),
+      totalBefore: r.before.reduce((a, b) => a + b, 0),
+      totalAfter: r.after.reduce((a, b) => a + b, 0),
+    })),
+  };
+}
+
 const table = (head: string[], rows: unknown[][]) =>
   [head, head.map((_, i) => (i ? "---:" : "---")), ...rows].map((r) => `| ${r.join(" | ")} |`).join("\n");
 
 function report(result: {
   accuracy: ReturnType<typeof accuracy>;
   throughput: ReturnType<typeof throughput>;
+  trimming: ReturnType<typeof trimming>;
 }): string {
-  const { accuracy: a, throughput: t } = result;
+  const { accuracy: a, throughput: t, trimming: tr } = result;
   const types = Object.keys(a.byType);
   const cell = (type: string, variant: string) => {
     const row = a.pages.find((r) => r.type === type && r.variant === variant);
@@ -177,9 +248,40 @@ function report(result: {
       ],
     ),
   );
+  out.push(
+    `\nLLM path: tokens sent per page before and after trimming to ${tr.budget} tokens, ${tr.pages} real pages (wcxb-dev)\n`,
+  );
+  out.push(
+    table(
+      [
+        "Content",
+        "Pages trimmed",
+        "Median before",
+        "p90 before",
+        "Max before",
+        "Median after",
+        "p90 after",
+        "Max after",
+        "Total before",
+        "Total after",
+      ],
+      tr.rows.map((r) => [
+        r.content,
+        r.trimmedPages,
+        r.medianBefore,
+        r.p90Before,
+        r.maxBefore,
+        r.medianAfter,
+        r.p90After,
+        r.maxAfter,
+        r.totalBefore,
+        r.totalAfter,
+      ]),
+    ),
+  );
   return out.join("\n");
 }
 
 const pages = prepare();
-const result = { accuracy: accuracy(pages), throughput: throughput(pages) };
+const result = { accuracy: accuracy(pages), throughput: throughput(pages), trimming: trimming() };
 console.log(JSON_OUT ? JSON.stringify(result, null, 2) : report(result));

@@ -42,15 +42,21 @@ export function trimForExtraction(
   ];
   const kept = new Set<number>();
   let used = 0;
+  // A passage costs its text and its heading, which is written once per run of passages under it.
   for (const passage of order) {
-    const cost = estimateTokens(passage.text) + 1;
+    const cost =
+      estimateTokens(passage.text) + (passage.heading ? estimateTokens(passage.heading) + 2 : 0) + 1;
     if (used + cost > budget) continue;
     kept.add(passage.position);
     used += cost;
   }
-  const text = passages
-    .filter((p) => kept.has(p.position))
-    .map((p) => (p.heading ? `## ${p.heading}\n${p.text}` : p.text))
-    .join("\n\n");
-  return { text, trimmed: true };
+  let heading = "";
+  const parts: string[] = [];
+  for (const passage of passages) {
+    if (!kept.has(passage.position)) continue;
+    if (passage.heading && passage.heading !== heading) parts.push(`## ${passage.heading}\n${passage.text}`);
+    else parts.push(passage.text);
+    heading = passage.heading;
+  }
+  return { text: parts.join("\n\n"), trimmed: true };
 }

@@ -1,0 +1,63 @@
+import { createTwoFilesPatch, structuredPatch } from "diff";
+
+/** One line of a hunk, as Firecrawl's change tracking (parse-diff's shape) describes it. */
+export interface DiffChange {
+  type: "normal" | "add" | "del";
+  /** The line with its diff prefix (" ", "+" or "-"). */
+  content: string;
+  normal?: true;
+  add?: true;
+  del?: true;
+  /** Line number in the new text (add) or the old one (del). */
+  ln?: number;
+  /** Old and new line numbers of an unchanged line. */
+  ln1?: number;
+  ln2?: number;
+}
+
+/** A hunk: its "@@ -a,b +c,d @@" header and its lines. */
+export interface DiffChunk {
+  content: string;
+  changes: DiffChange[];
+}
+
+/** A git-style diff as text (a unified patch) and as JSON (files, chunks, changes). */
+export interface MarkdownDiff {
+  text: string;
+  json: { files: { from: string; to: string; chunks: DiffChunk[] }[] };
+}
+
+const FROM = "previous.md";
+const TO = "current.md";
+
+/**
+ * The unified diff of two markdown texts (three lines of context), or undefined when no line
+ * differs. The JSON form numbers lines as a patch reader would: `ln` for an added line in the
+ * new text and for a removed one in the old text, `ln1`/`ln2` for an unchanged line.
+ */
+export function diffMarkdown(previous: string, current: string): MarkdownDiff | undefined {
+  const patch = structuredPatch(FROM, TO, previous, current, "", "", { context: 3 });
+  if (!patch.hunks.some((hunk) => hunk.lines.some((line) => line[0] === "+" || line[0] === "-"))) {
+    return undefined;
+  }
+  const chunks = patch.hunks.map((hunk): DiffChunk => {
+    let oldLine = hunk.oldStart;
+    let newLine = hunk.newStart;
+    const changes: DiffChange[] = [];
+    for (const line of hunk.lines) {
+      // jsdiff marks a missing final newline with a "\" line; it is no line of either text.
+      if (line[0] === "\\") continue;
+      if (line[0] === "+") changes.push({ type: "add", add: true, ln: newLine++, content: line });
+      else if (line[0] === "-") changes.push({ type: "del", del: true, ln: oldLine++, content: line });
+      else changes.push({ type: "normal", normal: true, ln1: oldLine++, ln2: newLine++, content: line });
+    }
+    return {
+      content: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+      changes,
+    };
+  });
+  return {
+    text: createTwoFilesPatch(FROM, TO, previous, current, "", "", { context: 3 }),
+    json: { files: [{ from: FROM, to: TO, chunks }] },
+  };
+}

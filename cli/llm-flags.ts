@@ -25,6 +25,20 @@ export const llmArgs = {
   },
 } as const;
 
+/** The flags of every command that searches the web: which engine, and its key. */
+export const searchArgs = {
+  provider: {
+    type: "string",
+    description: "Search provider: duckduckgo (default), brave or searxng",
+    valueHint: "name",
+  },
+  "search-key": {
+    type: "string",
+    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
+    valueHint: "key",
+  },
+} as const;
+
 /** Where a vendor's key is found when --llm-key is not given: the variables its own tools read. */
 const KEY_ENV: Record<LlmProviderName, string[]> = {
   openai: ["OPENAI_API_KEY"],

@@ -16,7 +16,7 @@ import { openStore } from "../../src/store/index.ts";
 import { TERMINAL_STATUSES } from "../../src/store/types.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
-import { llmArgs, llmKeyOf } from "../llm-flags.ts";
+import { llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
 
@@ -45,16 +45,7 @@ const args = {
     description: "JSON Schema of the answer (outputSchema): a file, or the JSON itself",
     valueHint: "file|json",
   },
-  provider: {
-    type: "string",
-    description: "Search provider: duckduckgo (default), brave or searxng",
-    valueHint: "name",
-  },
-  "search-key": {
-    type: "string",
-    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
-    valueHint: "key",
-  },
+  ...searchArgs,
   stream: {
     type: "boolean",
     description: "With --json: every event (step, chunk, done) as a JSON line as it happens",

@@ -7,7 +7,7 @@ import { AnswerBody } from "../../src/schemas/answer.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
-import { llmArgs, llmKeyOf } from "../llm-flags.ts";
+import { llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
 
@@ -18,16 +18,7 @@ const args = {
     description: "The question (quote it, or give several words)",
   },
   ...llmArgs,
-  provider: {
-    type: "string",
-    description: "Search provider: duckduckgo (default), brave or searxng",
-    valueHint: "name",
-  },
-  "search-key": {
-    type: "string",
-    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
-    valueHint: "key",
-  },
+  ...searchArgs,
   sources: { type: "string", description: "Pages to fetch and cite, 1 to 10 (default 5)", valueHint: "n" },
   json: { type: "boolean", description: "Print the Answer response as JSON when it is complete" },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },

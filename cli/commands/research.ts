@@ -17,7 +17,7 @@ import {
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
-import { keyFromEnv, llmKeyOf } from "../llm-flags.ts";
+import { keyFromEnv, llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
 
@@ -46,36 +46,8 @@ const args = {
     description: "Most pages to fetch: 1 to 10 quick (default 5), 5 to 30 with --deep (default 20)",
     valueHint: "n",
   },
-  llm: {
-    type: "string",
-    description: "Your LLM vendor: openai (default), anthropic or google",
-    valueHint: "vendor",
-  },
-  "llm-key": {
-    type: "string",
-    description: "Your key for the vendor (else OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY)",
-    valueHint: "key",
-  },
-  "llm-model": {
-    type: "string",
-    description: "Model (default: the vendor's, SIPHON_<VENDOR>_MODEL)",
-    valueHint: "name",
-  },
-  "llm-base": {
-    type: "string",
-    description: "Base URL of any OpenAI-compatible server, e.g. http://localhost:11434/v1",
-    valueHint: "url",
-  },
-  provider: {
-    type: "string",
-    description: "Search provider: duckduckgo (default), brave or searxng",
-    valueHint: "name",
-  },
-  "search-key": {
-    type: "string",
-    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
-    valueHint: "key",
-  },
+  ...llmArgs,
+  ...searchArgs,
   json: { type: "boolean", description: "Print the whole response as JSON when it is complete" },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
   ...remoteArgs,

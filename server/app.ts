@@ -4,6 +4,7 @@ import pkg from "../package.json";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { readJsonBody } from "./body.ts";
+import { compatRoutes } from "./compat/index.ts";
 import { formatB, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { jsonResponse } from "./json-response.ts";
@@ -124,6 +125,7 @@ export function createApp(options: AppOptions) {
       .use(jobRoutes(options, guard, options.runner))
       .use(agentJobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
+      .use(compatRoutes(options, guard, options.log))
   );
 }
 

@@ -12,6 +12,7 @@ import {
   selectPage,
   tallPage,
 } from "./site-pages/browser-pages.ts";
+import { compatSiteRoutes } from "./site-pages/compat.ts";
 import { atomFeed, DATA_JSON, PLAIN_TEXT, robotsTxt, rssFeed, sitemap } from "./site-pages/data.ts";
 import { docsPage } from "./site-pages/docs.ts";
 import { buildSiteDocuments, type SiteDocuments } from "./site-pages/documents.ts";
@@ -56,6 +57,7 @@ export * from "./site-pages/apps.ts";
 export * from "./site-pages/article.ts";
 export * from "./site-pages/botcheck.ts";
 export * from "./site-pages/browser-pages.ts";
+export * from "./site-pages/compat.ts";
 export * from "./site-pages/data.ts";
 export * from "./site-pages/docs.ts";
 export * from "./site-pages/documents.ts";
@@ -156,6 +158,7 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
   ];
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
   for (const page of KNOWLEDGE_PAGES) table.push([page.path, () => html(knowledgePage(page))]);
+  for (const route of compatSiteRoutes()) table.push(route);
   for (const page of STRUCTURED_PAGES) table.push([page.path, () => html(structuredPage(page, origin))]);
   return new Map(table);
 }

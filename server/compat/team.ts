@@ -1,0 +1,134 @@
+import type { Principal } from "../../src/auth/principal.ts";
+import { usageReport } from "../../src/auth/usage-report.ts";
+import { nextWeekStart, weekStart } from "../../src/auth/week.ts";
+import { type Guard, identify } from "../guard.ts";
+import { authRequest, compatPlugin } from "./http.ts";
+
+const DAY_MS = 86_400_000;
+/** How many of an account's jobs are counted, at most, per state. */
+const COUNT_CAP = 1000;
+
+const who = (guard: Guard, request: Request): Promise<Principal> =>
+  Promise.resolve(identify(guard, authRequest(request)));
+
+/** The weekly quota as Firecrawl's credit usage: the week is the billing period. */
+async function creditUsage(guard: Guard, request: Request) {
+  const report = await usageReport(await who(guard, request), guard);
+  const now = guard.now();
+  return {
+    remaining: report.weekly.remaining,
+    plan: report.weekly.limit,
+    start: new Date(weekStart(now)).toISOString(),
+    end: new Date(nextWeekStart(now)).toISOString(),
+  };
+}
+
+/** The account's crawl, batch and agent jobs as Firecrawl's queue: processing ones are active, queued ones wait. */
+async function queueStatus(guard: Guard, request: Request) {
+  const { account } = await who(guard, request);
+  const [active, waiting, completed] = await Promise.all(
+    (["processing", "queued", "completed"] as const).map((status) =>
+      guard.store.jobs.list({
+        accountId: account.id,
+        status,
+        limit: status === "completed" ? 20 : COUNT_CAP,
+      }),
+    ),
+  );
+  const now = guard.now();
+  const lastSuccess = Math.max(0, ...(completed ?? []).map((job) => job.finishedAt ?? 0));
+  return {
+    success: true as const,
+    jobsInQueue: (active?.length ?? 0) + (waiting?.length ?? 0),
+    activeJobsInQueue: active?.length ?? 0,
+    waitingJobsInQueue: waiting?.length ?? 0,
+    maxConcurrency: guard.config.browserConcurrency,
+    mostRecentSuccess: lastSuccess > now - DAY_MS ? new Date(lastSuccess).toISOString() : null,
+  };
+}
+
+async function concurrency(guard: Guard, request: Request) {
+  const { account } = await who(guard, request);
+  const active = await guard.store.jobs.list({
+    accountId: account.id,
+    status: "processing",
+    limit: COUNT_CAP,
+  });
+  return {
+    success: true as const,
+    concurrency: active.length,
+    maxConcurrency: guard.config.browserConcurrency,
+  };
+}
+
+/**
+ * Firecrawl's team endpoints, v1 and v2: credit usage (siphon's weekly quota, the week as the
+ * billing period; v1 in snake_case, v2 in camelCase), queue status (the account's jobs) and
+ * the concurrency check. Authenticated, never metered, like GET /v1/cli/usage.
+ */
+export function teamRoutes(guard: Guard) {
+  const doc = (summary: string, description: string) => ({ detail: { summary, description } });
+  return compatPlugin("compat:team")
+    .get(
+      "/v1/team/credit-usage",
+      async ({ request }) => {
+        const usage = await creditUsage(guard, request);
+        return {
+          success: true as const,
+          data: {
+            remaining_credits: usage.remaining,
+            plan_credits: usage.plan,
+            billing_period_start: usage.start,
+            billing_period_end: usage.end,
+          },
+        };
+      },
+      doc(
+        "Credit usage (Firecrawl v1)",
+        "The weekly quota: remaining_credits, plan_credits, the week as the billing period.",
+      ),
+    )
+    .get(
+      "/v2/team/credit-usage",
+      async ({ request }) => {
+        const usage = await creditUsage(guard, request);
+        return {
+          success: true as const,
+          data: {
+            remainingCredits: usage.remaining,
+            planCredits: usage.plan,
+            billingPeriodStart: usage.start,
+            billingPeriodEnd: usage.end,
+          },
+        };
+      },
+      doc(
+        "Credit usage (Firecrawl v2)",
+        "The weekly quota: remainingCredits, planCredits, the week as the billing period.",
+      ),
+    )
+    .get(
+      "/v1/team/queue-status",
+      ({ request }) => queueStatus(guard, request),
+      doc("Queue status (Firecrawl v1)", QUEUE),
+    )
+    .get(
+      "/v2/team/queue-status",
+      ({ request }) => queueStatus(guard, request),
+      doc("Queue status (Firecrawl v2)", QUEUE),
+    )
+    .get(
+      "/v1/concurrency-check",
+      ({ request }) => concurrency(guard, request),
+      doc("Concurrency (Firecrawl v1)", CONC),
+    )
+    .get(
+      "/v2/concurrency-check",
+      ({ request }) => concurrency(guard, request),
+      doc("Concurrency (Firecrawl v2)", CONC),
+    );
+}
+
+const QUEUE =
+  "The caller's jobs: jobsInQueue, activeJobsInQueue (processing), waitingJobsInQueue (queued), maxConcurrency (SIPHON_BROWSER_CONCURRENCY), mostRecentSuccess (the last job completed in 24 h).";
+const CONC = "concurrency: the caller's jobs processing now; maxConcurrency: SIPHON_BROWSER_CONCURRENCY.";

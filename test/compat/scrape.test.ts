@@ -1,0 +1,445 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Firecrawl, { type ScrapeOptions, SdkError } from "@mendable/firecrawl-js";
+import type { BrandingProfile } from "../../src/branding/index.ts";
+import type { ChangeReport } from "../../src/changes/index.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
+import {
+  BRAND_BACKGROUND,
+  BRAND_CONTENT_IMAGE_PATH,
+  BRAND_CUSTOM_META,
+  BRAND_DESCRIPTION,
+  BRAND_FAVICON_PATH,
+  BRAND_FONT,
+  BRAND_LINK,
+  BRAND_LOGO_PATH,
+  BRAND_PRIMARY,
+  BRAND_SENTENCE,
+  BRAND_TITLE,
+  DELAYED_TEXT,
+  type FixtureSite,
+  SUMMARY_FIRST_SENTENCE,
+  startFixtureSite,
+} from "../helpers/fixture-site.ts";
+
+/**
+ * The Firecrawl-compatible scrape driven by Firecrawl's own JS SDK (@mendable/firecrawl-js,
+ * its v2 client and its v1 client) against a real server on loopback, the fixture site and a
+ * fake OpenAI-compatible LLM as the operator's model.
+ */
+
+const LLM_KEY = "operator-key";
+const CALLER_KEY = "caller-key";
+
+let site: FixtureSite;
+let llm: FakeLlm;
+/** Has an operator LLM (the fake). */
+let app: TestApp;
+/** Has none. */
+let plain: TestApp;
+let fc: Firecrawl;
+let fcPlain: Firecrawl;
+let apiUrl: string;
+let key: string;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  llm = await startFakeLlm({ keys: [LLM_KEY, CALLER_KEY] });
+  app = await startTestApp({
+    escalation: false,
+    fetchTimeoutMs: 5000,
+    llmProvider: "openai",
+    llmApiKey: LLM_KEY,
+    openaiBaseUrl: llm.baseUrl("openai"),
+  });
+  plain = await startTestApp({ escalation: false, fetchTimeoutMs: 5000 });
+  apiUrl = app.listen();
+  key = (await app.createKey("max")).key;
+  fc = new Firecrawl({ apiKey: key, apiUrl });
+  fcPlain = new Firecrawl({ apiKey: (await plain.createKey("max")).key, apiUrl: plain.listen() });
+});
+
+afterAll(async () => {
+  await app.close();
+  await plain.close();
+  await llm.stop();
+  await site.stop();
+});
+
+/** The SdkError a call rejects with. */
+async function sdkError(promise: Promise<unknown>): Promise<SdkError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SdkError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("v2 scrape through the SDK", () => {
+  test("markdown of the main content by default, with Firecrawl's metadata keys and every meta tag", async () => {
+    const doc = await fc.scrape(`${site.url}/compat/brand`);
+    expect(doc.markdown).toContain(BRAND_SENTENCE);
+    // onlyMainContent defaults to true: only the article's text, not the call to action below it.
+    expect(doc.markdown).not.toContain("Shop the teas");
+    expect(doc.html).toBeUndefined();
+    const m = doc.metadata as Record<string, unknown>;
+    expect(m).toMatchObject({
+      title: BRAND_TITLE,
+      description: BRAND_DESCRIPTION,
+      language: "en-GB",
+      keywords: "tea, loose leaf, Bristol",
+      robots: "index, follow",
+      ogTitle: "Kettle & Co",
+      ogSiteName: "Kettle & Co",
+      ogLocale: "en_GB",
+      ogLocaleAlternate: ["fr_FR", "de_DE"],
+      publishedTime: "2025-05-01T08:00:00Z",
+      modifiedTime: "2025-06-02T09:30:00Z",
+      dcDate: "2025-05-01",
+      dcTermsCreated: "2025-04-30",
+      favicon: `${site.url}${BRAND_FAVICON_PATH}`,
+      url: `${site.url}/compat/brand`,
+      sourceURL: `${site.url}/compat/brand`,
+      statusCode: 200,
+      contentType: "text/html",
+      proxyUsed: "basic",
+      cacheState: "miss",
+      creditsUsed: 1,
+      // Every meta tag under its own name.
+      [BRAND_CUSTOM_META.name]: BRAND_CUSTOM_META.content,
+      "twitter:card": "summary_large_image",
+      "og:locale:alternate": ["fr_FR", "de_DE"],
+    });
+    expect(typeof m.scrapeId).toBe("string");
+  });
+
+  test("onlyMainContent false keeps the whole page; html, rawHtml, links and images as asked", async () => {
+    const doc = await fc.scrape(`${site.url}/compat/brand`, {
+      formats: ["markdown", "html", "rawHtml", "links", "images"],
+      onlyMainContent: false,
+      maxAge: 0,
+    });
+    expect(doc.markdown).toContain("[Shop the teas]");
+    expect(doc.html).toContain("<h1>Loose leaf tea, blended by hand</h1>");
+    expect(doc.rawHtml).toContain(`<meta name="${BRAND_CUSTOM_META.name}"`);
+    expect(doc.links).toContain(`${site.url}/compat/shop`);
+    expect(doc.images).toEqual([`${site.url}${BRAND_CONTENT_IMAGE_PATH}`]);
+  });
+});
+
+describe("formats made from the page", () => {
+  test("json with a schema from the operator's LLM (the fake), and from the caller's own when given", async () => {
+    llm.reply = () => ({ json: { name: "Kettle & Co", city: "Bristol" } });
+    const schema = {
+      type: "object",
+      properties: { name: { type: "string" }, city: { type: "string" } },
+      required: ["name", "city"],
+    };
+    const before = llm.requests.length;
+    const doc = await fc.scrape(`${site.url}/compat/brand`, { formats: [{ type: "json", schema }] });
+    expect(doc.json).toEqual({ name: "Kettle & Co", city: "Bristol" });
+    const call = llm.requests[before];
+    expect(call?.authorization).toBe(`Bearer ${LLM_KEY}`);
+    expect(JSON.stringify(call?.messages)).toContain(BRAND_SENTENCE);
+    // The caller's own LLM fields win over the operator's.
+    const own = await fc.scrape(`${site.url}/compat/brand`, {
+      formats: [{ type: "json", schema, prompt: "The shop's name and city" }],
+      llmProvider: "openai",
+      llmApiKey: CALLER_KEY,
+    } as ScrapeOptions);
+    expect(own.json).toEqual({ name: "Kettle & Co", city: "Bristol" });
+    expect(llm.requests.at(-1)?.authorization).toBe(`Bearer ${CALLER_KEY}`);
+  });
+
+  test("summary: the LLM's when there is one, an extractive one without", async () => {
+    llm.reply = () => ({ text: "Tide mills turn the tide into flour." });
+    const withLlm = await fc.scrape(`${site.url}/compat/summary`, { formats: ["summary"] });
+    expect(withLlm.summary).toBe("Tide mills turn the tide into flour.");
+    expect(withLlm.markdown).toBeUndefined();
+    const extractive = await fcPlain.scrape(`${site.url}/compat/summary`, {
+      formats: ["summary", "markdown"],
+    });
+    expect(extractive.summary?.startsWith(SUMMARY_FIRST_SENTENCE)).toBe(true);
+    expect(extractive.summary?.length).toBeLessThan(extractive.markdown?.length ?? 0);
+  });
+
+  test("branding from the page's inline and linked CSS and its markup", async () => {
+    const doc = await fc.scrape(`${site.url}/compat/brand`, { formats: ["branding"] });
+    const branding = doc.branding as unknown as BrandingProfile;
+    expect(branding.colorScheme).toBe("light");
+    expect(branding.brandName).toBe("Kettle & Co");
+    expect(branding.colors).toMatchObject({
+      primary: BRAND_PRIMARY,
+      background: BRAND_BACKGROUND,
+      link: BRAND_LINK,
+    });
+    expect(branding.typography.fontFamilies).toMatchObject({ primary: "Inter", heading: BRAND_FONT });
+    expect(branding.components.buttonPrimary).toMatchObject({
+      background: BRAND_PRIMARY,
+      borderRadius: "6px",
+    });
+    expect(branding.images).toEqual({
+      logo: `${site.url}${BRAND_LOGO_PATH}`,
+      favicon: `${site.url}${BRAND_FAVICON_PATH}`,
+      ogImage: `${site.url}/compat/img/og.jpg`,
+    });
+  });
+
+  test("changeTracking: new, then changed with a git-style diff, then same; a tag keeps its own history", async () => {
+    const url = `${site.url}/compat/changing?id=${crypto.randomUUID()}`;
+    const format = { type: "changeTracking" as const, modes: ["git-diff" as const] };
+    const first = await fc.scrape(url, { formats: ["markdown", format] });
+    expect(first.changeTracking).toMatchObject({
+      previousScrapeAt: null,
+      changeStatus: "new",
+      visibility: "visible",
+    });
+    const second = await fc.scrape(url, { formats: ["markdown", format] });
+    const tracking = second.changeTracking as unknown as ChangeReport;
+    expect(tracking.changeStatus).toBe("changed");
+    expect(Date.parse(tracking.previousScrapeAt ?? "")).toBeGreaterThan(0);
+    expect(tracking.diff?.text).toContain("-Price: 12.00 GBP for 100 g");
+    expect(tracking.diff?.text).toContain("+Price: 14.50 GBP for 100 g");
+    const changes = tracking.diff?.json.files[0]?.chunks[0]?.changes;
+    expect(changes).toContainEqual(
+      expect.objectContaining({ type: "add", content: "+Price: 14.50 GBP for 100 g" }),
+    );
+    const third = await fc.scrape(url, { formats: ["markdown", format] });
+    expect(third.changeTracking).toMatchObject({ changeStatus: "same" });
+    expect((third.changeTracking as Record<string, unknown>).diff).toBeUndefined();
+    const tagged = await fc.scrape(url, { formats: [{ ...format, tag: "weekly" } as never] });
+    expect(tagged.changeTracking).toMatchObject({ changeStatus: "new" });
+    const gone = await fc.scrape(`${site.url}/compat/gone`, { formats: ["changeTracking"] });
+    expect(gone.changeTracking).toMatchObject({ changeStatus: "removed" });
+  });
+});
+
+describe("request options", () => {
+  const echoed = async (options: Record<string, unknown>) => {
+    const doc = await fc.scrape(`${site.url}/headers`, { formats: ["rawHtml"], ...options } as ScrapeOptions);
+    return JSON.parse(doc.rawHtml ?? "{}") as Record<string, string>;
+  };
+
+  test("headers, location and mobile reach the target", async () => {
+    expect((await echoed({ headers: { "X-Tea": "assam" } }))["x-tea"]).toBe("assam");
+    expect(
+      (await echoed({ location: { country: "DE", languages: ["de-DE"] } }))["accept-language"],
+    ).toContain("de-DE");
+    expect((await echoed({ mobile: true }))["user-agent"]).toContain("iPhone");
+  });
+
+  test("maxAge and storeInCache: a cached page is free and says when it was cached", async () => {
+    const url = `${site.url}/compat/summary?cache=${crypto.randomUUID()}`;
+    const first = await fc.scrape(url, {});
+    expect(first.metadata).toMatchObject({ cacheState: "miss", creditsUsed: 1 });
+    const second = await fc.scrape(url, {});
+    expect(second.metadata).toMatchObject({ cacheState: "hit", creditsUsed: 0 });
+    expect(Date.parse(String(second.metadata?.cachedAt))).toBeGreaterThan(0);
+    expect((await fc.scrape(url, { maxAge: 0 })).metadata).toMatchObject({ cacheState: "miss" });
+    const unstored = `${site.url}/compat/summary?cache=${crypto.randomUUID()}`;
+    await fc.scrape(unstored, { storeInCache: false });
+    expect((await fc.scrape(unstored, {})).metadata).toMatchObject({ cacheState: "miss" });
+  });
+
+  test("a scrape that outlives its timeout is the SDK's 408", async () => {
+    const started = performance.now();
+    const error = await sdkError(fc.scrape(`${site.url}/slow?ms=4000`, { timeout: 1000, maxAge: 0 }));
+    expect(error.status).toBe(408);
+    expect(error.code).toBe("timeout");
+    expect(error.message).toContain("1000 ms");
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  test("waitFor renders the page; a screenshot comes as a data: URL (PNG, or JPEG with a quality)", async () => {
+    const doc = await fc.scrape(`${site.url}/delayed`, { formats: ["markdown", "screenshot"], waitFor: 800 });
+    expect(doc.markdown).toContain(DELAYED_TEXT);
+    expect(doc.screenshot?.startsWith("data:image/png;base64,iVBOR")).toBe(true);
+    const jpeg = await fc.scrape(`${site.url}/compat/brand`, {
+      formats: [{ type: "screenshot", fullPage: true, quality: 60, viewport: { width: 800, height: 600 } }],
+    });
+    expect(jpeg.screenshot?.startsWith("data:image/jpeg;base64,/9j/")).toBe(true);
+  }, 60_000);
+});
+
+describe("the v1 client (fc.v1.scrapeUrl)", () => {
+  test("formats as strings, json with jsonOptions and extract with extract", async () => {
+    llm.reply = () => ({ json: { name: "Kettle & Co" } });
+    const schema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+    const doc = await fc.v1.scrapeUrl(`${site.url}/compat/brand`, {
+      formats: ["markdown", "html", "links", "json"],
+      jsonOptions: { schema: schema as never, prompt: "The shop's name" },
+    });
+    expect(doc.success).toBe(true);
+    if (!doc.success) return;
+    expect(doc.markdown).toContain(BRAND_SENTENCE);
+    expect(doc.html).toContain("<p>Kettle &amp; Co blends");
+    expect(doc.links).toContain(`${site.url}/compat/shop`);
+    expect(doc.json as unknown).toEqual({ name: "Kettle & Co" });
+    expect(doc.metadata).toMatchObject({
+      title: BRAND_TITLE,
+      sourceURL: `${site.url}/compat/brand`,
+      statusCode: 200,
+    });
+    const extracted = await fc.v1.scrapeUrl(`${site.url}/compat/brand`, {
+      formats: ["extract"],
+      extract: {
+        schema: schema as never,
+        systemPrompt: "You read tea shop pages.",
+        prompt: "The shop's name",
+      },
+    });
+    expect((extracted.success && extracted.extract) as unknown).toEqual({ name: "Kettle & Co" });
+    expect(JSON.stringify(llm.requests.at(-1)?.messages)).toContain("You read tea shop pages.");
+  });
+
+  test("v1 change tracking reads changeTrackingOptions; v1 does not reuse the cache by default", async () => {
+    const url = `${site.url}/compat/changing?id=${crypto.randomUUID()}`;
+    const options = {
+      formats: ["markdown", "changeTracking"] as never,
+      changeTrackingOptions: { modes: ["git-diff"] },
+    };
+    const first = await fc.v1.scrapeUrl(url, options as never);
+    expect(first.success && first.changeTracking?.changeStatus).toBe("new");
+    const second = await fc.v1.scrapeUrl(url, options as never);
+    expect(second.success && second.changeTracking?.diff?.text).toContain("+Price: 14.50");
+    expect(second.success && second.metadata?.cacheState).toBe("miss");
+  });
+
+  test("errors are the v1 client's FirecrawlError with Firecrawl's status", async () => {
+    const error = await fc.v1.scrapeUrl("notaurl", {}).catch((e) => e);
+    expect(error.statusCode).toBe(400);
+    expect(error.message).toContain("Status code: 400");
+  });
+});
+
+describe("errors, as the SDK sees them", () => {
+  test("a bad URL is 400, an unknown format 400 not_implemented, an unknown key 400; origin and integration are fine", async () => {
+    const bad = await sdkError(fc.scrape("not a url"));
+    expect(bad.status).toBe(400);
+    expect(bad.code).toBe("invalid_url");
+    const unsupported = await sdkError(
+      fc.scrape(`${site.url}/compat/brand`, { formats: ["attributes"] as never }),
+    );
+    expect(unsupported.status).toBe(400);
+    expect(unsupported.code).toBe("not_implemented");
+    expect(unsupported.message).toContain("attributes");
+    const unknown = await sdkError(fc.scrape(`${site.url}/compat/brand`, { zzTypo: true } as ScrapeOptions));
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toContain("zzTypo");
+    const feature = await sdkError(fc.scrape(`${site.url}/compat/brand`, { lockdown: true }));
+    expect(feature.code).toBe("not_implemented");
+    // The SDK adds origin itself; integration and the like are accepted and dropped.
+    const fine = await fc.scrape(`${site.url}/compat/brand`, {
+      integration: "my-app",
+      skipTlsVerification: true,
+      removeBase64Images: true,
+      blockAds: true,
+    });
+    expect(fine.markdown).toContain(BRAND_SENTENCE);
+  });
+
+  test("an unknown key is 401; an unreachable host 500; an SSRF-blocked address 403", async () => {
+    const unauthorized = await sdkError(
+      new Firecrawl({ apiKey: "fc-test", apiUrl }).scrape(`${site.url}/compat/brand`),
+    );
+    expect(unauthorized.status).toBe(401);
+    const unreachable = await sdkError(fc.scrape("http://127.0.0.1:1/", { maxAge: 0 }));
+    expect(unreachable.status).toBe(500);
+    expect(unreachable.code).toBe("network_error");
+    const guarded = await startTestApp({ disableSsrfProtection: false });
+    try {
+      const guardedFc = new Firecrawl({
+        apiKey: (await guarded.createKey("max")).key,
+        apiUrl: guarded.listen(),
+      });
+      const blocked = await sdkError(guardedFc.scrape(`${site.url}/compat/brand`));
+      expect(blocked.status).toBe(403);
+      expect(blocked.code).toBe("forbidden_url");
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  test("raw HTTP: malformed JSON, an unknown /v2 path and a 429 answer Firecrawl's error body", async () => {
+    const malformed = await fetch(`${apiUrl}/v2/scrape`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{bad",
+    });
+    expect(malformed.status).toBe(400);
+    const body = (await malformed.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ success: false, code: "invalid_request" });
+    expect(String(body.error)).toContain("Malformed JSON");
+    expect(malformed.headers.get("x-request-id")).toBeTruthy();
+    const unknown = await fetch(`${apiUrl}/v2/deep-research`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ success: false, code: "not_found" });
+    const limited = await startTestApp({});
+    try {
+      const free = (await limited.createKey("free")).key;
+      const limitedUrl = limited.listen();
+      let last: Response | undefined;
+      for (let i = 0; i < 26; i++) {
+        last = await fetch(`${limitedUrl}/v2/scrape`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${free}` },
+          body: JSON.stringify({ url: "not a url" }),
+        });
+      }
+      expect(last?.status).toBe(429);
+      expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await last?.json()).toMatchObject({ success: false, code: "rate_limited" });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("small endpoints", () => {
+  test("team credit usage, queue status and concurrency as the v2 and v1 clients read them", async () => {
+    const credits = await fc.getCreditUsage();
+    expect(credits.planCredits).toBe(6250);
+    expect(credits.remainingCredits).toBeGreaterThan(0);
+    expect(credits.remainingCredits).toBeLessThan(6250);
+    expect(Date.parse(credits.billingPeriodEnd ?? "")).toBeGreaterThan(
+      Date.parse(credits.billingPeriodStart ?? ""),
+    );
+    const queue = await fc.getQueueStatus();
+    expect(queue).toMatchObject({
+      success: true,
+      jobsInQueue: 0,
+      activeJobsInQueue: 0,
+      waitingJobsInQueue: 0,
+    });
+    expect(queue.maxConcurrency).toBeGreaterThan(0);
+    expect(await fc.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: queue.maxConcurrency });
+    const v1 = (await fc.v1.getCreditUsage()) as { success: boolean; data: Record<string, unknown> };
+    expect(v1.data.plan_credits).toBe(6250);
+    expect(v1.data.remaining_credits).toBe(credits.remainingCredits);
+    expect(await fc.v1.getQueueStatus()).toMatchObject({ success: true, jobsInQueue: 0 });
+  });
+
+  test("GET /r/<url>: the page's markdown as text/plain, Jina's JSON with Accept: application/json", async () => {
+    const text = await fetch(`${apiUrl}/r/${site.url}/compat/brand`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(text.status).toBe(200);
+    expect(text.headers.get("content-type")).toContain("text/plain");
+    const body = await text.text();
+    expect(body).toStartWith(`Title: ${BRAND_TITLE}\n\nURL Source: ${site.url}/compat/brand\n`);
+    expect(body).toContain(`Markdown Content:\n`);
+    expect(body).toContain(BRAND_SENTENCE);
+    const json = await fetch(`${apiUrl}/r/${site.url}/compat/brand`, {
+      headers: { authorization: `Bearer ${key}`, accept: "application/json" },
+    });
+    expect(await json.json()).toMatchObject({
+      code: 200,
+      status: 20000,
+      data: { title: BRAND_TITLE, url: `${site.url}/compat/brand`, description: BRAND_DESCRIPTION },
+    });
+  });
+});

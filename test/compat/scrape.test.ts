@@ -340,6 +340,15 @@ describe("errors, as the SDK sees them", () => {
     expect(fine.markdown).toContain(BRAND_SENTENCE);
   });
 
+  test("a client without a key runs as the local account in optional auth mode, v1's empty Bearer too", async () => {
+    const v2 = await new Firecrawl({ apiUrl }).scrape(`${site.url}/compat/brand`);
+    expect(v2.markdown).toContain(BRAND_SENTENCE);
+    const v1 = await new Firecrawl({ apiUrl }).v1.scrapeUrl(`${site.url}/compat/brand`, {
+      formats: ["markdown"],
+    });
+    expect(v1.success && v1.markdown).toContain(BRAND_SENTENCE);
+  });
+
   test("an unknown key is 401; an unreachable host 500; an SSRF-blocked address 403", async () => {
     const unauthorized = await sdkError(
       new Firecrawl({ apiKey: "fc-test", apiUrl }).scrape(`${site.url}/compat/brand`),

@@ -45,7 +45,7 @@ const CHROME_ROLES = new Set([
  * tokens so that "header-ad" matches but "shadow" or "download" do not.
  */
 const JUNK_WORDS =
-  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cmp|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
 
 /** Class/id words for header and footer chrome (only outside the page's article or main area). */
 const HEADER_FOOTER_WORDS =
@@ -107,7 +107,14 @@ function isHidden(el: Element): boolean {
   return style !== undefined && HIDDEN_STYLE.test(style);
 }
 
-function isJunk(el: Element, insideContent: boolean): boolean {
+/**
+ * Share of the page's text above which an element named like a widget is the
+ * page's content after all: a small page wrapped in `flex-nav-expanded` or a
+ * tab panel named `main-nav-products-content` is not a menu.
+ */
+const JUNK_SHARE = 0.4;
+
+function isJunk(el: Element, insideContent: boolean, pageText: number): boolean {
   const a = el.attribs;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
@@ -127,7 +134,10 @@ function isJunk(el: Element, insideContent: boolean): boolean {
   if (name === "body" || name === "html" || name === "main" || name === "article") return false;
   const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
   if (words.length < 2) return false;
-  if (JUNK_WORDS.test(words) || CONSENT.test(words)) return visibleTextLength(el, GUARD_TEXT) < GUARD_TEXT;
+  if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
+    const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
+    return visibleTextLength(el, limit) < limit;
+  }
   if (!insideContent && HEADER_FOOTER_WORDS.test(words)) {
     return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, CHROME_GUARD_TEXT) < CHROME_GUARD_TEXT;
   }
@@ -141,7 +151,7 @@ function isJunk(el: Element, insideContent: boolean): boolean {
  * banners, ads, share widgets, popups and search forms. Comments are dropped
  * too. Used by both modes; main-content selection works on what is left.
  */
-export function cleanTree(root: Element): void {
+export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
   const visit = (el: Element, insideContent: boolean): void => {
     const children = el.children;
     for (let i = 0; i < children.length; ) {
@@ -157,7 +167,7 @@ export function cleanTree(root: Element): void {
       if (
         DROP_TAGS.has(child.name) ||
         isHiddenChrome(child) ||
-        isJunk(child, insideContent) ||
+        isJunk(child, insideContent, pageText) ||
         isEmptyNoscript(child)
       ) {
         removeNode(child);

@@ -55,7 +55,7 @@ const STEPS: Step[] = [
     ctx.pageText = visibleTextLength(ctx.body);
   },
   function clean(ctx) {
-    cleanTree(ctx.body);
+    cleanTree(ctx.body, ctx.pageText);
   },
   function mainContent(ctx) {
     if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body);

@@ -3,7 +3,7 @@ import { measure, type TextStats } from "./stats.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
 const SIDE_WORDS =
-  /(?:^|[\s_-])(?:sidebar|side-?bar|aside|related|recommended|recommendations|more-stories|read-?more|trending|popular|most-?read|widget|widgets|tags|tag-?list|author-?bio|byline-?social|newsletter|promo|rail|right-?rail|left-?rail|toc|table-?of-?contents|pagination|pager)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(sidebar|side-?bar|aside|related|recommended|recommendations|more-stories|read-?more|trending|popular|most-?read|widget|widgets|tags|tag-?list|author-?bio|byline-?social|newsletter|promo|rail|right-?rail|left-?rail|toc|table-?of-?contents|pagination|pager)(?:$|[\s_-])/;
 
 /** Elements whose name or id says "this is the content" (the issue's strong candidates). */
 function isStrongCandidate(el: Element): boolean {
@@ -82,20 +82,48 @@ function dropComments(body: Element, stats: Map<Element, TextStats>): boolean {
   return true;
 }
 
+/**
+ * Share of the page's text above which the elements sharing a side-chrome
+ * word are the page itself: Elementor names every block `elementor-widget`,
+ * a WordPress sidebar is `widget` beside the article.
+ */
+const SIDE_SHARE = 0.5;
+
 function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean {
-  const doomed: Element[] = [];
+  const page = stats.get(body);
   // A side element holding much of the page's prose is the content, whatever its name.
-  const limit = Math.min(1500, 0.3 * (stats.get(body)?.good ?? 0));
-  forEachElement(body, (el) => {
-    const s = stats.get(el);
-    if (!s) return;
-    const a = el.attribs;
-    const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
-    const side = el.name === "aside" || a.role === "complementary" || SIDE_WORDS.test(words);
-    if (side && s.good < limit) doomed.push(el);
-  });
-  for (const el of doomed) removeNode(el);
-  return doomed.length > 0;
+  const limit = Math.min(1500, 0.3 * (page?.good ?? 0));
+  const groups = new Map<string, { text: number; els: Element[] }>();
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const s = stats.get(child);
+      if (!s) continue;
+      const a = child.attribs;
+      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      const landmark = child.name === "aside" || a.role === "complementary";
+      const word = landmark ? "" : SIDE_WORDS.exec(words)?.[1];
+      if (word === undefined || s.good >= limit) {
+        visit(child);
+        continue;
+      }
+      let group = groups.get(word);
+      if (!group) {
+        group = { text: 0, els: [] };
+        groups.set(word, group);
+      }
+      group.text += s.text;
+      group.els.push(child);
+    }
+  };
+  visit(body);
+  let dropped = false;
+  for (const [word, group] of groups) {
+    if (word && group.text > SIDE_SHARE * (page?.text ?? 0)) continue;
+    for (const el of group.els) removeNode(el);
+    dropped = true;
+  }
+  return dropped;
 }
 
 /** Drops link-dominated blocks (menus, tag lists, "read next" link lists) inside the chosen content. */

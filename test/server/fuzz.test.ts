@@ -113,6 +113,7 @@ beforeAll(async () => {
   const crawl = { url: LOOPBACK, ignoreSitemap: true, ignoreRobotsTxt: true, maxDepth: 0 };
   realIds.crawl = await startJob("/v1/crawl", crawl);
   realIds.batch = await startJob("/v1/batch/scrape", { urls: [LOOPBACK] });
+  realIds.extract = await startJob("/v1/extract", { urls: [LOOPBACK], selectors: { title: "h1" } });
   othersBatch = await startJob("/v1/batch/scrape", { urls: [LOOPBACK] }, other);
   doc = (await (await app.handle(new Request("http://localhost/docs/json"))).json()) as OpenApi;
 });
@@ -186,6 +187,7 @@ function fill(path: string, id?: string): string {
 }
 
 function realIdFor(path: string): string {
+  if (path.startsWith("/v1/extract")) return realIds.extract ?? "";
   return path.startsWith("/v1/crawl") ? (realIds.crawl ?? "") : (realIds.batch ?? "");
 }
 
@@ -389,6 +391,32 @@ async function send(method: string, path: string, init: RequestInit = {}, auth =
 }
 
 /** Why an answer is not a format-B 4xx, or null when it is. */
+/** Routes that answer Firecrawl's way (DECISIONS.md "Errors"): `{success: false, error: "<message>", code?}`. */
+const FIRECRAWL_ROUTES = /^\S+ (\/v1\/scrape|\/v2\/|\/v1\/team\/|\/v1\/concurrency-check|\/r\/)/;
+
+function notFirecrawl4xx(answer: Answer): string | null {
+  let body: { success?: unknown; error?: unknown };
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return `not JSON: ${answer.text.slice(0, 200)}`;
+  }
+  if (body.success !== false) return `success is ${String(body.success)}`;
+  if (typeof body.error !== "string" || !body.error) return `no error message: ${answer.text.slice(0, 200)}`;
+  return null;
+}
+
+/** Why an answer is not the refusal the route owes: format B on native routes, Firecrawl's on compat ones. */
+function notRefusal(what: string, answer: Answer): string | null {
+  if (answer.status < 400 || answer.status >= 500)
+    return `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`;
+  if (/\bat .+\.(ts|js):\d+|node_modules/.test(answer.text))
+    return `a stack trace: ${answer.text.slice(0, 200)}`;
+  if (!FIRECRAWL_ROUTES.test(what)) return notFormatB4xx(answer);
+  // A method the compat path does not serve may fall through to the app's own 404 (format B).
+  return notFirecrawl4xx(answer) && notFormatB4xx(answer);
+}
+
 function notFormatB4xx(answer: Answer): string | null {
   if (answer.status < 400 || answer.status >= 500)
     return `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`;
@@ -421,7 +449,7 @@ function judge() {
     refused(what: string, answer: Answer) {
       count++;
       if (KNOWN_BUGS.some((bug) => bug.test(`${what} `))) return;
-      const why = notFormatB4xx(answer);
+      const why = notRefusal(what, answer);
       if (why) failures.push(`${what}: ${why}`);
     },
     /** Junk the route may ignore: a format-B 4xx, or the same status as without the junk. */
@@ -429,7 +457,7 @@ function judge() {
       count++;
       if (KNOWN_BUGS.some((bug) => bug.test(`${what} `))) return;
       if (answer.status === without && answer.status < 400) return;
-      const why = notFormatB4xx(answer);
+      const why = notRefusal(what, answer);
       if (why) failures.push(`${what} (answered ${without} without the junk): ${why}`);
     },
     /** A value the route may take as input (free text within its bounds): an answer, or a format-B 4xx. */
@@ -437,7 +465,7 @@ function judge() {
       count++;
       if (KNOWN_BUGS.some((bug) => bug.test(`${what} `))) return;
       if (answer.status < 400) return;
-      const why = notFormatB4xx(answer);
+      const why = notRefusal(what, answer);
       if (why) failures.push(`${what}: ${why}`);
     },
     status(what: string, answer: Answer, expected: number) {
@@ -488,6 +516,8 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/deep-research",
         "POST /v1/extract",
         "GET /v1/extract/auto",
+        "GET /v1/extract/:id",
+        "DELETE /v1/extract/:id",
         "GET /docs/json",
       ]),
     );
@@ -506,7 +536,9 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/fetch",
         "POST /v1/map",
         "POST /v1/research",
+        "POST /v1/scrape",
         "POST /v1/screenshot",
+        "POST /v2/scrape",
       ].sort(),
     );
   });
@@ -741,7 +773,7 @@ describe("fuzzing every route the app serves", () => {
 /** What the fuzz found; see KNOWN_BUGS. Each asserts the right answer and fails until the source is fixed. */
 describe("bugs the fuzz found, now fixed", () => {
   test("a poll with skip=1e308 is a 400, not a 500", async () => {
-    for (const path of ["/v1/crawl/:id", "/v1/batch/scrape/:id"]) {
+    for (const path of ["/v1/crawl/:id", "/v1/batch/scrape/:id", "/v1/extract/:id"]) {
       const answer = await send("GET", `${fill(path)}?skip=1e308`);
       expect(notFormatB4xx(answer)).toBeNull();
     }

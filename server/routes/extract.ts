@@ -1,11 +1,33 @@
+import { Type as T } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { extractJobView, extractTargets, pagesOf, submitExtract } from "../../src/jobs/extract-job.ts";
+import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
-import { ExtractAutoQuery, ExtractBody, ExtractResponse } from "../../src/schemas/extract.ts";
+import { StringEnum } from "../../src/schemas/common.ts";
+import {
+  ExtractAutoQuery,
+  ExtractBody,
+  ExtractJobPoll,
+  ExtractResponse,
+  ExtractStarted,
+} from "../../src/schemas/extract.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { extractUrl, extractUrlAuto } from "../../src/structured/fetch.ts";
 import { extractRequest } from "../../src/structured/index.ts";
-import { type Guard, metered } from "../guard.ts";
+import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
+import { eventStream, nextLink, ownedJob, pollPaging, progressOf } from "./jobs.ts";
+
+/** The poll's query as documented (strings on the wire). */
+const PollQueryDoc = T.Object({
+  skip: T.Optional(T.String({ description: "Results to skip (default 0)" })),
+  limit: T.Optional(T.String({ description: "Results per page, 1-1000 (default 100)" })),
+});
+
+const Cancelled = T.Object({
+  success: T.Literal(true),
+  status: StringEnum(["queued", "processing", "completed", "failed", "cancelled"]),
+});
 
 const description =
   "Extracts structured data from a page. With a schema and/or prompt and an LLM (llmProvider, llmApiKey, " +
@@ -19,17 +41,47 @@ const description =
   "llmProvider without llmApiKey, an unknown provider, a schema that is not JSON Schema, or a selector that " +
   "does not parse. Credits: 1 per page fetched (cache hits are free).";
 
-/** POST /v1/extract (one URL) and GET /v1/extract/auto. */
-export function extractRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
+const jobDescription =
+  "With urls (1-100) instead of url the extraction runs as an async job: 202 {success, id: extract_<uuid>, " +
+  "url} (url is the poll URL) once the request is checked (a bad schema, prompt, selectors, LLM fields or " +
+  "webhook target is a 400/403 here, before the job exists). Pages are extracted 5 at a time (at most " +
+  "SIPHON_CRAWL_HOST_CONCURRENCY from one host); an optional webhook {url, events?, secret?, metadata?} " +
+  "receives started, page {jobId, url, …the page's result}, completed {jobId, total, completed, data, " +
+  "tokensUsed?} and failed, signed with X-Siphon-Signature. The LLM key is kept with the job while it runs " +
+  "and erased from the stored job when it ends, whatever the end; polls, lists, webhooks and logs never show it.";
+
+const PATH = "/v1/extract";
+
+/** POST /v1/extract (one URL at once, or several as a job), its job's poll and cancel, and GET /v1/extract/auto. */
+export function extractRoutes(
+  deps: FetchDeps & { runner: JobRunner },
+  guard: Guard,
+  log?: (line: string) => void,
+) {
+  const { runner } = deps;
   return new Elysia({ name: "routes:extract" })
     .post(
-      "/v1/extract",
+      PATH,
       async ({ body, set, request }) => {
         const input = validate(ExtractBody, body);
+        const targets = extractTargets(input);
+        if ("urls" in targets) {
+          return metered(guard, request, set, "extract", async (admission) => {
+            const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
+            const job = await submitExtract(input, accountId, { ...deps, now: guard.now() });
+            runner.submit(job.id);
+            set.status = 202;
+            const self = new URL(request.url);
+            // The start is one request in the burst window; each page is charged as it is fetched.
+            return {
+              body: { success: true, id: job.id, url: `${self.origin}${PATH}/${job.id}` },
+              credits: 0,
+            };
+          });
+        }
         const extraction = await extractRequest(input, input);
-        const url = input.url;
         return metered(guard, request, set, "extract", async (admission) => {
-          const outcome = await extractUrl(url, extraction, {
+          const outcome = await extractUrl(targets.url, extraction, {
             ...deps,
             signal: request.signal,
             httpOnly: admission?.softLimited,
@@ -44,10 +96,59 @@ export function extractRoutes(deps: FetchDeps, guard: Guard, log?: (line: string
       },
       {
         detail: {
-          summary: "Extract structured data from a page (LLM, the page's structured data, or CSS selectors)",
-          description,
+          summary:
+            "Extract structured data from a page, or from several as a job (LLM, the page's structured data, or CSS selectors)",
+          description: `${description} ${jobDescription}`,
           requestBody: jsonRequestBody(ExtractBody),
-          responses: responses(ExtractResponse, [400, 401, 403, 429, 500, 502, 504]),
+          responses: {
+            ...responses(ExtractResponse, [400, 401, 403, 429, 500, 502, 504]),
+            202: {
+              description: "Job started (urls)",
+              content: { "application/json": { schema: ExtractStarted } },
+            },
+          },
+        } as never,
+      },
+    )
+    .get(
+      `${PATH}/:id`,
+      async ({ params, query, request }) => {
+        const job = await ownedJob(guard, request, params.id, "extract");
+        if (request.headers.get("accept")?.includes("text/event-stream"))
+          return eventStream(runner, job, request);
+        const { skip, limit } = pollPaging(query);
+        // At most 100 pages: the merge reads them all, the answer pages them.
+        const items = await guard.store.jobs.results(job.id, 0, job.total);
+        const view = extractJobView(job, pagesOf(items), skip, limit);
+        const body: ExtractJobPoll = { success: true, progress: progressOf(job), ...view };
+        if (skip + view.results.length < items.length)
+          body.next = nextLink(request, skip + view.results.length, limit);
+        return body;
+      },
+      {
+        detail: {
+          summary: "Poll an extraction job (Accept: text/event-stream streams progress)",
+          description:
+            "status, total, completed, failed, creditsUsed, expiresAt; once completed `data`: the pages merged in " +
+            "the order of urls (arrays concatenated; any other field from the first page with a non-null value); " +
+            "`results`: each page's {url, data, method, sources?, tokensUsed?} or {url, error}, paged with " +
+            "?skip=&limit= (default 100) and `next`; tokensUsed summed over the pages. SSE events as a crawl's. " +
+            "404 for an unknown job, another account's, or one that ended over 24 h ago. Not metered.",
+          parameters: queryParameters(PollQueryDoc),
+          responses: responses(ExtractJobPoll, [400, 401, 404]),
+        } as never,
+      },
+    )
+    .delete(
+      `${PATH}/:id`,
+      async ({ params, request }) => {
+        await ownedJob(guard, request, params.id, "extract");
+        return { success: true, status: await runner.cancel(params.id) };
+      },
+      {
+        detail: {
+          summary: "Cancel an extraction job; a job already ended keeps its status",
+          responses: responses(Cancelled, [401, 404]),
         } as never,
       },
     )

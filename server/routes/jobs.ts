@@ -12,7 +12,8 @@ import { jsonRequestBody } from "../openapi.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const finished = (job: JobRecord) => job.completed + job.failed;
-const progressOf = (job: JobRecord) =>
+/** 0-100: pages finished of the job's total; 100 once completed or failed. */
+export const progressOf = (job: JobRecord) =>
   TERMINAL_STATUSES.includes(job.status) && job.status !== "cancelled"
     ? 100
     : job.total
@@ -42,7 +43,7 @@ export async function ownedJob(
 }
 
 /** Server-sent events: the current progress, then page and progress events, a final done event, then the end. */
-function eventStream(runner: JobRunner, job: JobRecord, request: Request): Response {
+export function eventStream(runner: JobRunner, job: JobRecord, request: Request): Response {
   const encoder = new TextEncoder();
   let unsubscribe = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -75,12 +76,23 @@ function eventStream(runner: JobRunner, job: JobRecord, request: Request): Respo
   });
 }
 
-/** The poll response (SPEC), one page of results, with `next` until the last page. */
-async function poll(guard: Guard, request: Request, job: JobRecord, query: Record<string, unknown>) {
-  const { skip, limit } = validate(PollQuery, {
+/** A poll's `?skip=&limit=`, checked. */
+export function pollPaging(query: Record<string, unknown>): { skip: number; limit: number } {
+  return validate(PollQuery, {
     skip: queryNumber(query.skip as string | undefined),
     limit: queryNumber(query.limit as string | undefined),
   });
+}
+
+/** The poll URL of the page of results from `skip`, built from the request's own origin. */
+export function nextLink(request: Request, skip: number, limit: number): string {
+  const self = new URL(request.url);
+  return `${self.origin}${self.pathname}?skip=${skip}&limit=${limit}`;
+}
+
+/** The poll response (SPEC), one page of results, with `next` until the last page. */
+async function poll(guard: Guard, request: Request, job: JobRecord, query: Record<string, unknown>) {
+  const { skip, limit } = pollPaging(query);
   const items = await guard.store.jobs.results(job.id, skip, limit);
   const body: Record<string, unknown> = {
     success: true,
@@ -94,10 +106,7 @@ async function poll(guard: Guard, request: Request, job: JobRecord, query: Recor
     data: items.map((item) => item.data),
   };
   if (job.error) body.error = job.error;
-  if (skip + items.length < finished(job)) {
-    const self = new URL(request.url);
-    body.next = `${self.origin}${self.pathname}?skip=${skip + items.length}&limit=${limit}`;
-  }
+  if (skip + items.length < finished(job)) body.next = nextLink(request, skip + items.length, limit);
   return body;
 }
 
@@ -152,7 +161,7 @@ function jobRoutesFor(type: JobType, path: string, deps: FetchDeps, guard: Guard
     );
 }
 
-/** Crawl and batch jobs, and the job list (agent jobs too; their routes are agent-jobs.ts). */
+/** Crawl and batch jobs, and the job list (agent and extract jobs too; their routes are agent-jobs.ts and extract.ts). */
 export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
   return new Elysia({ name: "routes:jobs" })
     .use(jobRoutesFor("crawl", "/v1/crawl", deps, guard, runner))
@@ -165,15 +174,12 @@ export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
           limit: queryNumber(query.limit as string | undefined),
         });
         const principal = await identify(guard, request);
-        const jobs =
-          filter.type === "extract"
-            ? []
-            : await guard.store.jobs.list({
-                accountId: principal.account.id,
-                type: filter.type,
-                status: filter.status,
-                limit: filter.limit,
-              });
+        const jobs = await guard.store.jobs.list({
+          accountId: principal.account.id,
+          type: filter.type,
+          status: filter.status,
+          limit: filter.limit,
+        });
         return {
           success: true,
           count: jobs.length,
@@ -193,7 +199,8 @@ export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
       {
         detail: {
           summary: "List your jobs",
-          description: "type (crawl, batch, agent), status, limit (default 50); newest first.",
+          description:
+            "type (crawl, batch, agent, extract), status, limit (default 50); newest first. Not metered.",
         },
       },
     );

@@ -5,25 +5,6 @@ import type { JobRecord, Store } from "../store/types.ts";
 import { newJob } from "./submit.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
-/** The fields of an agent job's input that are the caller's secrets: kept only while the job runs. */
-const SECRET_FIELDS = ["llmApiKey", "searchApiKey"] as const;
-
-/**
- * An agent job's input without its secrets: what outlives the job (the stored input once it
- * ends) and all that any view of it may show.
- */
-export function withoutSecrets(input: unknown): Record<string, unknown> {
-  const out = { ...(input as Record<string, unknown>) };
-  for (const field of SECRET_FIELDS) delete out[field];
-  return out;
-}
-
-/** The secrets an agent job's input carries, for scrubbing them from anything it reports. */
-export function secretsOf(input: unknown): string[] {
-  const raw = input as Record<string, unknown>;
-  return SECRET_FIELDS.map((field) => raw[field]).filter((v): v is string => typeof v === "string");
-}
-
 /**
  * Checks an async agent request as far as it can be checked before running (output schema,
  * webhook target) and stores it queued as a job `job_<uuid>` of one unit of work. The LLM and

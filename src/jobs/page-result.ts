@@ -11,10 +11,11 @@ export function truncateTokens(content: string, maxTokens: number | undefined): 
 
 /**
  * A crawl item (SPEC: url, title, markdown, links) plus metadata and status, and whatever else
- * scrapeOptions.formats asked for (html, text, rawHtml, images, screenshot).
+ * scrapeOptions.formats asked for (html, text, rawHtml, images, screenshot), and `json` when
+ * scrapeOptions extract.
  */
 export function crawlItem(result: FetchResult) {
-  const { html, text, rawHtml, images, screenshot, warning } = result;
+  const { html, text, rawHtml, images, screenshot, warning, json, extractTokensUsed } = result;
   return {
     url: result.url,
     title: result.title,
@@ -23,7 +24,9 @@ export function crawlItem(result: FetchResult) {
     metadata: result.metadata,
     statusCode: result.statusCode,
     ...Object.fromEntries(
-      Object.entries({ html, text, rawHtml, images, screenshot, warning }).filter(([, v]) => v !== undefined),
+      Object.entries({ html, text, rawHtml, images, screenshot, warning, json, extractTokensUsed }).filter(
+        ([, v]) => v !== undefined,
+      ),
     ),
   };
 }

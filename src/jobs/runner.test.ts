@@ -199,6 +199,38 @@ describe("job kinds in the runner", () => {
     expect(await h.runner.cancel("batch_unknown")).toBeNull();
   });
 
+  test("every end erases the LLM keys any job type carries, whatever the kind keeps", async () => {
+    const { kind, runs } = scriptedKind();
+    const h = harness(kind);
+    const input = {
+      urls: ["https://a.example/"],
+      llmApiKey: "sk-batch",
+      scrapeOptions: { formats: ["markdown"], llmApiKey: "sk-crawl" },
+    };
+    const ended = { urls: ["https://a.example/"], scrapeOptions: { formats: ["markdown"] } };
+    const completed = await h.create(input);
+    const cancelled = await h.create(input);
+    const failed = await h.create(input);
+    for (const id of [completed, cancelled, failed]) h.runner.submit(id);
+    await until(
+      () => runs,
+      (r) => r.length === 3,
+    );
+    // While the job runs the key stays: a job a dead process left is run again with it.
+    expect((await h.job(completed)).input).toEqual(input);
+    const runOf = (id: string) => runs.find((r) => r.ctx.job.id === id);
+    runOf(completed)?.finish({ status: "completed" });
+    runOf(failed)?.finish(new Error("broke"));
+    expect(await h.runner.cancel(cancelled)).toBe("cancelled");
+    for (const id of [completed, cancelled, failed]) {
+      const job = await until(
+        () => h.job(id),
+        (j) => ["completed", "failed", "cancelled"].includes(j.status),
+      );
+      expect(job.input).toEqual(ended);
+    }
+  });
+
   test("a job left processing by a dead runner is run again by the next, without a second started", async () => {
     const { kind, runs } = scriptedKind();
     const h = harness(kind, "jobs.db");

@@ -8,6 +8,7 @@ import type { Engines } from "../pipeline/fetch-page.ts";
 import type { JobRecord, JobStatus, Store } from "../store/types.ts";
 import { JOB_KINDS } from "./kinds/index.ts";
 import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";
+import { withoutSecrets } from "./secrets.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
 
 export type { JobEvent } from "./kinds/types.ts";
@@ -93,13 +94,16 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       });
   }
 
-  /** The patch of a terminal transition: retention, and the input as the kind keeps it once ended. */
+  /**
+   * The patch of a terminal transition: retention, and the input as the kind keeps it once
+   * ended, without the caller's secrets whatever the kind (every job type's LLM key).
+   */
   function ending(kind: JobKind, job: JobRecord, at: number, error?: string) {
     return {
       error,
       finishedAt: at,
       expiresAt: at + deps.config.jobRetentionMs,
-      input: kind.endedInput?.(job.input),
+      input: withoutSecrets(kind.endedInput ? kind.endedInput(job.input) : job.input),
     };
   }
 

@@ -1,8 +1,26 @@
-import { FetchBody, type FetchResult } from "../schemas/fetch.ts";
+import type { ExtractInput } from "../schemas/extract.ts";
+import { FetchBody, type FetchInput, type FetchResult } from "../schemas/fetch.ts";
 import { type BatchInput, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord } from "../store/types.ts";
+import { extractUrl } from "../structured/fetch.ts";
+import { type ExtractDeps, fetchAndExtract } from "../structured/inline.ts";
+import { extractRequestOf } from "./extract-job.ts";
 import { batchItem, crawlItem } from "./page-result.ts";
+import { batchPageInput } from "./submit.ts";
+
+/** One page of a job, done: what the job keeps of it, and what the runner reports and follows. */
+export interface PageDone {
+  /** The page's final URL. */
+  url: string;
+  title?: string;
+  /** Links a crawl may follow. */
+  links: string[];
+  /** The item the job keeps (its poll's data). */
+  data: Record<string, unknown>;
+  /** 1 when the page came from its site, 0 for a cache hit. */
+  credits: number;
+}
 
 /** What running a job needs to know about its type. */
 export interface JobSpec {
@@ -16,14 +34,28 @@ export interface JobSpec {
   delayMs: number;
   /** The crawl request, for crawls. */
   crawl?: CrawlInput;
-  /** The fetch request of one page. */
-  pageInput(url: string): unknown;
-  /** The stored result of one page. */
-  item(result: FetchResult): Record<string, unknown>;
+  /** Fetches one page (and extracts from it when the job asks); throws when the page fails. */
+  page(url: string, deps: ExtractDeps): Promise<PageDone>;
+}
+
+/** A page through fetchAndExtract: the fetch options of a crawl or batch, inline extraction included. */
+async function fetchedPage(
+  input: FetchInput,
+  item: (result: FetchResult) => Record<string, unknown>,
+  deps: ExtractDeps,
+): Promise<PageDone> {
+  const { result, cache } = await fetchAndExtract(input, deps);
+  return {
+    url: result.url,
+    title: result.title,
+    links: result.links,
+    data: item(result),
+    credits: cache.hit ? 0 : 1,
+  };
 }
 
 /** The page options of a job, read back from its stored input. */
-export function jobSpec(job: JobRecord): JobSpec {
+export async function jobSpec(job: JobRecord): Promise<JobSpec> {
   if (job.type === "crawl") {
     const input = job.input as CrawlInput;
     const languages = typeof input.languages === "string" ? [input.languages] : input.languages;
@@ -39,8 +71,24 @@ export function jobSpec(job: JobRecord): JobSpec {
       parallel: input.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
       delayMs: Math.round((input.delay ?? 0) * 1000),
       crawl: input,
-      pageInput: (url) => validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))),
-      item: crawlItem,
+      page: (url, deps) =>
+        fetchedPage(validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))), crawlItem, deps),
+    };
+  }
+  if (job.type === "extract") {
+    const input = job.input as ExtractInput;
+    // Checked when the job was submitted; read again because a resumed job starts from its input.
+    const request = await extractRequestOf(input);
+    const urls = input.urls ?? [];
+    return {
+      limit: urls.length,
+      maxDepth: 0,
+      parallel: DEFAULT_MAX_CONCURRENCY,
+      delayMs: 0,
+      async page(url, deps) {
+        const { result, credits } = await extractUrl(url, request, deps);
+        return { url: result.url, links: [], data: result, credits };
+      },
     };
   }
   const input = job.input as BatchInput;
@@ -49,7 +97,7 @@ export function jobSpec(job: JobRecord): JobSpec {
     maxDepth: 0,
     parallel: input.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     delayMs: 0,
-    pageInput: (url) => validate(FetchBody, { url, formats: input.formats }),
-    item: (result) => batchItem(result, input.maxTokens),
+    page: (url, deps) =>
+      fetchedPage(batchPageInput(input, url), (result) => batchItem(result, input.maxTokens), deps),
   };
 }

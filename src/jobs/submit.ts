@@ -3,15 +3,22 @@ import { normalizeUrl } from "../crawl/normalize.ts";
 import { SiphonError } from "../errors.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { resolveFormats } from "../pipeline/formats.ts";
-import { FetchBody } from "../schemas/fetch.ts";
+import { InlineExtract } from "../schemas/extract-spec.ts";
+import { FetchBody, type FetchInput } from "../schemas/fetch.ts";
 import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord, NewJob, Store } from "../store/types.ts";
+import { extractRequest } from "../structured/request.ts";
 import { compilePatterns } from "./crawl-plan.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
 /** Ids name their job's type (DECISIONS.md: agent jobs are `job_<uuid>`). */
-const ID_PREFIX: Record<JobRecord["type"], string> = { crawl: "crawl_", batch: "batch_", agent: "job_" };
+const ID_PREFIX: Record<JobRecord["type"], string> = {
+  crawl: "crawl_",
+  batch: "batch_",
+  agent: "job_",
+  extract: "extract_",
+};
 
 /** A queued job of `type` with a fresh id, ready for the store. */
 export function newJob(
@@ -37,11 +44,51 @@ export function newJob(
   };
 }
 
+const isJsonFormat = (entry: unknown) =>
+  entry === "json" ||
+  (typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "json");
+
+/**
+ * Checks a job's per-page fetch options before the job exists, as fetchAndExtract reads them on
+ * every page (src/structured/inline.ts): the formats other than json resolve, and the extraction
+ * (`extract`, or one json formats entry) is one extractRequest accepts; LLM fields come with an
+ * extraction. Every page would fail the same way: say so now, not once per page.
+ * Throws SiphonError invalid_request.
+ */
+async function checkPageOptions(input: FetchInput): Promise<void> {
+  const formats = input.formats ?? [];
+  resolveFormats({ ...input, formats: formats.filter((entry) => !isJsonFormat(entry)) });
+  const entries = formats.filter(isJsonFormat);
+  if (entries.length > 1) throw new SiphonError("invalid_request", "formats holds more than one json entry");
+  if (input.extract !== undefined && entries.length)
+    throw new SiphonError("invalid_request", "Give extract or a json format, not both");
+  const [entry] = entries;
+  if (entry === "json") {
+    throw new SiphonError(
+      "invalid_request",
+      'The json format needs a schema or a prompt: {"type":"json","schema":{…}}',
+    );
+  }
+  let spec: unknown = input.extract;
+  if (entry !== undefined) {
+    const { type: _type, ...rest } = entry as Record<string, unknown>;
+    spec = rest;
+  }
+  if (spec !== undefined) {
+    await extractRequest(validate(InlineExtract, spec), input);
+  } else if (input.llmProvider || input.llmApiKey || input.llmModel) {
+    throw new SiphonError("invalid_request", "llmProvider, llmApiKey and llmModel only apply with extract", {
+      hint: 'Add "extract": {"schema": {…}} or a {"type":"json"} format, or remove the llm fields.',
+    });
+  }
+}
+
 /**
  * Checks a crawl request as far as it can be checked before running (start
- * URL rules and SSRF-refused literal hosts, path patterns, webhook target) and
- * stores it queued. Throws SiphonError invalid_request, invalid_url or
- * forbidden_url; a job that is accepted is never lost.
+ * URL rules and SSRF-refused literal hosts, path patterns, the page options
+ * with their extraction, webhook target) and stores it queued. Throws
+ * SiphonError invalid_request, invalid_url or forbidden_url; a job that is
+ * accepted is never lost.
  */
 export async function submitCrawl(
   input: CrawlInput,
@@ -51,33 +98,33 @@ export async function submitCrawl(
   const start = parseTargetUrl(input.url);
   compilePatterns(input.includePaths, "includePaths");
   compilePatterns(input.excludePaths, "excludePaths");
-  if (input.scrapeOptions?.extract) {
-    throw new SiphonError(
-      "invalid_request",
-      "LLM extraction is not available in this version (scrapeOptions.extract)",
-    );
-  }
-  // Every page would fail the same way: say so now, not once per page.
-  if (input.scrapeOptions?.formats)
-    resolveFormats(validate(FetchBody, { ...input.scrapeOptions, url: input.url }));
+  if (input.scrapeOptions)
+    await checkPageOptions(validate(FetchBody, { ...input.scrapeOptions, url: input.url }));
   if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
   const job = newJob("crawl", accountId, input, input.webhook, deps.now);
   await deps.store.jobs.create(job, [{ url: normalizeUrl(start) ?? start.href, depth: 0 }]);
   return (await deps.store.jobs.get(job.id)) as JobRecord;
 }
 
+/** The fetch request of one page of a batch: its formats, and its extraction with the LLM fields. */
+export function batchPageInput(input: BatchInput, url: string): FetchInput {
+  const { formats, extract, llmProvider, llmApiKey, llmModel, llmApiBase } = input;
+  const options = { url, formats, extract, llmProvider, llmApiKey, llmModel, llmApiBase };
+  // Absent fields stay absent (not undefined), as a request body would have them.
+  return validate(FetchBody, JSON.parse(JSON.stringify(options)));
+}
+
 /**
- * Stores a batch queued. URLs are checked when each page is fetched, so an
- * invalid one fails as its own item and never the whole job.
+ * Stores a batch queued, once its page options (formats, extraction) are checked. URLs are
+ * checked when each page is fetched, so an invalid one fails as its own item and never the
+ * whole job. Throws SiphonError invalid_request or forbidden_url (the webhook target).
  */
 export async function submitBatch(
   input: BatchInput,
   accountId: string,
   deps: { store: Store; config: Config; now: number },
 ): Promise<JobRecord> {
-  if (input.extract)
-    throw new SiphonError("invalid_request", "LLM extraction is not available in this version (extract)");
-  resolveFormats(validate(FetchBody, { url: "https://example.com/", formats: input.formats }));
+  await checkPageOptions(batchPageInput(input, "https://example.com/"));
   const webhook = input.webhook ? { url: checkWebhookTarget(input.webhook, deps.config).href } : undefined;
   const job = newJob("batch", accountId, input, webhook, deps.now);
   await deps.store.jobs.create(

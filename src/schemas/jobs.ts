@@ -1,6 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { StringEnum } from "./common.ts";
+import { extractFields } from "./extract-spec.ts";
 import { FetchBody } from "./fetch.ts";
+import { LlmFieldsOptional } from "./llm.ts";
 
 /** How many pages a job fetches at once when its request does not say. */
 export const DEFAULT_MAX_CONCURRENCY = 5;
@@ -94,17 +96,26 @@ export const BatchBody = T.Object(
       maxItems: 100,
       description: "Up to 100 URLs, fetched 5 at a time",
     }),
-    formats: T.Array(T.String(), {
+    formats: T.Array(T.Unknown(), {
       default: ["markdown"],
       maxItems: 10,
       description:
-        "Outputs of each page, all from one fetch: markdown, text, html (the first sets content), rawHtml, links, images",
+        "Outputs of each page, all from one fetch: markdown, text, html (the first sets content), rawHtml, links, " +
+        'images; {"type":"json","schema":{…},"prompt":"…"} extracts into each item\'s json, like extract',
     }),
     maxTokens: T.Optional(
       T.Integer({ minimum: 1, description: "Truncate each content at this many tokens" }),
     ),
     maxConcurrency: maxConcurrency("URLs"),
-    extract: T.Optional(T.Object({}, { additionalProperties: true })),
+    extract: T.Optional(
+      T.Object(extractFields, {
+        additionalProperties: false,
+        description:
+          "Structured extraction on every page, as POST /v1/fetch's extract: each item gains json (and " +
+          "extractTokensUsed); checked before the job exists",
+      }),
+    ),
+    ...LlmFieldsOptional,
     webhook: T.Optional(T.String({ description: "Webhook URL (all events, no secret)" })),
   },
   { additionalProperties: false },

@@ -120,13 +120,13 @@ export interface UsageStore {
   stats(accountId: string): Promise<{ totalRequests: number; successRate: number; avgResponseTime: number }>;
 }
 
-export type JobType = "crawl" | "batch" | "agent";
+export type JobType = "crawl" | "batch" | "agent" | "extract";
 export type JobStatus = "queued" | "processing" | "completed" | "failed" | "cancelled";
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "cancelled"];
 
 /**
  * A job as stored; `input` and `webhook` are the caller's validated JSON. Page jobs (crawl,
- * batch) keep their results as items; a job of one unit of work (agent) keeps it in `result`.
+ * batch, extract) keep their results as items; a job of one unit of work (agent) keeps it in `result`.
  */
 export interface JobRecord {
   id: string;

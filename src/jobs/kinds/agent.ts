@@ -1,19 +1,13 @@
 import { runAgent } from "../../agent/index.ts";
 import { toSiphonError } from "../../errors.ts";
-import { scrubSecret } from "../../llm/index.ts";
 import type { AgentInput, AgentResponse } from "../../schemas/agent.ts";
-import { secretsOf, withoutSecrets } from "../agent-job.ts";
+import { scrubSecrets } from "../secrets.ts";
 import type { JobContext, JobEnd, JobKind } from "./types.ts";
 
 /** The completed webhook's extra field: the Agent response, so a receiver need not poll. */
 function completedData(response: AgentResponse): Record<string, unknown> {
   const { success: _success, ...result } = response;
   return { result };
-}
-
-/** A message with every secret of the job replaced, whatever echoed it (a vendor's error). */
-function scrubbed(message: string, secrets: string[]): string {
-  return secrets.reduce((text, secret) => scrubSecret(text, secret, Number.MAX_SAFE_INTEGER), message);
 }
 
 /**
@@ -47,9 +41,9 @@ async function runAgentJob(ctx: JobContext): Promise<JobEnd | null> {
     return { status: "completed", completed: completedData(outcome.response) };
   } catch (raw) {
     if (signal.aborted) return null;
-    return { status: "failed", error: scrubbed(toSiphonError(raw).message, secretsOf(input)) };
+    return { status: "failed", error: scrubSecrets(toSiphonError(raw).message, input) };
   }
 }
 
-/** The kind of agent jobs. */
-export const agentKind: JobKind = { run: runAgentJob, endedInput: withoutSecrets };
+/** The kind of agent jobs (the runner erases their keys when they end, as every job's). */
+export const agentKind: JobKind = { run: runAgentJob };

@@ -1,9 +1,9 @@
 import { HostScheduler, hostKey } from "../../crawl/hosts.ts";
 import { toSiphonError } from "../../errors.ts";
-import { fetchPage } from "../../pipeline/fetch-page.ts";
-import type { FetchInput } from "../../schemas/fetch.ts";
 import type { JobItem } from "../../store/types.ts";
 import { type CrawlPlan, planCrawl } from "../crawl-plan.ts";
+import { ALL_PAGES_FAILED } from "../extract-job.ts";
+import { scrubSecrets } from "../secrets.ts";
 import { type JobSpec, jobSpec } from "../spec.ts";
 import type { JobContext, JobEnd, JobKind } from "./types.ts";
 
@@ -35,23 +35,24 @@ async function processItem(run: JobRun, url: string, depth: number) {
   const { ctx, spec, plan, queued } = run;
   const { job, signal, store } = ctx;
   try {
-    const input = spec.pageInput(url) as FetchInput;
-    const outcome = await fetchPage(input, {
+    const done = await spec.page(url, {
       config: ctx.config,
       store,
       engines: ctx.engines,
       signal,
       now: ctx.now,
       httpOnly: await ctx.httpOnly(),
+      // The caller is remote: an llmApiBase passes the same SSRF rules as every fetch.
+      apiBasePolicy: "guard",
+      llmLog: ctx.log,
     });
-    const credits = outcome.cache.hit ? 0 : 1;
-    const data = spec.item(outcome.result);
+    const { data, credits } = done;
     await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
     if (credits) await ctx.charge(credits);
     if (plan && depth < spec.maxDepth) {
       // The store ignores URLs it has; skipping those this run already queued saves it the writes.
       const items: { url: string; depth: number }[] = [];
-      for (const link of outcome.result.links) {
+      for (const link of done.links) {
         const url = plan.follow(link);
         if (url && !queued.has(url)) {
           queued.add(url);
@@ -60,28 +61,30 @@ async function processItem(run: JobRun, url: string, depth: number) {
       }
       if (items.length) await store.jobs.addItems(job.id, items, spec.limit);
     }
-    ctx.emit({ type: "page", url: outcome.result.url, title: outcome.result.title });
-    ctx.notify("page", { url: outcome.result.url, title: outcome.result.title, ...data });
+    ctx.emit({ type: "page", url: done.url, title: done.title ?? "" });
+    ctx.notify("page", { url: done.url, title: done.title, ...data });
   } catch (raw) {
     if (signal.aborted) return; // cancelled or closing: the item stays pending
     const error = toSiphonError(raw);
+    // A vendor's error may echo the caller's key: it never reaches the item, a poll or a webhook.
+    const message = scrubSecrets(error.message, job.input);
     await store.jobs.finishItem(job.id, url, {
       state: "failed",
-      data: { url, error: { type: error.type, message: error.message } },
-      error: error.message,
+      data: { url, error: { type: error.type, message } },
+      error: message,
       credits: 0,
     });
   }
 }
 
 /**
- * Crawl and batch: a pool over the job's stored URL items. Every page's outcome is stored as
+ * Crawl, batch and extract: a pool over the job's stored URL items. Every page's outcome is stored as
  * it finishes, so a resumed job fetches only what was still pending.
  */
-async function runPages(ctx: JobContext): Promise<JobEnd | null> {
+export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   const { job, signal, store } = ctx;
   const id = job.id;
-  const spec = jobSpec(job);
+  const spec = await jobSpec(job);
   const engine = await ctx.engines.get("simple");
   const plan = spec.crawl
     ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, signal).catch(() => undefined)
@@ -137,9 +140,9 @@ async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   if (signal.aborted) return null;
   const counts = await store.jobs.get(id);
   return counts && counts.completed === 0 && counts.failed > 0
-    ? { status: "failed", error: "Every page of the job failed" }
+    ? { status: "failed", error: ALL_PAGES_FAILED }
     : { status: "completed" };
 }
 
-/** The kind of crawl and batch jobs. */
+/** The kind of crawl and batch jobs (their pages' LLM keys are erased by the runner when they end). */
 export const pagesKind: JobKind = { run: runPages };

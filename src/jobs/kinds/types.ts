@@ -52,6 +52,9 @@ export interface JobKind {
    * signal aborted it; throws only on failures the kind did not expect (the job then fails).
    */
   run(ctx: JobContext): Promise<JobEnd | null>;
-  /** The input as kept once the job has ended, whatever the end: secrets it carried erased. */
+  /**
+   * The input as kept once the job has ended, whatever the end. The runner erases the secrets
+   * every job type may carry (src/jobs/secrets.ts) in any case; this is for a kind's own.
+   */
   endedInput?(input: unknown): unknown;
 }

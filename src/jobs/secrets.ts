@@ -1,0 +1,59 @@
+import { scrubSecret } from "../llm/index.ts";
+
+/**
+ * Where a job's input carries the caller's secrets: the LLM key of an extract, batch or agent
+ * job, an agent's search key, and a crawl's per-page LLM key. Kept only while the job runs.
+ */
+const SECRET_PATHS: readonly (readonly string[])[] = [
+  ["llmApiKey"],
+  ["searchApiKey"],
+  ["scrapeOptions", "llmApiKey"],
+];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A job's input without its secrets: what outlives the job (the runner writes it in the same
+ * step that ends the job, whatever the end) and all that any view of it may show. The input
+ * itself is left as it was.
+ */
+export function withoutSecrets(input: unknown): unknown {
+  if (!isRecord(input)) return input;
+  const out: Record<string, unknown> = { ...input };
+  for (const path of SECRET_PATHS) {
+    let node: Record<string, unknown> | undefined = out;
+    for (const key of path.slice(0, -1)) {
+      const child: unknown = node?.[key];
+      if (!node || !isRecord(child)) {
+        node = undefined;
+        break;
+      }
+      // Copied on the way down, so the caller's object keeps its secrets.
+      const copy = { ...child };
+      node[key] = copy;
+      node = copy;
+    }
+    if (node) delete node[path.at(-1) as string];
+  }
+  return out;
+}
+
+/** The secrets a job's input carries, for scrubbing them from anything it reports. */
+export function secretsOf(input: unknown): string[] {
+  const found: string[] = [];
+  for (const path of SECRET_PATHS) {
+    let node: unknown = input;
+    for (const key of path) node = isRecord(node) ? node[key] : undefined;
+    if (typeof node === "string" && node) found.push(node);
+  }
+  return found;
+}
+
+/** A message with every secret of the job's input replaced, whatever echoed it (a vendor's error). */
+export function scrubSecrets(message: string, input: unknown): string {
+  return secretsOf(input).reduce(
+    (text, secret) => scrubSecret(text, secret, Number.MAX_SAFE_INTEGER),
+    message,
+  );
+}

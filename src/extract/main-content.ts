@@ -1,3 +1,4 @@
+import { dropDuplicateBlocks } from "./dedupe.ts";
 import { type AnyNode, type Element, forEachElement, isElement, removeNode } from "./nodes.ts";
 import { measure, type TextStats } from "./stats.ts";
 
@@ -227,5 +228,6 @@ export function selectMainContent(body: Element): Element[] {
     else dropLinkBlocks(chosen, stats);
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
+  dropDuplicateBlocks(chosen, stats);
   return [chosen];
 }

@@ -1,0 +1,60 @@
+import { type AnyNode, BLOCK_TAGS, type Element, isElement, removeNode } from "./nodes.ts";
+import type { TextStats } from "./stats.ts";
+
+/** Text (visible characters) from which a repeated block is a copy rather than a common phrase. */
+const MIN_TEXT = 40;
+/** Blocks longer than this are not keyed themselves (their parts are): joining their text costs more than it finds. */
+const MAX_TEXT = 4000;
+
+/** Code repeats on purpose (the same call in two examples); tables and their cells repeat values. */
+const KEEP = new Set(["pre", "code", "table", "thead", "tbody", "tr", "td", "th"]);
+
+/** Paragraphs and items a writer may repeat on purpose beside each other (a meal plan's "1 cup blueberries"). */
+const AUTHORED = new Set(["p", "li", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/** Whitespace-collapsed text of a subtree. */
+function textKey(el: Element): string {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === "text") parts.push(node.data);
+    else if (isElement(node) && node.type === "tag") {
+      const children = node.children;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      if (BLOCK_TAGS.has(node.name)) parts.push(" ");
+    }
+  }
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Removes blocks whose text repeats an earlier block of the content: the
+ * mobile and desktop copies of one section, a forum reply quoting the post
+ * above it, a teaser repeated beside the full text. The first copy stays.
+ * Code and tables are left alone.
+ */
+export function dropDuplicateBlocks(root: Element, stats: Map<Element, TextStats>): void {
+  // Where each text was first seen: paragraphs repeated under the same parent are the author's, other
+  // copies the page's (a second rendering, a quote).
+  const seen = new Map<string, AnyNode | null>();
+  const doomed: Element[] = [];
+  // Checked on the way down, remembered on the way up: a wrapper and its only child share their text.
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child) || KEEP.has(child.name)) continue;
+      const text = stats.get(child)?.text ?? 0;
+      if (text < MIN_TEXT) continue;
+      const key = text <= MAX_TEXT && BLOCK_TAGS.has(child.name) ? textKey(child) : null;
+      const first = key === null ? undefined : seen.get(key!);
+      if (first !== undefined && (first !== el || !AUTHORED.has(child.name))) {
+        doomed.push(child);
+        continue;
+      }
+      visit(child);
+      if (key !== null && !seen.has(key)) seen.set(key, el);
+    }
+  };
+  visit(root);
+  for (const el of doomed) removeNode(el);
+}

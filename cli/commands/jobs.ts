@@ -33,7 +33,7 @@ export default defineCommand({
     description: "List crawl, batch and agent jobs (the local store's, or a server's with --api-url)",
   },
   args: {
-    type: { type: "string", description: "crawl, batch or agent", valueHint: "type" },
+    type: { type: "string", description: "crawl, batch, agent or extract", valueHint: "type" },
     status: {
       type: "string",
       description: "queued, processing, completed, failed or cancelled",
@@ -57,18 +57,13 @@ export default defineCommand({
     } else {
       const store = await openStore(config);
       try {
-        const type = filter.type === "extract" ? undefined : filter.type;
-        jobs =
-          filter.type === "extract"
-            ? []
-            : (
-                await store.jobs.list({
-                  accountId: LOCAL_ACCOUNT_ID,
-                  type,
-                  status: filter.status,
-                  limit: filter.limit,
-                })
-              ).map(listed);
+        const listedJobs = await store.jobs.list({
+          accountId: LOCAL_ACCOUNT_ID,
+          type: filter.type,
+          status: filter.status,
+          limit: filter.limit,
+        });
+        jobs = listedJobs.map(listed);
       } finally {
         await store.close();
       }

@@ -1,14 +1,12 @@
 import type { Config } from "../config.ts";
 import { normalizeUrl } from "../crawl/normalize.ts";
-import { SiphonError } from "../errors.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { resolveFormats } from "../pipeline/formats.ts";
-import { InlineExtract } from "../schemas/extract-spec.ts";
 import { FetchBody, type FetchInput } from "../schemas/fetch.ts";
 import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord, NewJob, Store } from "../store/types.ts";
-import { extractRequest } from "../structured/request.ts";
+import { inlineRequest, isJsonFormat } from "../structured/inline.ts";
 import { compilePatterns } from "./crawl-plan.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
@@ -44,10 +42,6 @@ export function newJob(
   };
 }
 
-const isJsonFormat = (entry: unknown) =>
-  entry === "json" ||
-  (typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "json");
-
 /**
  * Checks a job's per-page fetch options before the job exists, as fetchAndExtract reads them on
  * every page (src/structured/inline.ts): the formats other than json resolve, and the extraction
@@ -56,31 +50,8 @@ const isJsonFormat = (entry: unknown) =>
  * Throws SiphonError invalid_request.
  */
 async function checkPageOptions(input: FetchInput): Promise<void> {
-  const formats = input.formats ?? [];
-  resolveFormats({ ...input, formats: formats.filter((entry) => !isJsonFormat(entry)) });
-  const entries = formats.filter(isJsonFormat);
-  if (entries.length > 1) throw new SiphonError("invalid_request", "formats holds more than one json entry");
-  if (input.extract !== undefined && entries.length)
-    throw new SiphonError("invalid_request", "Give extract or a json format, not both");
-  const [entry] = entries;
-  if (entry === "json") {
-    throw new SiphonError(
-      "invalid_request",
-      'The json format needs a schema or a prompt: {"type":"json","schema":{…}}',
-    );
-  }
-  let spec: unknown = input.extract;
-  if (entry !== undefined) {
-    const { type: _type, ...rest } = entry as Record<string, unknown>;
-    spec = rest;
-  }
-  if (spec !== undefined) {
-    await extractRequest(validate(InlineExtract, spec), input);
-  } else if (input.llmProvider || input.llmApiKey || input.llmModel) {
-    throw new SiphonError("invalid_request", "llmProvider, llmApiKey and llmModel only apply with extract", {
-      hint: 'Add "extract": {"schema": {…}} or a {"type":"json"} format, or remove the llm fields.',
-    });
-  }
+  resolveFormats({ ...input, formats: (input.formats ?? []).filter((entry) => !isJsonFormat(entry)) });
+  await inlineRequest(input);
 }
 
 /**

@@ -13,7 +13,8 @@ export interface ExtractDeps extends FetchDeps {
   llmLog?: LlmDeps["log"];
 }
 
-const isJsonFormat = (entry: unknown) =>
+/** Whether a formats entry asks for extraction ("json" or {type: "json", …}). */
+export const isJsonFormat = (entry: unknown) =>
   entry === "json" ||
   (typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "json");
 
@@ -63,26 +64,31 @@ function fetchInputFor(input: FetchInput): { fetch: FetchInput; added: string[] 
 }
 
 /**
+ * The extraction a fetch asks for (`extract`, or a formats entry of type json), checked; undefined
+ * when it asks for none. Refuses (400) llm fields without an extraction, and every extraction
+ * extractRequest refuses. Batch and crawl call it when a job is submitted, so a bad extraction
+ * is a 400 before the job exists.
+ */
+export async function inlineRequest(input: FetchInput): Promise<ExtractRequest | undefined> {
+  const spec = inlineSpec(input);
+  if (spec) return extractRequest(spec, input);
+  if (input.llmProvider || input.llmApiKey || input.llmModel) {
+    throw new SiphonError("invalid_request", "llmProvider, llmApiKey and llmModel only apply with extract", {
+      hint: 'Add "extract": {"schema": {…}} or a {"type":"json"} format, or remove the llm fields.',
+    });
+  }
+  return undefined;
+}
+
+/**
  * Fetches a page and, when the request asks (`extract`, or a formats entry of type json),
  * extracts from it: the result gains `json` (and `extractTokensUsed` on the LLM path). Without
  * extraction this is fetchPage. The page is fetched once, with markdown and raw HTML added for
  * the extraction and taken out of the result again unless the request named them.
  */
 export async function fetchAndExtract(input: FetchInput, deps: ExtractDeps): Promise<FetchOutcome> {
-  const spec = inlineSpec(input);
-  if (!spec) {
-    if (input.llmProvider || input.llmApiKey || input.llmModel) {
-      throw new SiphonError(
-        "invalid_request",
-        "llmProvider, llmApiKey and llmModel only apply with extract",
-        {
-          hint: 'Add "extract": {"schema": {…}} or a {"type":"json"} format, or remove the llm fields.',
-        },
-      );
-    }
-    return fetchPage(input, deps);
-  }
-  const request: ExtractRequest = await extractRequest(spec, input);
+  const request = await inlineRequest(input);
+  if (!request) return fetchPage(input, deps);
   const { fetch, added } = fetchInputFor(input);
   const outcome = await fetchPage(validate(FetchBody, fetch), deps);
   const result = { ...outcome.result };

@@ -21,6 +21,7 @@ import { mapRoutes } from "./routes/map.ts";
 import { researchRoutes } from "./routes/research.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 import { searchRoutes } from "./routes/search.ts";
+import { youtubeRoutes } from "./routes/youtube.ts";
 
 export interface AppOptions extends FetchDeps {
   /** Runs crawl and batch jobs; the caller starts (resume) and closes it. */
@@ -125,6 +126,7 @@ export function createApp(options: AppOptions) {
       .use(jobRoutes(options, guard, options.runner))
       .use(agentJobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
+      .use(youtubeRoutes(options, guard))
       .use(compatRoutes(options, guard, options.log))
   );
 }

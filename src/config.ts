@@ -210,6 +210,12 @@ const SETTINGS = {
     default: "",
     doc: "A self-hosted SearXNG instance (its JSON API must be enabled)",
   },
+  youtubeUrl: {
+    env: "SIPHON_YOUTUBE_URL",
+    kind: "string",
+    default: "https://www.youtube.com",
+    doc: "YouTube's base URL (InnerTube player API and caption files below it); operator configuration, so not subject to the SSRF guard",
+  },
   openaiBaseUrl: {
     env: "SIPHON_OPENAI_BASE_URL",
     kind: "string",

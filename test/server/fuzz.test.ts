@@ -80,6 +80,8 @@ beforeAll(async () => {
       openaiBaseUrl: llm.baseUrl("openai"),
       anthropicBaseUrl: llm.baseUrl("anthropic"),
       googleBaseUrl: llm.baseUrl("google"),
+      // YouTube too: a closed loopback port, so a junk request that names a real video stays offline.
+      youtubeUrl: LOOPBACK,
       plans: JSON.stringify({ fuzz: { weeklyQuota: 1e9, burstPerHour: 1e9 } }),
     },
   );
@@ -518,6 +520,7 @@ describe("fuzzing every route the app serves", () => {
         "GET /v1/extract/auto",
         "GET /v1/extract/:id",
         "DELETE /v1/extract/:id",
+        "GET /v1/youtube",
         "GET /docs/json",
       ]),
     );

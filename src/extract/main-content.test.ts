@@ -64,3 +64,14 @@ test("never returns empty for a page that has text", () => {
   const { content } = extractHtml(html, "https://shop.example/", main);
   expect(content).toContain("Opening hours");
 });
+
+test("keeps every prose section of a page when one section is the longest", () => {
+  const section = (title: string, n: number) =>
+    `<section><h2>${title}</h2>${para(n, `${title} explains how the service runs your code without servers to manage.`)}</section>`;
+  const html = `<body><main><div class="grid">${section("Why serverless", 2)}${section("Benefits", 3)}${section("Use cases", 16)}</div></main>
+    <div class="related"><a href="/a">Related product one</a><a href="/b">Related product two</a></div></body>`;
+  const { content } = extractHtml(html, "https://cloud.example/functions", main);
+  expect(content).toContain("Why serverless explains");
+  expect(content).toContain("Benefits explains");
+  expect(content).toContain("Use cases explains");
+});

@@ -172,10 +172,15 @@ function bestBlock(body: Element, stats: Map<Element, TextStats>, w: Weights): E
 /** Share of its parent's score from which a child is the content and the rest is other material. */
 const TIGHTEN_SHARE = 0.75;
 
+/** Prose outside the leading child, absolute and as a share of the child's, that keeps the parent. */
+const REST_PROSE = 300;
+const REST_SHARE = 0.25;
+
 /**
  * Sums favour merging: a wrapper holding the article and, further down, a
  * "more stories" block with prose of its own scores higher than the article.
- * Step down while one child carries most of the score.
+ * Step down while one child carries most of the score and little prose
+ * lies beside it.
  */
 function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Element {
   let cur = el;
@@ -194,6 +199,10 @@ function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Eleme
       }
     }
     if (next === null || total <= 0 || nextScore < TIGHTEN_SHARE * total) return cur;
+    // Prose beside the child is more of the page (a service page's sections), not a "more stories" rail.
+    const childGood = stats.get(next)!.good;
+    const restGood = stats.get(cur)!.good - childGood;
+    if (restGood >= REST_PROSE && restGood >= REST_SHARE * childGood) return cur;
     cur = next;
   }
 }

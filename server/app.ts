@@ -13,6 +13,7 @@ import { agentRoutes } from "./routes/agent.ts";
 import { agentJobRoutes } from "./routes/agent-jobs.ts";
 import { answerRoutes } from "./routes/answer.ts";
 import { askRoutes } from "./routes/ask.ts";
+import { demoRoutes } from "./routes/demo.ts";
 import { extractRoutes } from "./routes/extract.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -127,6 +128,7 @@ export function createApp(options: AppOptions) {
       .use(agentJobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
       .use(youtubeRoutes(options, guard))
+      .use(demoRoutes(options.now))
       .use(compatRoutes(options, guard, options.log))
   );
 }

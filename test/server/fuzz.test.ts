@@ -521,6 +521,7 @@ describe("fuzzing every route the app serves", () => {
         "GET /v1/extract/:id",
         "DELETE /v1/extract/:id",
         "GET /v1/youtube",
+        "POST /v1/demo",
         "GET /docs/json",
       ]),
     );
@@ -535,6 +536,7 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/batch/scrape",
         "POST /v1/crawl",
         "POST /v1/deep-research",
+        "POST /v1/demo",
         "POST /v1/extract",
         "POST /v1/fetch",
         "POST /v1/map",

@@ -75,3 +75,18 @@ test("keeps every prose section of a page when one section is the longest", () =
   expect(content).toContain("Benefits explains");
   expect(content).toContain("Use cases explains");
 });
+
+test("keeps a data table whose cells are links (a list of laureates), not only the footnotes", () => {
+  const rows = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<tr><td>${1901 + i}</td><td><a href="/wiki/P${i}">Physicist ${i}</a></td><td><a href="/wiki/C${i}">Chemist ${i}</a></td><td><a href="/wiki/W${i}">Writer ${i}</a></td></tr>`,
+  ).join("");
+  const note =
+    "Some laureates were forbidden by their governments to accept the prize and received it years later.";
+  const html = `<body><div><h1>List of laureates</h1><table><tr><th>Year</th><th>Physics</th><th>Chemistry</th><th>Literature</th></tr>${rows}</table>
+    <div><ol>${`<li>${note}</li>`.repeat(5)}</ol></div></div></body>`;
+  const { content } = extractHtml(html, "https://wiki.example/laureates", main);
+  expect(content).toContain("Physicist 0");
+  expect(content).toContain("Writer 39");
+});

@@ -29,6 +29,8 @@ interface BlockAcc {
   link: number;
   card: number;
   heading: boolean;
+  /** A cell of a data table, where links are the data (names, entries), not navigation. */
+  cell: boolean;
 }
 
 function classify(tag: string, acc: BlockAcc, s: TextStats): void {
@@ -39,6 +41,8 @@ function classify(tag: string, acc: BlockAcc, s: TextStats): void {
   const density = link / text;
   if (tag === "pre") {
     s.good += text;
+  } else if (acc.cell) {
+    s.weak += text;
   } else if (density > LINKY) {
     // A linked heading is a teaser's headline; menus are not made of headings.
     if (HEADING_TAGS.has(tag)) s.card += text;
@@ -89,6 +93,29 @@ function linkKind(a: Element, acc: BlockAcc): number {
   return isCardLink(a) ? 2 : 1;
 }
 
+const CELL_TAGS = new Set(["td", "th"]);
+
+/** Rows from which a table with header cells holds data rather than laying out a page. */
+const DATA_ROWS = 3;
+
+/** A table with header cells and several rows: a list of laureates or specifications, not a layout grid. */
+function isDataTable(table: Element): boolean {
+  let rows = 0;
+  let header = false;
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      if (child.name === "tr") {
+        rows++;
+        if (!header)
+          for (const c of child.children as AnyNode[]) if (isElement(c) && c.name === "th") header = true;
+      } else if (child.name === "thead" || child.name === "tbody" || child.name === "tfoot") visit(child);
+    }
+  };
+  visit(table);
+  return header && rows >= DATA_ROWS;
+}
+
 /**
  * Measures every element under `root` (included) in one bottom-up pass, so
  * that later steps never call `.text()` inside a loop.
@@ -96,10 +123,18 @@ function linkKind(a: Element, acc: BlockAcc): number {
 export function measure(root: Element): Map<Element, TextStats> {
   const map = new Map<Element, TextStats>();
   // kind: 0 plain text, 1 inside a navigation link, 2 inside a teaser link.
-  const walk = (el: Element, block: BlockAcc, kind: number): TextStats => {
+  const walk = (el: Element, block: BlockAcc, kind: number, inData: boolean): TextStats => {
     const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
     const isBlock = BLOCK_TAGS.has(el.name) || el === root;
-    const acc = isBlock ? { text: 0, link: 0, card: 0, heading: HEADING_TAGS.has(el.name) } : block;
+    const acc = isBlock
+      ? {
+          text: 0,
+          link: 0,
+          card: 0,
+          heading: HEADING_TAGS.has(el.name),
+          cell: inData && CELL_TAGS.has(el.name),
+        }
+      : block;
     const k = kind === 0 && el.name === "a" ? linkKind(el, acc) : kind;
     for (const child of el.children as AnyNode[]) {
       if (child.type === "text") {
@@ -112,7 +147,8 @@ export function measure(root: Element): Map<Element, TextStats> {
           acc.link += len;
         } else if (k === 2) acc.card += len;
       } else if (isElement(child) && child.type === "tag") {
-        addStats(s, walk(child, acc, k));
+        const data = child.name === "table" ? isDataTable(child) : inData;
+        addStats(s, walk(child, acc, k, data));
       }
     }
     if (isBlock) classify(el.name, acc, s);
@@ -126,7 +162,7 @@ export function measure(root: Element): Map<Element, TextStats> {
     map.set(el, s);
     return s;
   };
-  walk(root, { text: 0, link: 0, card: 0, heading: false }, 0);
+  walk(root, { text: 0, link: 0, card: 0, heading: false, cell: false }, 0, false);
   return map;
 }
 

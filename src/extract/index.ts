@@ -7,8 +7,10 @@ import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
+import { declaredPageType, declaredTypes, type PageType } from "./page-type.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
+import { scanPage } from "./scan.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
@@ -25,6 +27,8 @@ interface ExtractContext {
   metadata: PageMetadata;
   links: string[];
   images?: ImageInfo[];
+  /** What the page declares itself to be (schema.org, OpenGraph), when that decides it. */
+  pageType: PageType | null;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -53,12 +57,13 @@ const STEPS: Step[] = [
     ctx.metadata = metadata;
     ctx.links = extractLinks(ctx.$, ctx.baseUrl);
     ctx.pageText = visibleTextLength(ctx.body);
+    ctx.pageType = declaredPageType(declaredTypes(scanPage(ctx.$)));
   },
   function clean(ctx) {
     cleanTree(ctx.body, ctx.pageText);
   },
   function mainContent(ctx) {
-    if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body);
+    if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body, ctx.pageType);
   },
   function includeAndExclude(ctx) {
     const { includeTags, excludeTags } = ctx.options;
@@ -126,6 +131,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     title: "",
     metadata: { description: null, author: null, published: null, image: null, canonical: null },
     links: [],
+    pageType: null,
     pageText: 0,
     content: "",
     quality: 0,

@@ -90,3 +90,26 @@ test("keeps a data table whose cells are links (a list of laureates), not only t
   expect(content).toContain("Physicist 0");
   expect(content).toContain("Writer 39");
 });
+
+test("a page declared a thread keeps posts marked up as comments, even beside other prose", () => {
+  const reply = (i: number) =>
+    `<article class="comment" id="comment-${i}"><div class="author">member${i}</div><p>Reply ${i}: I would start with a used workstation, add memory later and spend the rest of the budget on the graphics card.</p></article>`;
+  const html = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Editing PC build"}</script></head>
+    <body><h1>Editing PC build</h1><div id="comments">${Array.from({ length: 6 }, (_, i) => reply(i)).join("")}</div>
+    <div class="about"><h2>Create an account</h2><p>Sign up for a new account in our community. It's easy and it only takes a minute of your time, promise.</p><p>Already have an account? Sign in here to join the conversation with everyone else.</p><p>Members get notifications of replies and can follow the topics they care about most.</p><p>Our community guidelines explain what you can post, how moderation works and how to report a problem.</p></div></body></html>`;
+  const { content } = extractHtml(html, "https://forum.example/topic/1", main);
+  for (let i = 0; i < 6; i++) expect(content).toContain(`Reply ${i}:`);
+});
+
+test("a Q&A page keeps its question and answers and drops the comments under them", () => {
+  const comment = `<div class="comments"><ul><li>Works for me, thanks a lot for sharing this tip with us here.</li></ul></div>`;
+  const post = (kind: string, text: string) =>
+    `<div class="${kind}"><div class="post-body"><p>${text} ${"More detail about the keyboard shortcut and when it applies. ".repeat(4)}</p></div>${comment}</div>`;
+  const html = `<html><head><script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script></head>
+    <body><div id="content"><h1>Focus the file pane</h1>${post("question", "How do I focus the file pane?")}${post("answer", "Press Ctrl+E then Esc.")}${post("answer", "Use Ctrl+Tab instead.")}</div></body></html>`;
+  const { content } = extractHtml(html, "https://qa.example/q/1", main);
+  expect(content).toContain("How do I focus the file pane?");
+  expect(content).toContain("Press Ctrl+E then Esc.");
+  expect(content).toContain("Use Ctrl+Tab instead.");
+  expect(content).not.toContain("Works for me");
+});

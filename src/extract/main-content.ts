@@ -1,5 +1,6 @@
 import { dropDuplicateBlocks } from "./dedupe.ts";
 import { type AnyNode, type Element, forEachElement, isElement, removeNode } from "./nodes.ts";
+import type { PageType } from "./page-type.ts";
 import { measure, type TextStats } from "./stats.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
@@ -62,8 +63,13 @@ function hasHeadline(el: Element): boolean {
   return found;
 }
 
-/** Drops an article's comment section; a thread (little prose outside the comments) keeps them. */
-function dropComments(body: Element, stats: Map<Element, TextStats>): boolean {
+/**
+ * Drops an article's comment section; a thread (little prose outside the
+ * comments) keeps them. On a page declared a thread, elements named comments
+ * are its posts unless they hold less prose than the rest (the comments under
+ * a Q&A site's question and answers).
+ */
+function dropComments(body: Element, stats: Map<Element, TextStats>, thread: boolean): boolean {
   const sections: Element[] = [];
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
@@ -76,9 +82,10 @@ function dropComments(body: Element, stats: Map<Element, TextStats>): boolean {
   };
   visit(body);
   if (!sections.length) return false;
-  let outside = stats.get(body)?.good ?? 0;
-  for (const el of sections) outside -= stats.get(el)?.good ?? 0;
-  if (outside < ARTICLE_OUTSIDE_COMMENTS) return false;
+  let inside = 0;
+  for (const el of sections) inside += stats.get(el)?.good ?? 0;
+  const outside = (stats.get(body)?.good ?? 0) - inside;
+  if (outside < ARTICLE_OUTSIDE_COMMENTS || (thread && outside < inside)) return false;
   for (const el of sections) removeNode(el);
   return true;
 }
@@ -216,10 +223,10 @@ function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Eleme
  * article's comment section, go first. Never returns nothing for a page with
  * text: falls back to the whole body.
  */
-export function selectMainContent(body: Element): Element[] {
+export function selectMainContent(body: Element, type: PageType | null = null): Element[] {
   const first = measure(body);
   const droppedSide = dropSideChrome(body, first);
-  const droppedComments = dropComments(body, first);
+  const droppedComments = dropComments(body, first, type === "forum");
   // Measuring is a full pass: repeat it only when the tree changed.
   const stats = droppedSide || droppedComments ? measure(body) : first;
   let chosen = bestBlock(body, stats, ARTICLE);

@@ -1,29 +1,6 @@
 import type { CheerioAPI } from "cheerio";
-import { allText, type PageScan, scanPage } from "./scan.ts";
+import { allText, type JsonLdNode, jsonLdNodes, scanPage } from "./scan.ts";
 import type { PageMetadata } from "./types.ts";
-
-type JsonLdNode = Record<string, unknown>;
-
-/** Flattens JSON-LD blocks (arrays, @graph) into a list of nodes; malformed blocks are skipped. */
-function jsonLdNodes(scan: PageScan): JsonLdNode[] {
-  const nodes: JsonLdNode[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === "object") {
-      const node = value as JsonLdNode;
-      nodes.push(node);
-      if (node["@graph"]) visit(node["@graph"]);
-    }
-  };
-  for (const el of scan.jsonLd) {
-    try {
-      visit(JSON.parse(allText(el)));
-    } catch {
-      // Pages often ship broken JSON-LD; it is a hint, never a reason to fail.
-    }
-  }
-  return nodes;
-}
 
 function nameOf(value: unknown): string | null {
   if (typeof value === "string") return value.trim() || null;

@@ -23,9 +23,16 @@ export interface PageScan {
   canonical: Element | undefined;
   /** `href` of every `<a href>` and `<area href>`, in document order. */
   hrefs: string[];
+  /** The schema.org type names of microdata items (`itemtype`), in document order. */
+  itemTypes: string[];
 }
 
 const scans = new WeakMap<AnyNode, PageScan>();
+
+/** "https://schema.org/Product" and "schema:Product" are "Product". */
+export function typeName(iri: string): string {
+  return iri.slice(Math.max(iri.lastIndexOf("/"), iri.lastIndexOf(":"), iri.lastIndexOf("#")) + 1);
+}
 
 function walk(root: ParentNode): PageScan {
   const scan: PageScan = {
@@ -40,6 +47,7 @@ function walk(root: ParentNode): PageScan {
     time: undefined,
     canonical: undefined,
     hrefs: [],
+    itemTypes: [],
   };
   // Document order, as the CSS selectors it replaces returned.
   forEachElement(root, (el) => {
@@ -73,6 +81,8 @@ function walk(root: ParentNode): PageScan {
         if (a.rel === "canonical") scan.canonical ??= el;
         break;
     }
+    if (a.itemtype !== undefined)
+      for (const t of a.itemtype.split(/\s+/)) if (t) scan.itemTypes.push(typeName(t));
     if (a.rel === "author") scan.relAuthor ??= el;
     if (a.itemprop === "author") scan.itempropAuthor ??= el;
   });
@@ -98,4 +108,36 @@ export function scanPage($: CheerioAPI): PageScan {
 /** All text of an element and its descendants, script text included, as cheerio's `.text()` gives it. */
 export function allText(el: Element | undefined): string {
   return el ? textContent(el) : "";
+}
+
+export type JsonLdNode = Record<string, unknown>;
+
+const jsonLd = new WeakMap<PageScan, JsonLdNode[]>();
+
+/**
+ * The page's JSON-LD nodes, arrays and `@graph` flattened (nested objects
+ * stay inside their parents); malformed blocks are skipped. Parsed once per scan.
+ */
+export function jsonLdNodes(scan: PageScan): JsonLdNode[] {
+  let nodes = jsonLd.get(scan);
+  if (nodes) return nodes;
+  const found: JsonLdNode[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === "object") {
+      const node = value as JsonLdNode;
+      found.push(node);
+      if (node["@graph"]) visit(node["@graph"]);
+    }
+  };
+  for (const el of scan.jsonLd) {
+    try {
+      visit(JSON.parse(allText(el)));
+    } catch {
+      // Pages often ship broken JSON-LD; it is a hint, never a reason to fail.
+    }
+  }
+  nodes = found;
+  jsonLd.set(scan, nodes);
+  return nodes;
 }

@@ -152,7 +152,8 @@ function isJunk(el: Element, insideContent: boolean, pageText: number): boolean 
  * too. Used by both modes; main-content selection works on what is left.
  */
 export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
-  const visit = (el: Element, insideContent: boolean): void => {
+  // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
+  const visit = (el: Element, insideContent: boolean, inCode: boolean): void => {
     const children = el.children;
     for (let i = 0; i < children.length; ) {
       const child = children[i]!;
@@ -167,16 +168,20 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
       if (
         DROP_TAGS.has(child.name) ||
         isHiddenChrome(child) ||
-        isJunk(child, insideContent, pageText) ||
+        (!inCode && isJunk(child, insideContent, pageText)) ||
         isEmptyNoscript(child)
       ) {
         removeNode(child);
         continue;
       }
       const role = child.attribs.role;
-      visit(child, insideContent || CONTENT_AREA.has(child.name) || role === "main" || role === "article");
+      visit(
+        child,
+        insideContent || CONTENT_AREA.has(child.name) || role === "main" || role === "article",
+        inCode || child.name === "pre" || child.name === "code",
+      );
       i++;
     }
   };
-  visit(root, false);
+  visit(root, false, false);
 }

@@ -49,6 +49,9 @@ function score(s: TextStats, w: Weights): number {
   return w.good * s.good + w.weak * s.weak + w.card * s.card + w.bad * s.bad;
 }
 
+/** Code, whose class names are a highlighter's token names ("token comment"). */
+const CODE_TAGS = new Set(["pre", "code"]);
+
 /** Comment sections of articles (not forum posts: those are the content of a thread page). */
 const COMMENT_WORDS =
   /(?:^|[\s_-])(?:comments?|commentlist|comment-?list|comments-?(?:area|section|wrapper|container|block)|respond|disqus|disqus_thread)(?:$|[\s_-])/;
@@ -74,6 +77,7 @@ function dropComments(body: Element, stats: Map<Element, TextStats>, thread: boo
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
+      if (CODE_TAGS.has(child.name)) continue;
       const a = child.attribs;
       const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
       if (words.length > 1 && COMMENT_WORDS.test(words) && !hasHeadline(child)) sections.push(child);
@@ -106,7 +110,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
       const s = stats.get(child);
-      if (!s) continue;
+      if (!s || CODE_TAGS.has(child.name)) continue;
       const a = child.attribs;
       const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
       const landmark = child.name === "aside" || a.role === "complementary";

@@ -45,3 +45,30 @@ test("empty links and data: images are dropped; blank lines collapse", () => {
   expect(md).not.toMatch(/\n{3,}/);
   expect(md).toBe("a\n\nb");
 });
+
+test("highlighted code keeps its line breaks and indentation when a highlighter split it into line elements", () => {
+  const lines = [
+    "import { useState } from 'react';",
+    "",
+    "function Counter() {",
+    "  const [n, setN] = useState(0);",
+    "}",
+  ];
+  const html = `<pre class="sp-cm"><code>${lines.map((l) => `<div class="cm-line">${l.replace(/(\w+)/, '<span class="token keyword">$1</span>') || "<br>"}</div>`).join("")}</code></pre>`;
+  expect(toMarkdown(html)).toBe(`\`\`\`\n${lines.join("\n")}\n\`\`\``);
+  expect(toMarkdown("<pre><code>a<br>  b<br>c</code></pre>")).toBe("```\na\n  b\nc\n```");
+});
+
+test("a code block takes its language from the highlighter's wrapper", () => {
+  expect(
+    toMarkdown('<div class="highlight highlight-source-python"><pre>def f():\n    return 1</pre></div>'),
+  ).toBe("```python\ndef f():\n    return 1\n```");
+  expect(
+    toMarkdown(
+      '<div class="language-ruby highlighter-rouge"><div class="highlight"><pre><code>puts 1</code></pre></div></div>',
+    ),
+  ).toBe("```ruby\nputs 1\n```");
+  expect(toMarkdown('<pre><code data-language="Go">fmt.Println(1)</code></pre>')).toBe(
+    "```go\nfmt.Println(1)\n```",
+  );
+});

@@ -3,18 +3,57 @@ import TurndownService from "turndown";
 import type { AnyNode } from "./nodes.ts";
 import { turndownInput } from "./turndown-input.ts";
 
-/** Language of a code block from the usual highlighter conventions on `<pre>` or its `<code>`. */
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/;
+
+/**
+ * Language of a code block from the usual highlighter conventions:
+ * `data-lang`/`data-language`, or a `language-x`/`lang-x`/`highlight-source-x`
+ * class on `<pre>`, its `<code>`, or the wrappers a highlighter puts around it.
+ */
 function codeLanguage(pre: HTMLElement): string {
   const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;
-  for (const el of code ? [code, pre] : [pre]) {
+  const candidates: Element[] = code ? [code, pre] : [pre];
+  for (let up = pre.parentNode as Element | null, i = 0; up && i < 2 && up.nodeName === "DIV"; i++) {
+    candidates.push(up);
+    up = up.parentNode as Element | null;
+  }
+  for (const el of candidates) {
     const data = el.getAttribute("data-lang") ?? el.getAttribute("data-language");
     if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
-    const match = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/.exec(
-      el.getAttribute("class") ?? "",
-    );
+    const match = LANGUAGE_CLASS.exec(el.getAttribute("class") ?? "");
     if (match?.[1]) return match[1].toLowerCase();
   }
   return "";
+}
+
+/** Elements that hold one line each when a highlighter splits code into lines (CodeMirror's `div.cm-line`, tables of rows). */
+const CODE_LINE_TAGS = new Set(["DIV", "P", "LI", "TR", "TABLE", "TBODY", "DD", "DT", "SECTION"]);
+
+/**
+ * The text of a code block with its line breaks: `<br>` and line elements
+ * (a highlighter's `<div class="line">`) end lines, where `textContent`
+ * would run them together.
+ */
+export function codeText(pre: Node): string {
+  let out = "";
+  const visit = (node: Node): void => {
+    if (node.nodeType === 3) {
+      out += (node as Text).data;
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const name = node.nodeName;
+    if (name === "BR") {
+      out += "\n";
+      return;
+    }
+    const line = CODE_LINE_TAGS.has(name);
+    if (line && out && !out.endsWith("\n")) out += "\n";
+    for (let c = node.firstChild; c; c = c.nextSibling) visit(c);
+    if (line && !out.endsWith("\n")) out += "\n";
+  };
+  for (let c = pre.firstChild; c; c = c.nextSibling) visit(c);
+  return out;
 }
 
 function fence(code: string): string {
@@ -57,7 +96,7 @@ export function markdownService(): TurndownService {
     filter: (node) => node.nodeName === "PRE",
     replacement: (_content, node) => {
       const pre = node as HTMLElement;
-      const code = (pre.textContent ?? "").replace(/^\n+|\s+$/g, "");
+      const code = codeText(pre).replace(/^\n+|\s+$/g, "");
       if (!code) return "";
       const f = fence(code);
       return `\n\n${f}${codeLanguage(pre)}\n${code}\n${f}\n\n`;

@@ -26,3 +26,9 @@ test("inline elements stay inline and <br> breaks the line", () => {
 test("preformatted text keeps its layout", () => {
   expect(text("<pre>if (x) {\n  y();\n}</pre>")).toBe("if (x) {\n  y();\n}");
 });
+
+test("code split into line elements keeps one line per element and its indentation", () => {
+  const html =
+    '<pre><code><div class="line">if (a) {</div><div class="line">  go();</div><div class="line">}</div></code></pre><p>after</p>';
+  expect(toText(loadHtml(html).root().contents().get())).toBe("if (a) {\n  go();\n}\n\nafter");
+});

@@ -52,7 +52,8 @@ export function toText(nodes: AnyNode[]): string {
       return;
     }
     const block = BLOCK_TAGS.has(name);
-    const sep = LINE_TAGS.has(name) ? 1 : 2;
+    // Inside `<pre>`, a block is a line a highlighter wrapped (`div.cm-line`): one line break, no blank line.
+    const sep = pre || LINE_TAGS.has(name) ? 1 : 2;
     if (block) gap = Math.max(gap, sep);
     if (name === "pre") pre++;
     for (const c of node.children) visit(c);

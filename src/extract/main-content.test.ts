@@ -113,3 +113,17 @@ test("a Q&A page keeps its question and answers and drops the comments under the
   expect(content).toContain("Use Ctrl+Tab instead.");
   expect(content).not.toContain("Works for me");
 });
+
+test("an article drops its photo captions and credits but keeps a code listing's caption", () => {
+  const html = `<html><head><meta property="og:type" content="article"></head><body><article><h1>Hibernating astronauts</h1>
+    ${para(5, "Crews that sleep through the cruise would need smaller ships, engineers said.")}
+    <figure><img src="/pod.jpg"><figcaption>A cross-section through the hibernation module showing the pods.</figcaption></figure>
+    <div class="image-credit">Photo: European Space Agency archive</div>
+    <figure><pre><code>fn main() {}</code></pre><figcaption>Listing 9-3: the smallest program</figcaption></figure>
+  </article></body></html>`;
+  const { content } = extractHtml(html, "https://news.example/a", main);
+  expect(content).toContain("Crews that sleep");
+  expect(content).not.toContain("cross-section through the hibernation module");
+  expect(content).not.toContain("European Space Agency archive");
+  expect(content).toContain("Listing 9-3");
+});

@@ -218,6 +218,40 @@ function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Eleme
   }
 }
 
+/** Class words of photo captions and credits on article pages (elsewhere "caption" often names a card's text). */
+const CAPTION_WORDS = /(?:^|[\s_-])(?:caption|credit|photo-?credit|image-?credit)s?(?:$|[\s_-])/;
+/** Text above which a caption-named element is more than a caption. */
+const CAPTION_MAX = 400;
+
+/**
+ * Drops the captions of photos: they describe an image the text does not
+ * carry, and neither benchmark's readers count them as the article. A
+ * `<figcaption>` of code or a table ("Listing 9-3: ...") stays; on a page
+ * declared an article, short elements named captions or credits go too.
+ */
+function dropPhotoCaptions(root: Element, stats: Map<Element, TextStats>, article: boolean): void {
+  const doomed: Element[] = [];
+  forEachElement(root, (el) => {
+    if (el.name === "figcaption") {
+      const figure = el.parent as Element | null;
+      if (figure?.name === "figure" && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
+    } else if (article && el.attribs.class && CAPTION_WORDS.test(el.attribs.class.toLowerCase())) {
+      if ((stats.get(el)?.text ?? 0) < CAPTION_MAX) doomed.push(el);
+    }
+  });
+  for (const el of doomed) removeNode(el);
+}
+
+const CAPTIONED_DATA = new Set(["pre", "code", "table"]);
+
+function hasDescendant(root: Element, names: Set<string>): boolean {
+  let found = false;
+  forEachElement(root, (el) => {
+    if (names.has(el.name)) found = true;
+  });
+  return found;
+}
+
 /**
  * Picks the main content of a cleaned page. One bottom-up measuring pass,
  * then the element with the most prose net of teasers and link-dominated text
@@ -249,5 +283,6 @@ export function selectMainContent(body: Element, type: PageType | null = null): 
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
   dropDuplicateBlocks(chosen, stats);
+  dropPhotoCaptions(chosen, stats, type === "article");
   return [chosen];
 }

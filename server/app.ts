@@ -19,6 +19,7 @@ import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { mapRoutes } from "./routes/map.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { researchRoutes } from "./routes/research.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 import { searchRoutes } from "./routes/search.ts";
@@ -127,6 +128,7 @@ export function createApp(options: AppOptions) {
       .use(jobRoutes(options, guard, options.runner))
       .use(agentJobRoutes(options, guard, options.runner))
       .use(accountRoutes(guard))
+      .use(mcpRoutes(options, guard, version))
       .use(youtubeRoutes(options, guard))
       .use(demoRoutes(options.now))
       .use(compatRoutes(options, guard, options.log))

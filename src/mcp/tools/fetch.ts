@@ -1,0 +1,151 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { StringEnum } from "../../schemas/common.ts";
+import { FetchBody, FetchResult } from "../../schemas/fetch.ts";
+import { validate } from "../../schemas/validate.ts";
+import { fetchAndExtract } from "../../structured/inline.ts";
+import { TextPage, textPaging, textWindow } from "../paging.ts";
+import type { ToolDef, ToolImage } from "../types.ts";
+import { jsonBlock, partNote } from "./render.ts";
+
+const p = FetchBody.properties;
+
+/** The outputs one fetch can render, as names (a json extraction is `extract`). */
+const Formats = T.Array(
+  StringEnum(["markdown", "text", "html", "rawHtml", "links", "images", "screenshot", "screenshot@fullPage"]),
+  {
+    maxItems: 8,
+    description:
+      "Outputs of the one fetch: markdown, text or html (the first also sets content), rawHtml (the page's own HTML), " +
+      "links (listed in the answer), images, screenshot or screenshot@fullPage (returned as an image). Default: [format]",
+  },
+);
+
+export const FetchToolInput = T.Object(
+  {
+    url: p.url,
+    formats: T.Optional(Formats),
+    format: p.format,
+    onlyMainContent: T.Boolean({
+      default: false,
+      description:
+        "true: only the main content (the article body), dropping sidebars and related links; saves tokens on articles and docs",
+    }),
+    includeTags: p.includeTags,
+    excludeTags: p.excludeTags,
+    render: T.Boolean({
+      default: false,
+      description:
+        "Render in a headless browser. Usually not needed: siphon renders by itself when a page needs JavaScript",
+    }),
+    wait: p.wait,
+    stealth: T.Boolean({
+      default: false,
+      description: "Browser with bot-detection evasions, for sites that block automated requests (slower)",
+    }),
+    actions: p.actions,
+    images: p.images,
+    location: p.location,
+    languages: p.languages,
+    headers: p.headers,
+    cookies: p.cookies,
+    maxAge: p.maxAge,
+    storeInCache: p.storeInCache,
+    extract: p.extract,
+    llmProvider: p.llmProvider,
+    llmApiKey: p.llmApiKey,
+    llmModel: p.llmModel,
+    llmApiBase: p.llmApiBase,
+    ...textPaging(),
+  },
+  { additionalProperties: false },
+);
+type FetchToolInput = Static<typeof FetchToolInput>;
+
+export const FetchToolOutput = T.Composite(
+  [
+    T.Omit(FetchResult, ["screenshot", "actions"]),
+    T.Object({
+      page: TextPage,
+      cached: T.Boolean({ description: "Answered from siphon's cache (no credit used)" }),
+      degraded: T.Optional(T.String({ description: "Why the fetch ran with less than it could" })),
+    }),
+  ],
+  { description: "The Fetch result; the text fields hold the part named by page" },
+);
+
+/** Text fields of a result, cut to the same window as content. */
+const TEXT_FIELDS = ["content", "markdown", "text", "html", "rawHtml"] as const;
+
+/** The result's screenshots (a screenshot format, screenshot actions) as image blocks. */
+function screenshotsOf(result: FetchResult): ToolImage[] {
+  const shots = [...(result.screenshot ? [result.screenshot] : []), ...(result.actions?.screenshots ?? [])];
+  return shots.map((data) => ({ data, mimeType: "image/png" }));
+}
+
+export const fetchTool: ToolDef<FetchToolInput> = {
+  name: "siphon_fetch",
+  description:
+    "Read one web page (or PDF, DOCX, JSON, feed) and get its content as clean markdown, with title, metadata, " +
+    "links and a quality score. Use it whenever you have a URL and need what the page says. JavaScript pages " +
+    "are rendered automatically; set stealth: true when a site blocks bots, actions to click or type first. " +
+    "extract returns structured JSON too (a JSON Schema alone reads the page's own data; a prompt needs your " +
+    "llmProvider and llmApiKey). Answers are cached for maxAge ms. Long pages come in parts of maxLength " +
+    "characters: the answer says where the next part starts (nextStartIndex); call again with startIndex " +
+    "set to it for more.",
+  input: FetchToolInput,
+  output: FetchToolOutput,
+  annotations: {
+    title: "Fetch a web page",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async run(args, ctx) {
+    const { startIndex, maxLength, ...request } = args;
+    const input = validate(FetchBody, request);
+    const outcome = await ctx.host.meter("fetch", async (grant) => {
+      const fetched = await fetchAndExtract(input, {
+        ...ctx.host.deps,
+        signal: ctx.signal,
+        httpOnly: grant.httpOnly,
+      });
+      return { body: fetched, credits: fetched.cache.hit ? 0 : 1, degraded: fetched.degraded };
+    });
+    const { screenshot: _s, actions: _a, ...result } = outcome.result;
+    const present = TEXT_FIELDS.filter((field) => typeof result[field] === "string");
+    const { parts, page } = textWindow(
+      present.map((field) => result[field] as string),
+      startIndex,
+      maxLength,
+    );
+    const cut = Object.fromEntries(present.map((field, i) => [field, parts[i]]));
+    const structured: Record<string, unknown> = { ...result, ...cut, page, cached: outcome.cache.hit };
+    if (outcome.degraded) structured.degraded = outcome.degraded;
+
+    const lines = [
+      `# ${result.title || result.url}`,
+      `${result.url} · ${result.method} · HTTP ${result.statusCode} · ${result.contentType} · ` +
+        `${result.tokens} tokens · quality ${result.quality.toFixed(2)}${outcome.cache.hit ? " · cached" : ""}`,
+    ];
+    if (result.warning) lines.push(`Warning: ${result.warning}`);
+    if (outcome.degraded) lines.push(`Note: ${outcome.degraded}`);
+    const note = partNote(page, "siphon_fetch");
+    if (note) lines.push(note);
+    lines.push("", cut.content ?? "");
+    // Other text formats asked for, when they differ from content.
+    for (const field of present) {
+      if (field === "content" || cut[field] === cut.content) continue;
+      lines.push("", `## ${field}`, "```", cut[field] ?? "", "```");
+    }
+    if (result.json !== undefined) lines.push("", "## Extracted JSON", jsonBlock(result.json));
+    if (input.formats?.includes("links") && page.startIndex === 0) {
+      lines.push("", `## Links (${result.links.length})`, ...result.links.map((link) => `- ${link}`));
+    }
+    return {
+      text: lines.join("\n"),
+      structured,
+      images: page.startIndex === 0 ? screenshotsOf(outcome.result) : [],
+    };
+  },
+};

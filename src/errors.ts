@@ -11,6 +11,7 @@ export const ERROR_TABLE = {
   unauthorized: { status: 401, exit: 3, retryable: false },
   invalid_token: { status: 401, exit: 3, retryable: false },
   not_found: { status: 404, exit: 1, retryable: false },
+  method_not_allowed: { status: 405, exit: 2, retryable: false },
   payload_too_large: { status: 413, exit: 2, retryable: false },
   unsupported_content: { status: 422, exit: 5, retryable: false },
   rate_limited: { status: 429, exit: 4, retryable: true },

@@ -26,13 +26,6 @@ function wantsProgress(body: unknown): boolean {
 }
 
 /** A format-B answer with a status the error table has no type for (405). */
-function plainError(status: number, type: string, message: string, headers: Headers, extra: Headers = {}) {
-  const requestId = String(headers["x-request-id"] ?? "");
-  return new Response(JSON.stringify({ success: false, error: { type, message }, metadata: { requestId } }), {
-    status,
-    headers: { "content-type": "application/json", ...(headers as Record<string, string>), ...extra },
-  });
-}
 
 const description =
   "The hosted MCP server over Streamable HTTP, stateless: each POST carries JSON-RPC messages and is " +
@@ -99,14 +92,13 @@ export function mcpRoutes(deps: McpRouteDeps, guard: Guard, version: string) {
     )
     .get(
       "/mcp",
-      ({ set }) =>
-        plainError(
-          405,
+      () => {
+        throw new SiphonError(
           "method_not_allowed",
           "GET /mcp opens no event stream: this MCP server is stateless; POST JSON-RPC messages instead",
-          set.headers as Headers,
-          { allow: "POST, DELETE" },
-        ),
+          { headers: { allow: "POST, DELETE" } },
+        );
+      },
       { detail: { summary: "Not supported: 405 (the MCP server is stateless and opens no stream)" } },
     )
     .delete("/mcp", () => ({ success: true }), {

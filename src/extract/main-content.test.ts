@@ -127,3 +127,17 @@ test("an article drops its photo captions and credits but keeps a code listing's
   expect(content).not.toContain("European Space Agency archive");
   expect(content).toContain("Listing 9-3");
 });
+
+test("teasers after an article's text go, teasers inside it stay", () => {
+  const teaser = (i: number) =>
+    `<li><h4><a href="/story/${i}">Another story number ${i} from the newsroom</a></h4><p>Short summary ${i}.</p></li>`;
+  const html = `<body><div class="story"><h1>Rates held</h1>
+    ${para(3, "The central bank held rates at four percent, citing slowing inflation and a weaker labour market.")}
+    <ul><li><h3><a href="/guide">Our guide to mortgages</a></h3><p>How a held rate changes your monthly payment, with examples for three typical loans.</p></li></ul>
+    ${para(3, "Markets had expected the decision, and bond yields barely moved after the announcement.")}
+    <div><div><h2>More from business</h2><ul>${[1, 2, 3, 4].map(teaser).join("")}</ul></div></div></div></body>`;
+  const { content } = extractHtml(html, "https://news.example/rates", main);
+  expect(content).toContain("Our guide to mortgages");
+  expect(content).toContain("bond yields barely moved");
+  expect(content).not.toContain("Another story number");
+});

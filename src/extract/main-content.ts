@@ -157,6 +157,34 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
   for (const el of doomed) removeNode(el);
 }
 
+/** A trailing block with less prose than this, mostly teasers or links, is not the article's. */
+const TRAIL_PROSE = 100;
+const TRAIL_SHARE = 0.5;
+
+/**
+ * Drops what trails an article's last prose: "related stories" lists,
+ * teaser grids and link lists after the text, however deep they sit.
+ * Teasers inside the text (a listicle's linked headings) stay.
+ */
+function trimTrailingTeasers(root: Element, stats: Map<Element, TextStats>): void {
+  for (let el: Element | null = root; el; ) {
+    let next: Element | null = null;
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const child = el.children[i]!;
+      if (!isElement(child)) continue;
+      const s = stats.get(child);
+      if (!s || s.text === 0) continue;
+      if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text) {
+        removeNode(child);
+        continue;
+      }
+      next = child;
+      break;
+    }
+    el = next;
+  }
+}
+
 /** The best-scoring element, strong candidates preferred when they score nearly as well. */
 function bestBlock(body: Element, stats: Map<Element, TextStats>, w: Weights): Element {
   let best = body;
@@ -271,6 +299,7 @@ export function selectMainContent(body: Element, type: PageType | null = null): 
   const s = stats.get(chosen)!;
   if (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) {
     dropLinkBlocks(chosen, stats);
+    trimTrailingTeasers(chosen, stats);
   } else {
     // On a listing the link lists are the content: keep them. But a short
     // story beside link lists stays a story: the listing search must gain

@@ -141,3 +141,14 @@ test("teasers after an article's text go, teasers inside it stay", () => {
   expect(content).toContain("bond yields barely moved");
   expect(content).not.toContain("Another story number");
 });
+
+test("an article's byline and dateline are metadata, not text", () => {
+  const html = `<html><head><meta property="og:type" content="article"></head><body><article>
+    <div class="article-meta"><span class="author">Lisa Kaczke, Argus Leader</span> <span class="date">Published 10:02 AM EST Nov 19, 2019</span></div>
+    ${para(5, "The state's anti-meth campaign drew mockery online, and the governor said that was the point.")}
+  </article></body></html>`;
+  const { content } = extractHtml(html, "https://news.example/meth", main);
+  expect(content).toContain("anti-meth campaign");
+  expect(content).not.toContain("Lisa Kaczke");
+  expect(content).not.toContain("Published 10:02");
+});

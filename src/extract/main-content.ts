@@ -157,6 +157,40 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
   for (const el of doomed) removeNode(el);
 }
 
+/** Class words of an article's byline, dateline and metadata strip. */
+const META_WORDS =
+  /(?:^|[\s_-])(?:byline|bylines|author|authors|dateline|date|timestamp|published|pubdate|post-?meta|entry-?meta|article-?meta|meta)(?:$|[\s_-])/;
+/** Text above which an element named like metadata holds more than a byline. */
+const META_MAX = 300;
+
+/**
+ * Drops an article's byline, dateline and metadata strip ("By Ana Reyes,
+ * Published 10:02 AM"): the result carries author and date as metadata, and
+ * readers of the text skip them. Only on pages declared articles: elsewhere
+ * these words name other things.
+ */
+function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
+  const doomed: Element[] = [];
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const s = stats.get(child);
+      if (!s) continue;
+      const a = child.attribs;
+      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      if (words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(child, TITLE)) {
+        doomed.push(child);
+        continue;
+      }
+      visit(child);
+    }
+  };
+  visit(root);
+  for (const el of doomed) removeNode(el);
+}
+
+const TITLE = new Set(["h1"]);
+
 /** A trailing block with less prose than this, mostly teasers or links, is not the article's. */
 const TRAIL_PROSE = 100;
 const TRAIL_SHARE = 0.5;
@@ -300,6 +334,7 @@ export function selectMainContent(body: Element, type: PageType | null = null): 
   if (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) {
     dropLinkBlocks(chosen, stats);
     trimTrailingTeasers(chosen, stats);
+    if (type === "article") dropArticleMeta(chosen, stats);
   } else {
     // On a listing the link lists are the content: keep them. But a short
     // story beside link lists stays a story: the listing search must gain

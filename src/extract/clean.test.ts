@@ -94,3 +94,15 @@ test("a bare <nav> and ARIA navigation landmarks are dropped wherever they sit",
   });
   expect(content).toBe("The actual body text of the page.");
 });
+
+test("a footer named inside a longer class token is chrome", () => {
+  const html = `<body><div class="story"><p>The son of a former president was stabbed during a lecture at a Berlin clinic on Tuesday evening.</p></div>
+    <div class="all-screen-footer-wrap"><p>All rights reserved to the publisher. Reproduction of any of the material on this site is forbidden without permission.</p></div></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("stabbed during a lecture");
+  expect(content).not.toContain("All rights reserved");
+});

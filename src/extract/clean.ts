@@ -47,9 +47,14 @@ const CHROME_ROLES = new Set([
 const JUNK_WORDS =
   /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|lightbox|breadcrumbs?|skip|skiplink|skip-link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
 
-/** Class/id words for header and footer chrome (only outside the page's article or main area). */
+/**
+ * Class/id words for header and footer chrome (only outside the page's
+ * article or main area): a header token, or "footer" anywhere in a token
+ * ("all-screen-footer-wrap"); "header" is too common inside tokens of
+ * content ("section-header") to match that way.
+ */
 const HEADER_FOOTER_WORDS =
-  /(?:^|\s)(?:header|footer|page-?header|page-?footer|site-?header|site-?footer)(?:$|\s)/;
+  /(?:^|\s)(?:header|page-?header|site-?header)(?:$|\s)|(?:^|[\s_-])footer(?:$|[\s_-])/;
 
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;

@@ -106,3 +106,16 @@ test("a footer named inside a longer class token is chrome", () => {
   expect(content).toContain("stabbed during a lecture");
   expect(content).not.toContain("All rights reserved");
 });
+
+test("share links are dropped by where they point, whatever their class", () => {
+  const html = `<body><p>Stock car calendar for the season, round by round, with the tracks and the dates of each race.</p>
+    <p><a href="whatsapp://send?text=Calendar">Share this on WhatsApp</a> <a href="https://www.facebook.com/sharer/sharer.php?u=x">Post it</a> <a href="https://example.com/tracks">All tracks</a></p></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).not.toContain("WhatsApp");
+  expect(content).not.toContain("Post it");
+  expect(content).toContain("All tracks");
+});

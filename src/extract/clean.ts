@@ -56,6 +56,10 @@ const JUNK_WORDS =
 const HEADER_FOOTER_WORDS =
   /(?:^|\s)(?:header|page-?header|site-?header)(?:$|\s)|(?:^|[\s_-])footer(?:$|[\s_-])/;
 
+/** Links that share the page on a social network or by message: a share widget, whatever its class. */
+const SHARE_HREF =
+  /^(?:whatsapp:|sms:|mailto:\?|https?:\/\/(?:www\.|api\.)?(?:facebook\.com\/(?:sharer|share\.php|dialog\/share)|(?:twitter|x)\.com\/(?:intent|share)|linkedin\.com\/(?:shareArticle|sharing|cws\/share)|pinterest\.[a-z.]+\/pin\/create|reddit\.com\/submit|t\.me\/share|telegram\.me\/share|wa\.me\/|whatsapp\.com\/send|tumblr\.com\/(?:share|widgets\/share)|vk\.com\/share|news\.ycombinator\.com\/submitlink|getpocket\.com\/(?:save|edit)|flipboard\.com\/bookmarklet|buffer\.com\/add|plus\.google\.com\/share))/i;
+
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
@@ -121,6 +125,7 @@ const JUNK_SHARE = 0.4;
 
 function isJunk(el: Element, insideContent: boolean, pageText: number): boolean {
   const a = el.attribs;
+  if (el.name === "a" && a.href !== undefined && SHARE_HREF.test(a.href.trim())) return true;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;

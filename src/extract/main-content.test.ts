@@ -152,3 +152,13 @@ test("an article's byline and dateline are metadata, not text", () => {
   expect(content).not.toContain("Lisa Kaczke");
   expect(content).not.toContain("Published 10:02");
 });
+
+test("a list of headline links with summaries beside a short story is not the story", () => {
+  const item = (i: number) =>
+    `<li><a href="/news/${i}">Another breaking story about the region, number ${i}</a> WASHINGTON: an independent panel said on Monday that thousands of residents may soon lose their status...</li>`;
+  const html = `<body><div class="left"><div class="breaking"><ul>${[1, 2, 3, 4, 5, 6].map(item).join("")}</ul></div>
+    <div class="story"><h1>Deportees return home</h1><p>Their American dream shattered and their savings spent, nearly 150 people returned home on Wednesday after being deported.</p><p>Some said they had tried several times to build a life abroad before they were caught and sent back.</p><p>Officials met them at the airport and helped them reach their families.</p>${para(2, "Most of them had paid agents large sums to reach the border.")}</div></div></body>`;
+  const { content } = extractHtml(html, "https://news.example/deportees", main);
+  expect(content).toContain("Their American dream shattered");
+  expect(content).not.toContain("Another breaking story");
+});

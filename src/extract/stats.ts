@@ -116,6 +116,33 @@ function isDataTable(table: Element): boolean {
   return header && rows >= DATA_ROWS;
 }
 
+/** Text of a headline link, and of the summary after it, from which a list item is a teaser. */
+const LEAD_LINK = 25;
+const LEAD_REST = 40;
+
+/** Text of the link a list item starts with (its first text is a link's), or 0. */
+function leadLink(li: Element, map: Map<Element, TextStats>): number {
+  for (let node: AnyNode | undefined = li.children[0]; node; ) {
+    if (node.type === "text") {
+      if (visibleLength(node.data) > 0) return 0;
+      node = node.next ?? undefined;
+      continue;
+    }
+    if (!isElement(node)) {
+      node = node.next ?? undefined;
+      continue;
+    }
+    if (node.name === "a") return map.get(node)?.text ?? 0;
+    const s = map.get(node);
+    if (!s || s.text === 0) {
+      node = node.next ?? undefined;
+      continue;
+    }
+    node = node.children[0];
+  }
+  return 0;
+}
+
 /**
  * Measures every element under `root` (included) in one bottom-up pass, so
  * that later steps never call `.text()` inside a loop.
@@ -152,6 +179,20 @@ export function measure(root: Element): Map<Element, TextStats> {
       }
     }
     if (isBlock) classify(el.name, acc, s);
+    // A list item that opens with a headline link and goes on with a summary is a teaser.
+    if (
+      el.name === "li" &&
+      s.card === 0 &&
+      s.text <= TEASER_MAX &&
+      s.text - s.link >= LEAD_REST &&
+      leadLink(el, map) >= LEAD_LINK
+    ) {
+      s.card = s.good + s.weak + s.bad;
+      s.good = 0;
+      s.weak = 0;
+      s.bad = 0;
+      s.paras = 0;
+    }
     // A small unit holding a teaser headline is a teaser: its summary is part of it, not prose.
     if (s.card > 0 && s.text <= TEASER_MAX && el !== root) {
       s.card += s.good + s.weak;

@@ -18,6 +18,13 @@ const SETTINGS = {
     default: "",
     doc: "Data folder (SQLite file); default ~/.siphon",
   },
+  databaseUrl: {
+    env: "DATABASE_URL",
+    kind: "string",
+    default: "",
+    // A secret (it may hold a password): never logged, printed or returned whole.
+    doc: "A postgres:// URL: keep accounts, usage, jobs, cache and snapshots in PostgreSQL (hosted mode); empty: the SQLite file in SIPHON_HOME",
+  },
   port: { env: "PORT", kind: "int", default: 3000, doc: "Server port" },
   host: { env: "SIPHON_HOST", kind: "string", default: "127.0.0.1", doc: "Server bind address" },
   disableSsrfProtection: {

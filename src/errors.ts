@@ -24,6 +24,7 @@ export const ERROR_TABLE = {
   answer_failed: { status: 500, exit: 1, retryable: true },
   not_implemented: { status: 501, exit: 1, retryable: false },
   browser_unavailable: { status: 503, exit: 1, retryable: true },
+  store_unavailable: { status: 503, exit: 1, retryable: true },
   forbidden_host: { status: 403, exit: 3, retryable: false },
 } as const satisfies Record<string, { status: number; exit: number; retryable: boolean }>;
 

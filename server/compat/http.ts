@@ -62,6 +62,7 @@ export const FIRECRAWL_STATUS: Record<ErrorType, number> = {
   search_failed: 500,
   answer_failed: 500,
   browser_unavailable: 500,
+  store_unavailable: 500,
 };
 
 /** The Firecrawl error body and status of a SiphonError; the hint, when there is one, goes in details. */

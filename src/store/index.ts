@@ -1,11 +1,95 @@
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
+import { SiphonError } from "../errors.ts";
 import { openSqliteStore } from "./sqlite.ts";
+import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import type { Store } from "./types.ts";
 
 export type { CacheEntry, CacheStore, Store } from "./types.ts";
 
-/** The one place that picks the storage backend for a configuration. */
+/** Whether `url` names a PostgreSQL database (postgres:// or postgresql://). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Which backend a configuration selects: PostgreSQL for a postgres:// DATABASE_URL, else the SQLite file. */
+function backendOf(config: Config): { kind: "postgres"; url: string } | { kind: "sqlite"; path: string } {
+  const url = config.databaseUrl.trim();
+  if (!url) return { kind: "sqlite", path: join(config.home, "siphon.db") };
+  if (isPostgresUrl(url)) return { kind: "postgres", url };
+  // A typo must not quietly fall back to a local file while other processes share a database.
+  throw new SiphonError("invalid_request", "DATABASE_URL must be a postgres:// or postgresql:// URL", {
+    hint: "Unset DATABASE_URL to use the embedded SQLite store in SIPHON_HOME.",
+  });
+}
+
+/**
+ * The one place that picks the storage backend for a configuration: PostgreSQL
+ * when DATABASE_URL is a postgres URL, the SQLite file in SIPHON_HOME when it
+ * is empty. Either is migrated on open. Throws invalid_request for another
+ * DATABASE_URL, store_unavailable when PostgreSQL cannot be reached.
+ */
 export async function openStore(config: Config): Promise<Store> {
-  return openSqliteStore(join(config.home, "siphon.db"), { cacheMaxBytes: config.cacheMaxBytes });
+  const backend = backendOf(config);
+  if (backend.kind === "postgres") {
+    // Loaded only when chosen: a SQLite run never evaluates the PostgreSQL modules.
+    const { openPgStore } = await import("./pg-store.ts");
+    return openPgStore(backend.url, { cacheMaxBytes: config.cacheMaxBytes });
+  }
+  return openSqliteStore(backend.path, { cacheMaxBytes: config.cacheMaxBytes });
+}
+
+/** What `migrateStore` did. */
+export interface MigrationReport {
+  kind: Store["kind"];
+  /** Where the store is: the SQLite file, or the PostgreSQL URL without its password. */
+  location: string;
+  /** Tags of the migrations applied now, oldest first (empty: already up to date). */
+  applied: string[];
+  /** How many migrations the schema has in all. */
+  total: number;
+}
+
+/** A postgres URL fit to print: the password, if any, masked. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
+
+/** The SQLite migrations a file still lacks (all of them for a new file). */
+function pendingSqlite(path: string): string[] {
+  if (!existsSync(path)) return SQLITE_MIGRATIONS.map((m) => m.tag);
+  const db = new Database(path, { readonly: true });
+  try {
+    const table = db
+      .query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+      .get();
+    const last = table
+      ? (db.query<{ at: number | null }, []>("SELECT max(created_at) AS at FROM __drizzle_migrations").get()
+          ?.at ?? null)
+      : null;
+    return SQLITE_MIGRATIONS.filter((m) => last === null || m.folderMillis > last).map((m) => m.tag);
+  } finally {
+    db.close();
+  }
+}
+
+/** Brings the configured store's schema up to date (as opening it does) and says what that took. */
+export async function migrateStore(config: Config): Promise<MigrationReport> {
+  const backend = backendOf(config);
+  if (backend.kind === "postgres") {
+    const { migratePgStore, PG_MIGRATION_COUNT } = await import("./pg-store.ts");
+    const applied = await migratePgStore(backend.url);
+    return { kind: "postgres", location: redactUrl(backend.url), applied, total: PG_MIGRATION_COUNT };
+  }
+  const applied = pendingSqlite(backend.path);
+  await openSqliteStore(backend.path).close();
+  return { kind: "sqlite", location: backend.path, applied, total: SQLITE_MIGRATIONS.length };
 }

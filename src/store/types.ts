@@ -238,7 +238,7 @@ export interface SnapshotStore {
  * to PostgreSQL and Redis behind these same interfaces.
  */
 export interface Store {
-  readonly kind: "sqlite";
+  readonly kind: "sqlite" | "postgres";
   cache: CacheStore;
   accounts: AccountStore;
   usage: UsageStore;

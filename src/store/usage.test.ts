@@ -45,8 +45,9 @@ describe("BurstWindows", () => {
   });
 });
 
+// What every store does is in test/store/contract.ts; these are SQLite's own request-log rows.
 describe("SQLite usage store", () => {
-  test("the burst window survives a restart through the request log", async () => {
+  test("the burst window survives a restart through the request log, a row per key, route, status and second", async () => {
     const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
     homes.push(home);
     const path = join(home, "siphon.db");
@@ -79,33 +80,6 @@ describe("SQLite usage store", () => {
       requests: 5,
     });
     db.close();
-  });
-
-  test("stats count, rate and average over aggregated log rows", async () => {
-    const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
-    homes.push(home);
-    const store = openSqliteStore(join(home, "siphon.db"));
-    const at = Math.floor(Date.now() / 1000) * 1000;
-    const log = (status: number, durationMs: number, offset: number) =>
-      store.usage.logRequest({
-        accountId: "a1",
-        keyId: "k1",
-        route: "fetch",
-        status,
-        durationMs,
-        credits: 1,
-        at: at + offset,
-      });
-    for (let i = 0; i < 3; i++) await log(200, 10, i);
-    await log(429, 50, 5);
-    await log(200, 30, 2500);
-    expect(await store.usage.stats("a1")).toEqual({ totalRequests: 5, successRate: 80, avgResponseTime: 22 });
-    expect(await store.usage.stats("other")).toEqual({
-      totalRequests: 0,
-      successRate: 100,
-      avgResponseTime: 0,
-    });
-    await store.close();
   });
 
   test("interleaved requests of several keys, statuses and seconds each land in their own row", async () => {
@@ -153,17 +127,5 @@ describe("SQLite usage store", () => {
       { who: "k3", status: 200, second: 0, count: 1 },
     ]);
     db.close();
-  });
-
-  test("weekly credits add up and are read back exactly", async () => {
-    const home = mkdtempSync(join(tmpdir(), "siphon-usage-"));
-    homes.push(home);
-    const store = openSqliteStore(join(home, "siphon.db"));
-    expect(await store.usage.weeklyCredits("a1", 0)).toBe(0);
-    await store.usage.addCredits("a1", 0, 2);
-    expect(await store.usage.addCredits("a1", 0, 3)).toBe(5);
-    expect(await store.usage.weeklyCredits("a1", 0)).toBe(5);
-    expect(await store.usage.weeklyCredits("a1", 7)).toBe(0);
-    await store.close();
   });
 });

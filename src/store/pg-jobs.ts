@@ -1,0 +1,243 @@
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
+import type { PgConnection } from "./pg-connection.ts";
+import { jobItems, jobs } from "./pg-schema.ts";
+import type { JobItem, JobRecord, JobStore } from "./types.ts";
+
+type JobRow = typeof jobs.$inferSelect;
+type ItemRow = Pick<typeof jobItems.$inferSelect, "url" | "depth" | "state" | "data" | "error">;
+
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+const json = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
+
+function job(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    type: row.type as JobRecord["type"],
+    status: row.status as JobRecord["status"],
+    accountId: row.accountId,
+    input: parse(row.input),
+    webhook: parse(row.webhook),
+    total: row.total,
+    completed: row.completed,
+    failed: row.failed,
+    creditsUsed: row.creditsUsed,
+    error: row.error,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    finishedAt: row.finishedAt,
+    expiresAt: row.expiresAt,
+    result: parse(row.result),
+  };
+}
+
+const item = (row: ItemRow): JobItem => ({
+  url: row.url,
+  depth: row.depth,
+  state: row.state as JobItem["state"],
+  data: parse(row.data),
+  error: row.error,
+});
+
+const itemColumns = {
+  url: jobItems.url,
+  depth: jobItems.depth,
+  state: jobItems.state,
+  data: jobItems.data,
+  error: jobItems.error,
+};
+
+/**
+ * Adds the items not yet in the job, in the order given, until the job holds
+ * `cap`; the caller's transaction holds the job's row lock, so workers adding
+ * to one job at once cannot together pass the cap. One JSON parameter carries
+ * the items, however many a page links to.
+ */
+async function insertItems(
+  tx: Pick<BunSQLDatabase, "execute">,
+  jobId: string,
+  items: { url: string; depth: number }[],
+  room: number,
+): Promise<number> {
+  if (room <= 0 || !items.length) return 0;
+  const seen = new Set<string>();
+  const fresh = items.filter((it) => !seen.has(it.url) && seen.add(it.url));
+  const existing = (await tx.execute(sql`
+    SELECT url FROM job_items WHERE job_id = ${jobId}
+      AND url IN (SELECT value FROM json_array_elements_text(${JSON.stringify(fresh.map((it) => it.url))}::text::json))`)) as unknown as {
+    url: string;
+  }[];
+  const known = new Set(existing.map((row) => row.url));
+  const added = fresh.filter((it) => !known.has(it.url)).slice(0, room);
+  if (!added.length) return 0;
+  // WITH ORDINALITY and ORDER BY keep the given order in the ids, which order pending and results.
+  await tx.execute(sql`
+    INSERT INTO job_items (job_id, url, depth, state)
+    SELECT ${jobId}, x.url, x.depth, 'pending'
+    FROM ROWS FROM (json_to_recordset(${JSON.stringify(added)}::text::json) AS (url text, depth int))
+      WITH ORDINALITY AS x(url, depth, n)
+    ORDER BY x.n`);
+  return added.length;
+}
+
+/**
+ * Jobs in PostgreSQL, shared by every API and worker process: each state
+ * change is one statement or one transaction, guarded by the state it
+ * expects (a transition is compare-and-set on the status; an item counts
+ * only while pending), so concurrent workers never double-count or move a
+ * terminal job.
+ */
+export function pgJobs(pg: PgConnection): JobStore {
+  return {
+    create: (j, items) =>
+      pg.run((db) =>
+        db.transaction(async (tx) => {
+          await tx.insert(jobs).values({
+            id: j.id,
+            type: j.type,
+            status: j.status,
+            accountId: j.accountId,
+            input: JSON.stringify(j.input),
+            webhook: json(j.webhook),
+            total: j.total ?? 0,
+            error: j.error,
+            createdAt: j.createdAt,
+            updatedAt: j.updatedAt,
+            finishedAt: j.finishedAt,
+            expiresAt: j.expiresAt,
+          });
+          const added = await insertItems(tx, j.id, items, Number.MAX_SAFE_INTEGER);
+          if (added)
+            await tx
+              .update(jobs)
+              .set({ total: sql`${jobs.total} + ${added}` })
+              .where(eq(jobs.id, j.id));
+        }),
+      ),
+    get: (id) =>
+      pg.run(async (db) => {
+        const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+        return row ? job(row) : null;
+      }),
+    list: ({ accountId, type, status, limit }) =>
+      pg.run(async (db) => {
+        const rows = await db
+          .select()
+          .from(jobs)
+          .where(
+            and(
+              eq(jobs.accountId, accountId),
+              type ? eq(jobs.type, type) : undefined,
+              status ? eq(jobs.status, status) : undefined,
+            ),
+          )
+          .orderBy(desc(jobs.createdAt), desc(jobs.id))
+          .limit(limit);
+        return rows.map(job);
+      }),
+    transition: (id, from, to, patch = {}, at = Date.now()) =>
+      pg.run(async (db) => {
+        if (!from.length) return false;
+        const rows = await db
+          .update(jobs)
+          .set({
+            status: to,
+            updatedAt: at,
+            ...(patch.error !== undefined && { error: patch.error }),
+            ...(patch.finishedAt !== undefined && { finishedAt: patch.finishedAt }),
+            ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt }),
+            ...(patch.input !== undefined && { input: JSON.stringify(patch.input) }),
+          })
+          .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
+          .returning({ id: jobs.id });
+        return rows.length > 0;
+      }),
+    setResult: (id, result, credits, at = Date.now()) =>
+      pg.run(async (db) => {
+        const rows = await db
+          .update(jobs)
+          .set({
+            result: JSON.stringify(result ?? null),
+            creditsUsed: sql`${jobs.creditsUsed} + ${credits}`,
+            completed: sql`${jobs.completed} + 1`,
+            updatedAt: at,
+          })
+          .where(and(eq(jobs.id, id), eq(jobs.status, "processing")))
+          .returning({ id: jobs.id });
+        return rows.length > 0;
+      }),
+    addItems: (jobId, items, cap) =>
+      pg.run((db) =>
+        db.transaction(async (tx) => {
+          const [row] = await tx
+            .select({ total: jobs.total })
+            .from(jobs)
+            .where(eq(jobs.id, jobId))
+            .for("update");
+          const added = await insertItems(tx, jobId, items, cap - (row?.total ?? 0));
+          if (added)
+            await tx
+              .update(jobs)
+              .set({ total: sql`${jobs.total} + ${added}` })
+              .where(eq(jobs.id, jobId));
+          return added;
+        }),
+      ),
+    pending: (jobId, limit) =>
+      pg.run(async (db) => {
+        const rows = await db
+          .select(itemColumns)
+          .from(jobItems)
+          .where(and(eq(jobItems.jobId, jobId), eq(jobItems.state, "pending")))
+          .orderBy(asc(jobItems.depth), asc(jobItems.id))
+          .limit(limit);
+        return rows.map(item);
+      }),
+    finishItem: (jobId, url, outcome) =>
+      pg.run(async (db) => {
+        // One statement: only a pending item is finished, and only a finished one bumps the counters,
+        // so a page finished twice (a retry, two workers) counts once.
+        await db.execute(sql`
+          WITH finished AS (
+            UPDATE job_items SET state = ${outcome.state}, data = ${json(outcome.data)}, error = ${outcome.error ?? null}
+            WHERE job_id = ${jobId} AND url = ${url} AND state = 'pending'
+            RETURNING state
+          )
+          UPDATE jobs SET
+            completed = completed + (SELECT count(*) FROM finished WHERE state = 'done'),
+            failed = failed + (SELECT count(*) FROM finished WHERE state = 'failed'),
+            credits_used = credits_used + ${outcome.credits}::bigint,
+            updated_at = ${Date.now()}::bigint
+          WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM finished)`);
+      }),
+    results: (jobId, skip, limit) =>
+      pg.run(async (db) => {
+        const rows = await db
+          .select(itemColumns)
+          .from(jobItems)
+          .where(and(eq(jobItems.jobId, jobId), ne(jobItems.state, "pending")))
+          .orderBy(asc(jobItems.id))
+          .limit(limit)
+          .offset(skip);
+        return rows.map(item);
+      }),
+    unfinished: () =>
+      pg.run(async (db) => {
+        const rows = await db
+          .select()
+          .from(jobs)
+          .where(inArray(jobs.status, ["queued", "processing"]))
+          .orderBy(asc(jobs.createdAt), asc(jobs.id));
+        return rows.map(job);
+      }),
+    deleteExpired: (now) =>
+      pg.run(async (db) => {
+        const [row] = (await db.execute(sql`
+          WITH gone AS (DELETE FROM jobs WHERE expires_at < ${now}::bigint RETURNING id),
+          items AS (DELETE FROM job_items WHERE job_id IN (SELECT id FROM gone))
+          SELECT count(*) AS n FROM gone`)) as unknown as { n: unknown }[];
+        return Number(row?.n ?? 0);
+      }),
+  };
+}

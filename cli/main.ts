@@ -23,6 +23,7 @@ const commands: Record<string, () => Promise<CommandDef>> = {
   extract: () => import("./commands/extract.ts").then((m) => m.default as CommandDef),
   keys: () => import("./commands/keys.ts").then((m) => m.default as CommandDef),
   usage: () => import("./commands/usage.ts").then((m) => m.default as CommandDef),
+  migrate: () => import("./commands/migrate.ts").then((m) => m.default as CommandDef),
   screenshot: () => import("./commands/screenshot.ts").then((m) => m.default as CommandDef),
   youtube: () => import("./commands/youtube.ts").then((m) => m.default as CommandDef),
   serve: () => import("./commands/serve.ts").then((m) => m.default as CommandDef),

@@ -22,7 +22,7 @@ if (!postgresBin()) {
   storeContract("PostgreSQL", () => ({
     async fresh() {
       await pg.empty("contract");
-      return { open: (options) => openPgStore(url, options) };
+      return { open: (options) => openPgStore(url, { maxConnections: 4, ...options }) };
     },
   }));
 

@@ -46,6 +46,7 @@ export const FIRECRAWL_STATUS: Record<ErrorType, number> = {
   invalid_request: 400,
   invalid_url: 400,
   not_implemented: 400,
+  method_not_allowed: 405,
   payload_too_large: 413,
   unauthorized: 401,
   invalid_token: 401,

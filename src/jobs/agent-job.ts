@@ -3,6 +3,7 @@ import { checkJsonSchema } from "../llm/index.ts";
 import type { AgentAsyncInput, AgentInput, AgentResponse } from "../schemas/agent.ts";
 import type { JobRecord, Store } from "../store/types.ts";
 import { newJob } from "./submit.ts";
+import type { SurfaceSubmit } from "./surface.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
 /**
@@ -10,19 +11,23 @@ import { checkWebhookTarget } from "./webhooks.ts";
  * webhook target) and stores it queued as a job `job_<uuid>` of one unit of work. The LLM and
  * search keys are kept in the stored input, because a job the server was running when it died
  * is run again when it restarts; the runner erases them when the job ends, whatever the end.
+ * Another surface (`extra`) gives its own webhook, and may leave the LLM fields out for the
+ * operator's LLM (`serviceLlm`), read when the job runs.
  * Throws SiphonError invalid_request, invalid_url or forbidden_url.
  */
 export async function submitAgent(
-  input: AgentAsyncInput,
+  input: AgentAsyncInput | Omit<AgentAsyncInput, "llmApiKey">,
   accountId: string,
   deps: { store: Store; config: Config; now: number },
+  extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
   const schema = input.outputSchema ?? input.schema;
   if (schema) await checkJsonSchema(schema);
-  if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
-  const { webhook, ...rest } = input;
+  const webhook = extra ? extra.webhook : input.webhook;
+  if (webhook) checkWebhookTarget(webhook.url, deps.config);
+  const { webhook: _webhook, ...rest } = input;
   // A job has no one to stream to: it keeps the whole response.
-  const stored: AgentInput = { ...rest, stream: false };
+  const stored = { ...rest, stream: false, ...(extra ? { surface: extra.surface } : {}) } as AgentInput;
   const job = newJob("agent", accountId, stored, webhook, deps.now);
   await deps.store.jobs.create({ ...job, total: 1 }, []);
   return (await deps.store.jobs.get(job.id)) as JobRecord;

@@ -1,12 +1,15 @@
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
+import type { LlmDeps } from "../llm/index.ts";
 import type { ExtractInput, ExtractJobPoll, ExtractResult } from "../schemas/extract.ts";
 import { DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
 import type { JobItem, JobRecord, Store } from "../store/types.ts";
 import { extractUrl } from "../structured/fetch.ts";
 import { type ExtractRequest, extractRequest } from "../structured/index.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
+import { serviceLlm } from "../summary/index.ts";
 import { newJob } from "./submit.ts";
+import type { JobSurface, SurfaceSubmit } from "./surface.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
 /** What POST /v1/extract was asked: one page answered at once, or several as a job. */
@@ -43,24 +46,49 @@ export function extractRequestOf(input: ExtractInput): Promise<ExtractRequest> {
 }
 
 /**
+ * The checked extraction of an extract job: the request's own LLM fields, or, for a job another
+ * surface started without any (`serviceLlm`), the operator's (SIPHON_LLM_*), whose base URL is
+ * trusted as configuration (`policy` "trust"). Throws invalid_request as extractRequest does.
+ */
+export async function extractRequestFor(
+  input: ExtractInput,
+  surface: JobSurface | undefined,
+  config: Config,
+): Promise<{ request: ExtractRequest; policy?: LlmDeps["apiBasePolicy"] }> {
+  const service = surface?.serviceLlm ? serviceLlm(config) : undefined;
+  if (!service) return { request: await extractRequestOf(input) };
+  const fields = {
+    llmProvider: service.provider,
+    llmApiKey: service.apiKey,
+    llmModel: service.model,
+    llmApiBase: service.apiBase,
+  };
+  return { request: await extractRequest(input, fields), policy: "trust" };
+}
+
+/**
  * Checks a several-URL extract request as far as it can be checked before running (the
  * extraction: schema, prompt, selectors and LLM fields; the webhook target) and stores it
  * queued as a job `extract_<uuid>` with one item per URL (duplicates once). URLs are checked
  * when each page is fetched, so a bad one fails as its own item. The LLM key is kept in the
  * stored input while the job runs (a job a dead server left is run again) and erased by the
- * runner when it ends, whatever the end.
+ * runner when it ends, whatever the end. Another surface (`extra`) gives its own webhook and
+ * may ask for the operator's LLM.
  * Throws SiphonError invalid_request, invalid_url or forbidden_url.
  */
 export async function submitExtract(
   input: ExtractInput,
   accountId: string,
   deps: { store: Store; config: Config; now: number },
+  extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
   const targets = extractTargets(input);
   if (!("urls" in targets)) throw new SiphonError("invalid_request", "An extraction job needs urls");
-  await extractRequestOf(input);
-  if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
-  const { webhook, ...stored } = input;
+  await extractRequestFor(input, extra?.surface, deps.config);
+  const webhook = extra ? extra.webhook : input.webhook;
+  if (webhook) checkWebhookTarget(webhook.url, deps.config);
+  const { webhook: _webhook, ...rest } = input;
+  const stored = extra ? { ...rest, surface: extra.surface } : rest;
   const job = newJob("extract", accountId, stored, webhook, deps.now);
   await deps.store.jobs.create(
     job,

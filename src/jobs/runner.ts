@@ -9,6 +9,7 @@ import type { JobRecord, JobStatus, Store } from "../store/types.ts";
 import { JOB_KINDS } from "./kinds/index.ts";
 import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";
 import { withoutSecrets } from "./secrets.ts";
+import { type JobSurface, type PageView, surfaceOf } from "./surface.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
 
 export type { JobEvent } from "./kinds/types.ts";
@@ -38,6 +39,11 @@ export interface JobRunner {
   subscribe(id: string, listener: (event: JobEvent) => void): () => void;
   /** Stops the loops; unfinished jobs stay processing and resume on the next start. */
   close(): Promise<void>;
+  /**
+   * Keeps the pages of jobs another API surface started in its shape (src/jobs/surface.ts): the
+   * surface registers its view when its routes are built, before any job of its runs.
+   */
+  setPageView(surface: JobSurface["name"], view: PageView): void;
 }
 
 /**
@@ -51,6 +57,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const pageViews = new Map<JobSurface["name"], PageView>();
   let closed = false;
 
   const emit = (id: string, event: JobEvent) => events.emit(id, event);
@@ -113,6 +120,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     if (job?.status !== "processing") return;
     const kind = await kindOf(job);
     if (fresh) notify(job, "started", { type: job.type });
+    const surface = surfaceOf(job);
     const ctx: JobContext = {
       job,
       fresh,
@@ -125,6 +133,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       progress: () => progress(id),
       notify: (event, data) => notify(job, event, data),
       httpOnly: () => httpOnly(job.accountId),
+      pageView: surface ? pageViews.get(surface.name) : undefined,
       charge: async (credits) => {
         await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
       },
@@ -224,6 +233,9 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     subscribe(id, listener) {
       events.on(id, listener);
       return () => events.off(id, listener);
+    },
+    setPageView(surface, view) {
+      pageViews.set(surface, view);
     },
     async close() {
       closed = true;

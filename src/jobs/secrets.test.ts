@@ -31,6 +31,19 @@ describe("a job's secrets", () => {
     expect(withoutSecrets(["x"])).toEqual(["x"]);
   });
 
+  test("the per-page key of a job another surface started (surface.pages.fetch) is a secret too", () => {
+    const surfaced = {
+      url: "u",
+      surface: { name: "firecrawl", pages: { fetch: { llmApiKey: "sk-fc", wait: 0 } } },
+    };
+    expect(withoutSecrets(surfaced)).toEqual({
+      url: "u",
+      surface: { name: "firecrawl", pages: { fetch: { wait: 0 } } },
+    });
+    expect(secretsOf(surfaced)).toEqual(["sk-fc"]);
+    expect(surfaced.surface.pages.fetch.llmApiKey).toBe("sk-fc");
+  });
+
   test("secretsOf finds every key; scrubSecrets replaces each in a message", () => {
     expect(secretsOf(input()).sort()).toEqual(["brave-key", "sk-page", "sk-top"]);
     const message = scrubSecrets("bad key sk-top, also sk-page and brave-key", input());

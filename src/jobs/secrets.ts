@@ -2,12 +2,14 @@ import { scrubSecret } from "../llm/index.ts";
 
 /**
  * Where a job's input carries the caller's secrets: the LLM key of an extract, batch or agent
- * job, an agent's search key, and a crawl's per-page LLM key. Kept only while the job runs.
+ * job, an agent's search key, a crawl's per-page LLM key, and the per-page LLM key of a crawl
+ * or batch another surface started (src/jobs/surface.ts). Kept only while the job runs.
  */
 const SECRET_PATHS: readonly (readonly string[])[] = [
   ["llmApiKey"],
   ["searchApiKey"],
   ["scrapeOptions", "llmApiKey"],
+  ["surface", "pages", "fetch", "llmApiKey"],
 ];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

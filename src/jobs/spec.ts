@@ -1,13 +1,18 @@
+import type { Config } from "../config.ts";
+import { SiphonError, toSiphonError } from "../errors.ts";
 import type { ExtractInput } from "../schemas/extract.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../schemas/fetch.ts";
 import { type BatchInput, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
+import { scrapePage } from "../scrape/index.ts";
 import type { JobRecord } from "../store/types.ts";
 import { extractUrl } from "../structured/fetch.ts";
 import { type ExtractDeps, fetchAndExtract } from "../structured/inline.ts";
-import { extractRequestOf } from "./extract-job.ts";
+import { extractRequestFor } from "./extract-job.ts";
 import { batchItem, crawlItem } from "./page-result.ts";
+import { scrubSecrets } from "./secrets.ts";
 import { batchPageInput } from "./submit.ts";
+import { type PageView, type ScrapePages, surfaceOf } from "./surface.ts";
 
 /** One page of a job, done: what the job keeps of it, and what the runner reports and follows. */
 export interface PageDone {
@@ -54,8 +59,43 @@ async function fetchedPage(
   };
 }
 
+/**
+ * A page as a scrape (src/scrape: the fetch, meta tags, summary, branding, change tracking), kept
+ * as the surface that started the job shows it (its page view), or as a crawl item without one.
+ */
+async function scrapedPage(
+  url: string,
+  pages: ScrapePages,
+  job: JobRecord,
+  view: PageView | undefined,
+  deps: ExtractDeps,
+): Promise<PageDone> {
+  const fetch = validate(FetchBody, JSON.parse(JSON.stringify({ ...pages.fetch, url })));
+  const { view: _view, fetch: _fetch, ...rest } = pages;
+  const outcome = await scrapePage({ ...rest, fetch, accountId: job.accountId }, deps);
+  // A screenshot beside the fetch costs its render even when the page came from the cache.
+  const credits = outcome.cache.hit && !outcome.screenshot ? 0 : 1;
+  const at = (deps.now ?? Date.now)();
+  const { result } = outcome;
+  return {
+    url: result.url,
+    title: result.title,
+    links: result.links,
+    data: view ? view({ url, outcome, credits, at, view: pages.view }) : crawlItem(result),
+    credits,
+  };
+}
+
+/** What a job's spec reads besides the job: the configuration, and the page view of its surface. */
+export interface SpecEnv {
+  config: Config;
+  /** The page view of the surface that started the job, when it registered one. */
+  pageView?: PageView;
+}
+
 /** The page options of a job, read back from its stored input. */
-export async function jobSpec(job: JobRecord): Promise<JobSpec> {
+export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
+  const pages = surfaceOf(job)?.pages;
   if (job.type === "crawl") {
     const input = job.input as CrawlInput;
     const languages = typeof input.languages === "string" ? [input.languages] : input.languages;
@@ -72,13 +112,15 @@ export async function jobSpec(job: JobRecord): Promise<JobSpec> {
       delayMs: Math.round((input.delay ?? 0) * 1000),
       crawl: input,
       page: (url, deps) =>
-        fetchedPage(validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))), crawlItem, deps),
+        pages
+          ? scrapedPage(url, pages, job, env.pageView, deps)
+          : fetchedPage(validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))), crawlItem, deps),
     };
   }
   if (job.type === "extract") {
     const input = job.input as ExtractInput;
     // Checked when the job was submitted; read again because a resumed job starts from its input.
-    const request = await extractRequestOf(input);
+    const { request, policy } = await extractRequestFor(input, surfaceOf(job), env.config);
     const urls = input.urls ?? [];
     return {
       limit: urls.length,
@@ -86,8 +128,18 @@ export async function jobSpec(job: JobRecord): Promise<JobSpec> {
       parallel: DEFAULT_MAX_CONCURRENCY,
       delayMs: 0,
       async page(url, deps) {
-        const { result, credits } = await extractUrl(url, request, deps);
-        return { url: result.url, links: [], data: result, credits };
+        try {
+          const { result, credits } = await extractUrl(url, request, {
+            ...deps,
+            apiBasePolicy: policy ?? deps.apiBasePolicy,
+          });
+          return { url: result.url, links: [], data: result, credits };
+        } catch (raw) {
+          // The operator's key is not in the job's input, where the pool scrubs the caller's from.
+          if (!policy) throw raw;
+          const error = toSiphonError(raw);
+          throw new SiphonError(error.type, scrubSecrets(error.message, { llmApiKey: request.llm?.apiKey }));
+        }
       },
     };
   }
@@ -98,6 +150,8 @@ export async function jobSpec(job: JobRecord): Promise<JobSpec> {
     parallel: input.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     delayMs: 0,
     page: (url, deps) =>
-      fetchedPage(batchPageInput(input, url), (result) => batchItem(result, input.maxTokens), deps),
+      pages
+        ? scrapedPage(url, pages, job, env.pageView, deps)
+        : fetchedPage(batchPageInput(input, url), (result) => batchItem(result, input.maxTokens), deps),
   };
 }

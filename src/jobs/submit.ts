@@ -8,6 +8,7 @@ import { validate } from "../schemas/validate.ts";
 import type { JobRecord, NewJob, Store } from "../store/types.ts";
 import { inlineRequest, isJsonFormat } from "../structured/inline.ts";
 import { compilePatterns } from "./crawl-plan.ts";
+import type { ScrapePages, SurfaceSubmit } from "./surface.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
 /** Ids name their job's type (DECISIONS.md: agent jobs are `job_<uuid>`). */
@@ -54,25 +55,41 @@ async function checkPageOptions(input: FetchInput): Promise<void> {
   await inlineRequest(input);
 }
 
+/** Pages that are scrapes are checked as their fetch is: the same rules, the same 400s. */
+function checkScrapePages(pages: ScrapePages, url: string): Promise<void> {
+  return checkPageOptions(validate(FetchBody, JSON.parse(JSON.stringify({ ...pages.fetch, url }))));
+}
+
+/** The stored input and webhook of a job another surface submits (`extra`), or the input's own. */
+function surfaced<T extends object>(input: T, webhook: unknown, extra: SurfaceSubmit | undefined) {
+  return extra
+    ? { input: { ...input, surface: extra.surface }, webhook: extra.webhook }
+    : { input: input as T, webhook };
+}
+
 /**
  * Checks a crawl request as far as it can be checked before running (start
  * URL rules and SSRF-refused literal hosts, path patterns, the page options
- * with their extraction, webhook target) and stores it queued. Throws
- * SiphonError invalid_request, invalid_url or forbidden_url; a job that is
- * accepted is never lost.
+ * with their extraction, webhook target) and stores it queued. Another
+ * surface (`extra`) may make its pages scrapes and give its own webhook.
+ * Throws SiphonError invalid_request, invalid_url or forbidden_url; a job that
+ * is accepted is never lost.
  */
 export async function submitCrawl(
   input: CrawlInput,
   accountId: string,
   deps: { store: Store; config: Config; now: number },
+  extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
   const start = parseTargetUrl(input.url);
   compilePatterns(input.includePaths, "includePaths");
   compilePatterns(input.excludePaths, "excludePaths");
   if (input.scrapeOptions)
     await checkPageOptions(validate(FetchBody, { ...input.scrapeOptions, url: input.url }));
-  if (input.webhook) checkWebhookTarget(input.webhook.url, deps.config);
-  const job = newJob("crawl", accountId, input, input.webhook, deps.now);
+  if (extra?.surface.pages) await checkScrapePages(extra.surface.pages, input.url);
+  const stored = surfaced(input, input.webhook, extra);
+  if (stored.webhook) checkWebhookTarget((stored.webhook as { url: string }).url, deps.config);
+  const job = newJob("crawl", accountId, stored.input, stored.webhook, deps.now);
   await deps.store.jobs.create(job, [{ url: normalizeUrl(start) ?? start.href, depth: 0 }]);
   return (await deps.store.jobs.get(job.id)) as JobRecord;
 }
@@ -88,16 +105,22 @@ export function batchPageInput(input: BatchInput, url: string): FetchInput {
 /**
  * Stores a batch queued, once its page options (formats, extraction) are checked. URLs are
  * checked when each page is fetched, so an invalid one fails as its own item and never the
- * whole job. Throws SiphonError invalid_request or forbidden_url (the webhook target).
+ * whole job. Another surface (`extra`) may make its pages scrapes and give its own webhook.
+ * Throws SiphonError invalid_request or forbidden_url (the webhook target).
  */
 export async function submitBatch(
   input: BatchInput,
   accountId: string,
   deps: { store: Store; config: Config; now: number },
+  extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
-  await checkPageOptions(batchPageInput(input, "https://example.com/"));
-  const webhook = input.webhook ? { url: checkWebhookTarget(input.webhook, deps.config).href } : undefined;
-  const job = newJob("batch", accountId, input, webhook, deps.now);
+  const pages = extra?.surface.pages;
+  if (pages) await checkScrapePages(pages, "https://example.com/");
+  else await checkPageOptions(batchPageInput(input, "https://example.com/"));
+  const own = input.webhook ? { url: checkWebhookTarget(input.webhook, deps.config).href } : undefined;
+  const stored = surfaced(input, own, extra);
+  if (extra?.webhook) checkWebhookTarget(extra.webhook.url, deps.config);
+  const job = newJob("batch", accountId, stored.input, stored.webhook, deps.now);
   await deps.store.jobs.create(
     job,
     input.urls.map((url) => ({ url, depth: 0 })),

@@ -12,8 +12,8 @@ import {
 } from "../fetch/ssrf.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 
-/** A job moment a webhook can subscribe to (SPEC "Events > Webhooks"). */
-export type WebhookEvent = "started" | "page" | "completed" | "failed";
+/** A job moment a webhook can subscribe to (SPEC "Events > Webhooks"), or a watch's `changed`. */
+export type WebhookEvent = "started" | "page" | "completed" | "failed" | "changed";
 
 /** SPEC "Webhook config object". Missing or empty `events` subscribes to all four. */
 export interface WebhookConfig {
@@ -23,9 +23,51 @@ export interface WebhookConfig {
   secret?: string;
   /** Echoed as `metadata` in every payload. */
   metadata?: Record<string, unknown>;
+  /**
+   * Set for jobs the Firecrawl-compatible API started: deliveries take Firecrawl's shape (see
+   * `firecrawlPayload`), named `<type>.<event>`, and are signed with X-Firecrawl-Signature.
+   */
+  firecrawl?: { type: FirecrawlJobType };
+  /** Extra request headers the receiver asked for (Firecrawl's webhook.headers). */
+  headers?: Record<string, string>;
 }
 
-/** Every event, in the order a job emits them. */
+/** The prefix of Firecrawl's event names for each kind of job. */
+export type FirecrawlJobType = "crawl" | "batch_scrape" | "extract" | "agent";
+
+/** Headers a receiver's own `headers` cannot replace. */
+const OWN_HEADERS = new Set(["content-type", "user-agent", "x-firecrawl-signature", "x-siphon-signature"]);
+
+/**
+ * A delivery in Firecrawl's shape: `{success, type: "<type>.<event>", id, webhookId, data,
+ * error?, metadata}`. `data` is [] but for a page (the page as the job keeps it: the runner's
+ * url and title taken off) and for a completed extract or agent job (its result).
+ */
+export function firecrawlPayload(
+  hook: WebhookConfig & { firecrawl: { type: FirecrawlJobType } },
+  event: WebhookEvent,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  const { jobId, ...rest } = data;
+  let items: unknown[] = [];
+  if (event === "page") {
+    const { url: _url, title: _title, ...page } = rest;
+    items = [page];
+  } else if (event === "completed" && rest.result !== undefined) items = [rest.result];
+  else if (event === "completed" && rest.data !== undefined) items = [rest.data];
+  const payload: Record<string, unknown> = {
+    success: event !== "failed",
+    type: `${hook.firecrawl.type}.${event}`,
+    id: jobId,
+    webhookId: crypto.randomUUID(),
+    data: items,
+    metadata: hook.metadata ?? {},
+  };
+  if (event === "failed") payload.error = rest.error;
+  return payload;
+}
+
+/** Every job event, in the order a job emits them (a watch's hook subscribes to `changed` explicitly). */
 export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ["started", "page", "completed", "failed"];
 
 /** Retries after the first attempt (SPEC: up to 3). */
@@ -66,7 +108,7 @@ export function checkWebhookTarget(url: string, config: Config): URL {
   return target;
 }
 
-/** The X-Siphon-Signature value for a body: `sha256=<hex HMAC-SHA256(secret, rawBody)>`. */
+/** The X-Siphon-Signature (and X-Firecrawl-Signature) value for a body: `sha256=<hex HMAC-SHA256(secret, rawBody)>`. */
 export function signPayload(secret: string, rawBody: string): string {
   return `sha256=${createHmac("sha256", secret).update(rawBody).digest("hex")}`;
 }
@@ -172,15 +214,22 @@ export function createWebhookSender(config: Config, deps: WebhookSenderDeps = {}
         const events = hook.events?.length ? hook.events : WEBHOOK_EVENTS;
         if (!events.includes(event)) return;
         // Built once per event so every retry sends the same bytes under the same signature.
-        const payload: Record<string, unknown> = { event, timestamp: new Date(now()).toISOString(), data };
-        if (hook.metadata !== undefined) payload.metadata = hook.metadata;
-        const body = JSON.stringify(payload);
-        const headers: Record<string, string> = {
-          "content-type": "application/json",
-          "user-agent": USER_AGENT,
-          "x-siphon-event": event,
-        };
-        if (hook.secret) headers["x-siphon-signature"] = signPayload(hook.secret, body);
+        const { firecrawl } = hook;
+        let body: string;
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(hook.headers ?? {}))
+          if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
+        Object.assign(headers, { "content-type": "application/json", "user-agent": USER_AGENT });
+        if (firecrawl) {
+          body = JSON.stringify(firecrawlPayload({ ...hook, firecrawl }, event, data));
+          if (hook.secret) headers["x-firecrawl-signature"] = signPayload(hook.secret, body);
+        } else {
+          const payload: Record<string, unknown> = { event, timestamp: new Date(now()).toISOString(), data };
+          if (hook.metadata !== undefined) payload.metadata = hook.metadata;
+          body = JSON.stringify(payload);
+          headers["x-siphon-event"] = event;
+          if (hook.secret) headers["x-siphon-signature"] = signPayload(hook.secret, body);
+        }
         const next = (queues.get(hook) ?? Promise.resolve())
           .then(() => deliver(hook, event, headers, body))
           .catch(() => {});

@@ -1,13 +1,36 @@
 import { runAgent } from "../../agent/index.ts";
+import type { Config } from "../../config.ts";
 import { toSiphonError } from "../../errors.ts";
 import type { AgentInput, AgentResponse } from "../../schemas/agent.ts";
+import { serviceLlm } from "../../summary/index.ts";
 import { scrubSecrets } from "../secrets.ts";
+import { type JobSurface, surfaceOf } from "../surface.ts";
 import type { JobContext, JobEnd, JobKind } from "./types.ts";
 
 /** The completed webhook's extra field: the Agent response, so a receiver need not poll. */
 function completedData(response: AgentResponse): Record<string, unknown> {
   const { success: _success, ...result } = response;
   return { result };
+}
+
+/**
+ * The agent's input as it runs: a job another surface started without naming an LLM runs on the
+ * operator's (SIPHON_LLM_*), read now and never stored, its base URL trusted as configuration.
+ */
+function runInput(
+  input: AgentInput,
+  surface: JobSurface | undefined,
+  config: Config,
+): { input: AgentInput; trusted: boolean } {
+  const service = surface?.serviceLlm ? serviceLlm(config) : undefined;
+  if (!service) return { input, trusted: false };
+  const llm = {
+    llmProvider: service.provider,
+    llmApiKey: service.apiKey,
+    llmModel: service.model,
+    llmApiBase: service.apiBase,
+  };
+  return { input: { ...input, ...JSON.parse(JSON.stringify(llm)) }, trusted: true };
 }
 
 /**
@@ -21,8 +44,10 @@ async function runAgentJob(ctx: JobContext): Promise<JobEnd | null> {
   if (job.result !== null)
     return { status: "completed", completed: completedData(job.result as AgentResponse) };
   const input = job.input as AgentInput;
+  let run = { input, trusted: false };
   try {
-    const outcome = await runAgent(input, {
+    run = runInput(input, surfaceOf(job), ctx.config);
+    const outcome = await runAgent(run.input, {
       config: ctx.config,
       store: ctx.store,
       engines: ctx.engines,
@@ -30,7 +55,7 @@ async function runAgentJob(ctx: JobContext): Promise<JobEnd | null> {
       now: ctx.now,
       httpOnly: await ctx.httpOnly(),
       // The caller is remote: an llmApiBase passes the same SSRF rules as every fetch.
-      apiBasePolicy: "guard",
+      apiBasePolicy: run.trusted ? "trust" : "guard",
       llmLog: ctx.log,
     });
     if (signal.aborted) return null;
@@ -41,7 +66,8 @@ async function runAgentJob(ctx: JobContext): Promise<JobEnd | null> {
     return { status: "completed", completed: completedData(outcome.response) };
   } catch (raw) {
     if (signal.aborted) return null;
-    return { status: "failed", error: scrubSecrets(toSiphonError(raw).message, input) };
+    // run.input holds the operator's key too when the job runs on the service's LLM.
+    return { status: "failed", error: scrubSecrets(toSiphonError(raw).message, run.input) };
   }
 }
 

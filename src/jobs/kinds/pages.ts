@@ -84,7 +84,7 @@ async function processItem(run: JobRun, url: string, depth: number) {
 export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   const { job, signal, store } = ctx;
   const id = job.id;
-  const spec = await jobSpec(job);
+  const spec = await jobSpec(job, { config: ctx.config, pageView: ctx.pageView });
   const engine = await ctx.engines.get("simple");
   const plan = spec.crawl
     ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, signal).catch(() => undefined)

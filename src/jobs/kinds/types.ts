@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
 import type { Engines } from "../../pipeline/fetch-page.ts";
 import type { JobRecord, JobStatus, Store } from "../../store/types.ts";
+import type { PageView } from "../surface.ts";
 
 /** Progress events of a job, for SSE (DECISIONS.md "Jobs"). */
 export type JobEvent =
@@ -29,6 +30,8 @@ export interface JobContext {
   httpOnly(): Promise<boolean>;
   /** Adds credits to the job's account's weekly usage. */
   charge(credits: number): Promise<void>;
+  /** The page view of the surface that started the job, when another surface did and registered one. */
+  pageView?: PageView;
   /** Warnings for the operator (a refused LLM call); never keys or bodies. */
   log(line: string): void;
 }

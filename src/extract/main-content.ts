@@ -204,7 +204,7 @@ function trimTrailingTeasers(root: Element, stats: Map<Element, TextStats>): voi
   for (let el: Element | null = root; el; ) {
     let next: Element | null = null;
     for (let i = el.children.length - 1; i >= 0; i--) {
-      const child = el.children[i]!;
+      const child: AnyNode = el.children[i]!;
       if (!isElement(child)) continue;
       const s = stats.get(child);
       if (!s || s.text === 0) continue;

@@ -25,6 +25,31 @@ const SETTINGS = {
     // A secret (it may hold a password): never logged, printed or returned whole.
     doc: "A postgres:// URL: keep accounts, usage, jobs, cache and snapshots in PostgreSQL (hosted mode); empty: the SQLite file in SIPHON_HOME",
   },
+  redisUrl: {
+    env: "REDIS_URL",
+    kind: "string",
+    default: "",
+    // A secret (it may hold a password): never logged, printed or returned whole.
+    doc: "A redis:// URL: the fetch cache, burst windows, weekly counters, the job queue and job events go through Redis, shared by every process (hosted mode); empty: all in the store, jobs in this process",
+  },
+  role: {
+    env: "SIPHON_ROLE",
+    kind: "string",
+    default: "all",
+    doc: "What siphon serve runs: api (HTTP only), worker (jobs only, no HTTP) or all; api and worker need REDIS_URL",
+  },
+  workerConcurrency: {
+    env: "SIPHON_WORKER_CONCURRENCY",
+    kind: "int",
+    default: 8,
+    doc: "Units of work (a page of a crawl, batch or extract job; an agent run) one worker process runs at once, with REDIS_URL",
+  },
+  queueStallMs: {
+    env: "SIPHON_QUEUE_STALL_MS",
+    kind: "int",
+    default: 30_000,
+    doc: "With REDIS_URL: a unit of work whose worker stopped answering (killed, hung) goes to another worker after this long",
+  },
   port: { env: "PORT", kind: "int", default: 3000, doc: "Server port" },
   host: { env: "SIPHON_HOST", kind: "string", default: "127.0.0.1", doc: "Server bind address" },
   disableSsrfProtection: {

@@ -14,9 +14,10 @@ import {
 import { validate } from "../../src/schemas/validate.ts";
 import { extractUrl, extractUrlAuto } from "../../src/structured/fetch.ts";
 import { extractRequest } from "../../src/structured/index.ts";
+import { firecrawlErrors, firecrawlPoll, firecrawlPost, sharedJob } from "../compat/shared.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
-import { eventStream, nextLink, ownedJob, pollPaging, progressOf } from "./jobs.ts";
+import { eventStream, nextLink, pollPaging, progressOf } from "./jobs.ts";
 
 /** The poll's query as documented (strings on the wire). */
 const PollQueryDoc = T.Object({
@@ -60,9 +61,13 @@ export function extractRoutes(
 ) {
   const { runner } = deps;
   return new Elysia({ name: "routes:extract" })
+    .mapResponse(firecrawlErrors)
     .post(
       PATH,
       async ({ body, set, request }) => {
+        // A Firecrawl client's request (its body carries origin) starts Firecrawl's async extract.
+        const firecrawl = firecrawlPost("extract", body, deps, guard, request, set);
+        if (firecrawl) return firecrawl;
         const input = validate(ExtractBody, body);
         const targets = extractTargets(input);
         if ("urls" in targets) {
@@ -113,9 +118,11 @@ export function extractRoutes(
     .get(
       `${PATH}/:id`,
       async ({ params, query, request }) => {
-        const job = await ownedJob(guard, request, params.id, "extract");
+        const job = await sharedJob(guard, request, params.id, "extract");
         if (request.headers.get("accept")?.includes("text/event-stream"))
           return eventStream(runner, job, request);
+        const firecrawl = firecrawlPoll(guard, request, job, query);
+        if (firecrawl) return firecrawl;
         const { skip, limit } = pollPaging(query);
         // At most 100 pages: the merge reads them all, the answer pages them.
         const items = await guard.store.jobs.results(job.id, 0, job.total);
@@ -142,8 +149,8 @@ export function extractRoutes(
     .delete(
       `${PATH}/:id`,
       async ({ params, request }) => {
-        await ownedJob(guard, request, params.id, "extract");
-        return { success: true, status: await runner.cancel(params.id) };
+        const job = await sharedJob(guard, request, params.id, "extract");
+        return { success: true, status: await runner.cancel(job.id) };
       },
       {
         detail: {

@@ -7,6 +7,7 @@ import { queryNumber } from "../../src/schemas/common.ts";
 import { BatchBody, CrawlBody, JobsQuery, PollQuery } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { type JobRecord, type JobType, TERMINAL_STATUSES } from "../../src/store/types.ts";
+import { firecrawlErrors, firecrawlPoll, firecrawlPost, sharedJob } from "../compat/shared.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 
@@ -110,11 +111,20 @@ async function poll(guard: Guard, request: Request, job: JobRecord, query: Recor
   return body;
 }
 
-function jobRoutesFor(type: JobType, path: string, deps: FetchDeps, guard: Guard, runner: JobRunner) {
+function jobRoutesFor(
+  type: "crawl" | "batch",
+  path: string,
+  deps: FetchDeps,
+  guard: Guard,
+  runner: JobRunner,
+) {
   return new Elysia({ name: `routes:${type}` })
+    .mapResponse(firecrawlErrors)
     .post(
       path,
       ({ body, set, request }) =>
+        // A Firecrawl client's request (its body carries origin) is served Firecrawl's way.
+        firecrawlPost(type, body, { ...deps, runner }, guard, request, set) ??
         metered(guard, request, set, type, async (admission) => {
           const at = guard.now();
           const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
@@ -138,10 +148,10 @@ function jobRoutesFor(type: JobType, path: string, deps: FetchDeps, guard: Guard
     .get(
       `${path}/:id`,
       async ({ params, query, request }) => {
-        const job = await ownedJob(guard, request, params.id, type);
+        const job = await sharedJob(guard, request, params.id, type);
         if (request.headers.get("accept")?.includes("text/event-stream"))
           return eventStream(runner, job, request);
-        return poll(guard, request, job, query);
+        return firecrawlPoll(guard, request, job, query) ?? poll(guard, request, job, query);
       },
       {
         detail: {
@@ -154,8 +164,8 @@ function jobRoutesFor(type: JobType, path: string, deps: FetchDeps, guard: Guard
     .delete(
       `${path}/:id`,
       async ({ params, request }) => {
-        await ownedJob(guard, request, params.id, type);
-        return { success: true, status: await runner.cancel(params.id) };
+        const job = await sharedJob(guard, request, params.id, type);
+        return { success: true, status: await runner.cancel(job.id) };
       },
       { detail: { summary: `Cancel a ${type} job; a job already ended keeps its status` } },
     );

@@ -1,16 +1,20 @@
 import { Elysia } from "elysia";
+import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { mapUrls } from "../../src/pipeline/map.ts";
 import { MapBody, MapResponse } from "../../src/schemas/map.ts";
 import { validate } from "../../src/schemas/validate.ts";
+import { firecrawlErrors, firecrawlPost } from "../compat/shared.ts";
 import { type Guard, metered } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
 
-/** POST /v1/map: the site's URLs, no content. */
-export function mapRoutes(deps: FetchDeps, guard: Guard) {
-  return new Elysia({ name: "routes:map" }).post(
+/** POST /v1/map: the site's URLs, no content (a Firecrawl client's request is served Firecrawl's way). */
+export function mapRoutes(deps: FetchDeps & { runner: JobRunner }, guard: Guard) {
+  return new Elysia({ name: "routes:map" }).mapResponse(firecrawlErrors).post(
     "/v1/map",
     ({ body, set, request }) => {
+      const firecrawl = firecrawlPost("map", body, deps, guard, request, set);
+      if (firecrawl) return firecrawl;
       const input = validate(MapBody, body);
       return metered(guard, request, set, "map", async () => {
         const links = await mapUrls(input, { ...deps, signal: request.signal });

@@ -28,10 +28,31 @@ function backendOf(config: Config): { kind: "postgres"; url: string } | { kind: 
 /**
  * The one place that picks the storage backend for a configuration: PostgreSQL
  * when DATABASE_URL is a postgres URL, the SQLite file in SIPHON_HOME when it
- * is empty. Either is migrated on open. Throws invalid_request for another
- * DATABASE_URL, store_unavailable when PostgreSQL cannot be reached.
+ * is empty. Either is migrated on open. With REDIS_URL, the cache and usage
+ * move to Redis over that store (src/store/redis-store.ts). Throws
+ * invalid_request for another DATABASE_URL or REDIS_URL, store_unavailable
+ * when PostgreSQL or Redis cannot be reached.
  */
 export async function openStore(config: Config): Promise<Store> {
+  const redisUrl = config.redisUrl.trim();
+  if (redisUrl && !/^rediss?:\/\//i.test(redisUrl))
+    throw new SiphonError("invalid_request", "REDIS_URL must be a redis:// or rediss:// URL", {
+      hint: "Unset REDIS_URL to keep the cache, usage and jobs in the store alone.",
+    });
+  const base = await openBase(config);
+  if (!redisUrl) return base;
+  // Loaded only when chosen, as PostgreSQL is.
+  const { withRedis } = await import("./redis-store.ts");
+  try {
+    return await withRedis(base, redisUrl, { cacheMaxBytes: config.cacheMaxBytes });
+  } catch (error) {
+    await base.close();
+    throw error;
+  }
+}
+
+/** The SQLite or PostgreSQL store of a configuration. */
+async function openBase(config: Config): Promise<Store> {
   const backend = backendOf(config);
   if (backend.kind === "postgres") {
     // Loaded only when chosen: a SQLite run never evaluates the PostgreSQL modules.

@@ -169,8 +169,12 @@ interface Route {
   path: string;
 }
 
-/** Elysia's route table: every method and path the app answers. */
-const routes = (): Route[] => app.routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
+/**
+ * Elysia's route table: every method and path the app answers. A WebSocket route (Firecrawl's crawl
+ * watcher) is its path's GET with `Upgrade: websocket`; the GET of the same path is swept as HTTP.
+ */
+const routes = (): Route[] =>
+  app.routes.filter((r) => r.method !== "WS").map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 
 /** The OpenAPI operation of a route, if it publishes one (/v1/crawl/:id is /v1/crawl/{id} there). */
 function operation(route: Route): Operation | undefined {
@@ -189,8 +193,8 @@ function fill(path: string, id?: string): string {
 }
 
 function realIdFor(path: string): string {
-  if (path.startsWith("/v1/extract")) return realIds.extract ?? "";
-  return path.startsWith("/v1/crawl") ? (realIds.crawl ?? "") : (realIds.batch ?? "");
+  if (/^\/v[12]\/extract/.test(path)) return realIds.extract ?? "";
+  return /^\/v[12]\/crawl/.test(path) ? (realIds.crawl ?? "") : (realIds.batch ?? "");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,8 +397,13 @@ async function send(method: string, path: string, init: RequestInit = {}, auth =
 }
 
 /** Why an answer is not a format-B 4xx, or null when it is. */
-/** Routes that answer Firecrawl's way (DECISIONS.md "Errors"): `{success: false, error: "<message>", code?}`. */
-const FIRECRAWL_ROUTES = /^\S+ (\/v1\/scrape|\/v2\/|\/v1\/team\/|\/v1\/concurrency-check|\/r\/)/;
+/**
+ * Routes that answer Firecrawl's way (DECISIONS.md "Errors"): `{success: false, error: "<message>", code?}`.
+ * The /v1 paths siphon's own API shares with Firecrawl's (crawl, batch, map, extract) stay format B
+ * for these requests: none carries Firecrawl's `origin`.
+ */
+const FIRECRAWL_ROUTES =
+  /^(\S+ (\/v1\/scrape|\/v2\/|\/v1\/team\/|\/v1\/concurrency-check|\/r\/|\/v1\/crawl\/active|\/v1\/(crawl|batch\/scrape)\/[^/ ]+\/errors)|POST \/v1\/search\b)/;
 
 function notFirecrawl4xx(answer: Answer): string | null {
   let body: { success?: unknown; error?: unknown };
@@ -497,6 +506,7 @@ describe("fuzzing every route the app serves", () => {
         "GET /v1/fetch",
         "POST /v1/fetch",
         "POST /v1/screenshot",
+        "POST /v1/search",
         "POST /v1/map",
         "POST /v1/crawl",
         "GET /v1/crawl/:id",
@@ -523,6 +533,28 @@ describe("fuzzing every route the app serves", () => {
         "GET /v1/youtube",
         "POST /v1/demo",
         "GET /docs/json",
+        "POST /v1/search",
+        "GET /v1/crawl/active",
+        "GET /v1/crawl/:id/errors",
+        "DELETE /v1/crawl/:id/errors",
+        "GET /v1/batch/scrape/:id/errors",
+        "DELETE /v1/batch/scrape/:id/errors",
+        "POST /v2/crawl",
+        "GET /v2/crawl/active",
+        "GET /v2/crawl/:id",
+        "DELETE /v2/crawl/:id",
+        "GET /v2/crawl/:id/errors",
+        "POST /v2/batch/scrape",
+        "GET /v2/batch/scrape/:id",
+        "DELETE /v2/batch/scrape/:id",
+        "GET /v2/batch/scrape/:id/errors",
+        "POST /v2/map",
+        "POST /v2/search",
+        "POST /v2/extract",
+        "GET /v2/extract/:id",
+        "POST /v2/agent",
+        "GET /v2/agent/:id",
+        "DELETE /v2/agent/:id",
       ]),
     );
     // Every body a route documents is fuzzed field by field below.
@@ -543,7 +575,13 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/research",
         "POST /v1/scrape",
         "POST /v1/screenshot",
+        "POST /v2/agent",
+        "POST /v2/batch/scrape",
+        "POST /v2/crawl",
+        "POST /v2/extract",
+        "POST /v2/map",
         "POST /v2/scrape",
+        "POST /v2/search",
       ].sort(),
     );
   });

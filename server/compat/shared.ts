@@ -1,0 +1,140 @@
+import { SiphonError } from "../../src/errors.ts";
+import type { JobRecord, JobType } from "../../src/store/types.ts";
+import type { Guard } from "../guard.ts";
+import { ownedJob } from "../routes/jobs.ts";
+import { startBatch } from "./batch.ts";
+import { startCrawl } from "./crawl.ts";
+import { extractPoll, startExtract } from "./extract.ts";
+import { authRequest, FIRECRAWL_STATUS, firecrawlError } from "./http.ts";
+import { isFirecrawlJob, type JobDeps, pagesPoll } from "./job-view.ts";
+import { firecrawlMap } from "./map.ts";
+
+/**
+ * The paths siphon's own API shares with Firecrawl's v1 (POST /v1/crawl, /v1/batch/scrape,
+ * /v1/map and /v1/extract, and GET/DELETE on their jobs) are siphon's routes; these hooks let
+ * them serve Firecrawl's clients too, with siphon's own answers left exactly as they are:
+ *
+ * - a POST whose body carries `origin` or `integration` is a Firecrawl client's (the JS SDK,
+ *   its v1 client, firecrawl-mcp and firecrawl-cli all send origin; siphon's own API has no such
+ *   key and refuses it): it is served Firecrawl's way (200 start, Firecrawl's keys, webhooks
+ *   and errors);
+ * - a GET or DELETE on a job a Firecrawl route started answers Firecrawl's way, and
+ *   /v1/crawl/:id also finds the batches a Firecrawl client started (the v1 client polls its
+ *   batches there).
+ */
+
+/** Requests served Firecrawl's way on a shared path: their errors take Firecrawl's shape. */
+const fromFirecrawl = new WeakSet<Request>();
+
+/** Whether a POST body is a Firecrawl client's: a JSON object with `origin` or `integration`. */
+export function isFirecrawlBody(body: unknown): boolean {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    (Object.hasOwn(body, "origin") || Object.hasOwn(body, "integration"))
+  );
+}
+
+/**
+ * A mapResponse hook for siphon's routes on shared paths: the app's error answer (format B) to
+ * a Firecrawl client's request becomes Firecrawl's `{success: false, error, code, details?}` with
+ * Firecrawl's status, every header kept; anything else passes untouched.
+ */
+export async function firecrawlErrors({
+  request,
+  response,
+}: {
+  request: Request;
+  response: unknown;
+}): Promise<Response | undefined> {
+  if (!fromFirecrawl.has(request) || !(response instanceof Response) || response.status < 400)
+    return undefined;
+  let parsed: { success?: unknown; error?: { type?: unknown; message?: unknown; hint?: unknown } };
+  try {
+    parsed = await response.clone().json();
+  } catch {
+    return undefined;
+  }
+  const { type, message, hint } = parsed.error ?? {};
+  if (parsed.success !== false || typeof type !== "string" || typeof message !== "string") return undefined;
+  if (!Object.hasOwn(FIRECRAWL_STATUS, type)) return undefined;
+  const error = new SiphonError(type as keyof typeof FIRECRAWL_STATUS, message, {
+    hint: typeof hint === "string" ? hint : undefined,
+  });
+  const { status, body } = firecrawlError(error);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+type SetHeaders = { headers: Record<string, string | number> };
+
+/**
+ * Serves a Firecrawl client's POST on a shared v1 path (crawl, batch, map, extract) the way
+ * /v2 serves it, but in v1's shapes; undefined when the body is not a Firecrawl client's.
+ */
+export function firecrawlPost(
+  route: "crawl" | "batch" | "map" | "extract",
+  body: unknown,
+  deps: JobDeps,
+  guard: Guard,
+  request: Request,
+  set: SetHeaders,
+): Promise<unknown> | undefined {
+  if (!isFirecrawlBody(body)) return undefined;
+  fromFirecrawl.add(request);
+  const run = () => {
+    switch (route) {
+      case "crawl":
+        return startCrawl(1, body, deps, guard, request, set);
+      case "batch":
+        return startBatch(1, body, deps, guard, request, set);
+      case "map":
+        return firecrawlMap(1, body, deps, guard, request, set);
+      case "extract":
+        return startExtract(body, deps, guard, request, set);
+    }
+  };
+  // Refusals thrown before the first await are the app's errors all the same.
+  return Promise.resolve().then(run);
+}
+
+/**
+ * The job a GET or DELETE on a shared path is about: the caller's job of the path's type as
+ * siphon's route finds it; else a job a Firecrawl route started that Firecrawl's clients look
+ * for there: a batch on /v1/crawl/:id, or one found with the empty Bearer a Firecrawl client
+ * without a key sends. Anything else is the route's own refusal.
+ */
+export async function sharedJob(
+  guard: Guard,
+  request: Request,
+  id: string,
+  type: JobType,
+): Promise<JobRecord> {
+  let refusal: unknown;
+  try {
+    return await ownedJob(guard, request, id, type);
+  } catch (error) {
+    refusal = error;
+  }
+  const keyless = authRequest(request);
+  const types: JobType[] = type === "crawl" ? ["crawl", "batch"] : [type];
+  for (const candidate of types) {
+    if (candidate === type && keyless === request) continue;
+    const job = await ownedJob(guard, keyless, id, candidate).catch(() => null);
+    if (job && isFirecrawlJob(job)) return job;
+  }
+  throw refusal;
+}
+
+/** A poll on a shared path of a job a Firecrawl route started: Firecrawl's view; undefined for siphon's own jobs. */
+export function firecrawlPoll(
+  guard: Guard,
+  request: Request,
+  job: JobRecord,
+  query: Record<string, unknown>,
+): Promise<Record<string, unknown>> | undefined {
+  if (!isFirecrawlJob(job)) return undefined;
+  return job.type === "extract" ? extractPoll(guard, job) : pagesPoll(guard, request, job, query);
+}

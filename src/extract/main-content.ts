@@ -203,7 +203,7 @@ const TRAIL_SHARE = 0.5;
 function trimTrailingTeasers(root: Element, stats: Map<Element, TextStats>): void {
   for (let el: Element | null = root; el; ) {
     let next: Element | null = null;
-    for (let i = el.children.length - 1; i >= 0; i--) {
+    for (let i: number = el.children.length - 1; i >= 0; i--) {
       const child: AnyNode = el.children[i]!;
       if (!isElement(child)) continue;
       const s = stats.get(child);

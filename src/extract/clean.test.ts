@@ -119,3 +119,19 @@ test("share links are dropped by where they point, whatever their class", () => 
   expect(content).not.toContain("Post it");
   expect(content).toContain("All tracks");
 });
+
+test("elements hidden by a utility class go, whatever their size, unless a breakpoint shows them", () => {
+  const dump = "sku: 5001 retail_price_tier1: $20.00 cat_thumb: https://cdn.example/thumb.jpg ".repeat(40);
+  const html = `<body><p>The staple tee, in a regular fit, made from mid-weight combed cotton with double needle hems.</p>
+    <dl class="product-info hide"><dt>data</dt><dd>${dump}</dd></dl><span class="sr-only">Opens in a new window</span>
+    <div class="hidden md:flex"><p>Free returns within thirty days on every order, no questions asked.</p></div></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("staple tee");
+  expect(content).not.toContain("retail_price_tier1");
+  expect(content).not.toContain("Opens in a new window");
+  expect(content).toContain("Free returns within thirty days");
+});

@@ -100,6 +100,7 @@ const NOSCRIPT_CONTENT = 200;
  * what the page is about.
  */
 function isHiddenChrome(el: Element): boolean {
+  if (hiddenByClass(el.attribs.class)) return true;
   if (!isHidden(el)) return false;
   // Hidden microdata blocks repeat the visible article for search engines.
   if (el.attribs.itemscope !== undefined) return true;
@@ -115,6 +116,22 @@ function isHidden(el: Element): boolean {
   const style = a.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
 }
+
+/**
+ * Utility classes that hide an element in every layout ("hide", "d-none",
+ * "sr-only"). Unlike a script's `hidden` or `display:none`, a class is the
+ * stylesheet's standing decision: whatever its size, the element is a data
+ * dump, a collapsed duplicate or text for screen readers only. Not when a
+ * breakpoint class shows it again ("hidden md:flex", "d-none d-lg-block").
+ */
+function hiddenByClass(cls: string | undefined): boolean {
+  return cls !== undefined && HIDDEN_CLASS.test(cls) && !SHOWN_AT_WIDTH.test(cls);
+}
+
+const SHOWN_AT_WIDTH =
+  /(?:^|\s)(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table))(?:$|\s)/;
+const HIDDEN_CLASS =
+  /(?:^|\s)(?:hide|hidden|d-none|is-hidden|visually-hidden|sr-only|screen-reader-text|invisible|u-hidden)(?:$|\s)/;
 
 /**
  * Share of the page's text above which an element named like a widget is the

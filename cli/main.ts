@@ -26,6 +26,7 @@ const commands: Record<string, () => Promise<CommandDef>> = {
   migrate: () => import("./commands/migrate.ts").then((m) => m.default as CommandDef),
   screenshot: () => import("./commands/screenshot.ts").then((m) => m.default as CommandDef),
   youtube: () => import("./commands/youtube.ts").then((m) => m.default as CommandDef),
+  watch: () => import("./commands/watch.ts").then((m) => m.default as CommandDef),
   serve: () => import("./commands/serve.ts").then((m) => m.default as CommandDef),
   mcp: () => import("./commands/mcp.ts").then((m) => m.default as CommandDef),
 };

@@ -31,7 +31,7 @@ export function remoteOf(
  */
 export async function callApi<T>(
   remote: Remote,
-  method: "GET" | "POST" | "DELETE",
+  method: "GET" | "POST" | "PATCH" | "DELETE",
   path: string,
   body?: unknown,
   extraHeaders: Record<string, string> = {},

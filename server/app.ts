@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import pkg from "../package.json";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
+import type { WatchService } from "../src/watch/index.ts";
 import { readJsonBody } from "./body.ts";
 import { compatRoutes } from "./compat/index.ts";
 import { formatB, toApiError } from "./errors.ts";
@@ -23,11 +24,14 @@ import { mcpRoutes } from "./routes/mcp.ts";
 import { researchRoutes } from "./routes/research.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 import { searchRoutes } from "./routes/search.ts";
+import { watchRoutes } from "./routes/watch.ts";
 import { youtubeRoutes } from "./routes/youtube.ts";
 
 export interface AppOptions extends FetchDeps {
   /** Runs crawl and batch jobs; the caller starts (resume) and closes it. */
   runner: JobRunner;
+  /** Watches and their checks, shared with the scheduler; one of the app's own when absent. */
+  watches?: WatchService;
   /** Auth mode and clock; built from the config when absent. */
   guard?: Guard;
   version?: string;
@@ -130,6 +134,7 @@ export function createApp(options: AppOptions) {
       .use(accountRoutes(guard))
       .use(mcpRoutes(options, guard, version))
       .use(youtubeRoutes(options, guard))
+      .use(watchRoutes(options, guard, options.watches))
       .use(demoRoutes(options.now))
       .use(compatRoutes(options, guard, options.log))
   );

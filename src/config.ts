@@ -199,6 +199,24 @@ const SETTINGS = {
     default: 86_400_000,
     doc: "How long job results are kept after the job ends",
   },
+  watchMinIntervalMinutes: {
+    env: "SIPHON_WATCH_MIN_INTERVAL_MINUTES",
+    kind: "int",
+    default: 5,
+    doc: "Shortest check interval a watch may ask for, minutes",
+  },
+  watchScheduler: {
+    env: "SIPHON_WATCH_SCHEDULER",
+    kind: "bool",
+    default: true,
+    doc: "Run due watch checks in this server process (false: leave them to another process)",
+  },
+  watchConcurrency: {
+    env: "SIPHON_WATCH_CONCURRENCY",
+    kind: "int",
+    default: 2,
+    doc: "Most scheduled watch checks a server runs at once; due checks wait their turn, oldest due first",
+  },
   requestBodyLimit: {
     env: "SIPHON_REQUEST_BODY_LIMIT",
     kind: "int",

@@ -32,9 +32,15 @@ export default defineCommand({
     const runner = startJobRunner(ctx.config, ctx.store, ctx.engines, {
       log: (message) => log.warn(message),
     });
+    const { createWatchScheduler, createWatchService } = await import("../../src/watch/index.ts");
+    const watches = createWatchService({ ...ctx, log: (message) => log.warn(message) });
+    const scheduler = ctx.config.watchScheduler
+      ? createWatchScheduler(watches, { store: ctx.store, concurrency: ctx.config.watchConcurrency })
+      : undefined;
     const app = createApp({
       ...ctx,
       runner,
+      watches,
       log: (line) => log.warn(line),
       onInternalError: (error, requestId) => log.error(`request ${requestId} failed:`, error),
     });
@@ -46,12 +52,16 @@ export default defineCommand({
     // Jobs a previous process accepted and did not finish carry on now.
     const resumed = await runner.resume();
     if (resumed) log.info(`resumed ${resumed} unfinished job(s)`);
+    // Due watch checks run from now on, overdue ones first (once each, however long the server was down).
+    scheduler?.start();
 
     await new Promise<void>((resolve) => {
       const stop = async (signal: string) => {
         log.info(`${signal} received, shutting down`);
         await app.stop();
         await runner.close();
+        await scheduler?.stop();
+        await watches.close();
         await ctx.close();
         resolve();
       };

@@ -83,5 +83,19 @@ export const SQLITE_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795496223948,
     "hash": "a53d1f48f916bb0d559ce29097df884a11a7de84d14a12aea9407d98e4036ea5",
     "tag": "0006_page_snapshots"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `watch_checks` (\n\t`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`id` text NOT NULL,\n\t`watch_id` text NOT NULL,\n\t`checked_at` integer NOT NULL,\n\t`trigger` text NOT NULL,\n\t`status` text NOT NULL,\n\t`fingerprint` text,\n\t`previous_fingerprint` text,\n\t`summary` text NOT NULL,\n\t`added_text` text NOT NULL,\n\t`removed_text` text NOT NULL,\n\t`diff` text,\n\t`status_code` integer,\n\t`error` text\n);\n",
+      "\nCREATE UNIQUE INDEX `watch_checks_id_unique` ON `watch_checks` (`id`);",
+      "\nCREATE INDEX `watch_checks_watch` ON `watch_checks` (`watch_id`,`seq`);",
+      "\nCREATE TABLE `watches` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`account_id` text NOT NULL,\n\t`url` text NOT NULL,\n\t`name` text,\n\t`status` text NOT NULL,\n\t`interval_minutes` integer NOT NULL,\n\t`options` text NOT NULL,\n\t`webhook` text,\n\t`last_fingerprint` text,\n\t`baseline` text,\n\t`last_checked_at` integer,\n\t`last_changed_at` integer,\n\t`last_error` text,\n\t`change_count` integer DEFAULT 0 NOT NULL,\n\t`check_count` integer DEFAULT 0 NOT NULL,\n\t`next_check_at` integer NOT NULL,\n\t`revision` integer DEFAULT 0 NOT NULL,\n\t`claim_token` text,\n\t`claimed_until` integer,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);\n",
+      "\nCREATE INDEX `watches_account_created` ON `watches` (`account_id`,`created_at`);",
+      "\nCREATE INDEX `watches_next_check` ON `watches` (`next_check_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795498044478,
+    "hash": "21ec7401e90e6c8cfbf025eebf5e73daa8acf9c65a2566d8846db9a0e7e4bdae",
+    "tag": "0007_watches"
   }
 ];

@@ -164,3 +164,66 @@ export const pageSnapshots = sqliteTable(
   },
   (table) => [index("page_snapshots_page").on(table.accountId, table.url, table.tag, table.scrapedAt)],
 );
+
+/**
+ * Watches: a page checked for changes on a schedule, with its fetch options and noise rules,
+ * the baseline the next check diffs against, and the claim (token and lease) that lets exactly
+ * one process run a check at a time.
+ */
+export const watches = sqliteTable(
+  "watches",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    url: text("url").notNull(),
+    name: text("name"),
+    status: text("status").notNull(),
+    intervalMinutes: integer("interval_minutes").notNull(),
+    /** Fetch options and noise rules, as JSON. */
+    options: text("options").notNull(),
+    /** Webhook config as JSON, or null. */
+    webhook: text("webhook"),
+    lastFingerprint: text("last_fingerprint"),
+    /** The compared content of the last successful check. */
+    baseline: text("baseline"),
+    lastCheckedAt: integer("last_checked_at"),
+    lastChangedAt: integer("last_changed_at"),
+    lastError: text("last_error"),
+    changeCount: integer("change_count").notNull().default(0),
+    checkCount: integer("check_count").notNull().default(0),
+    nextCheckAt: integer("next_check_at").notNull(),
+    /** Bumped when what a check reads changes, so a check begun before is not recorded. */
+    revision: integer("revision").notNull().default(0),
+    claimToken: text("claim_token"),
+    claimedUntil: integer("claimed_until"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [
+    index("watches_account_created").on(table.accountId, table.createdAt),
+    index("watches_next_check").on(table.nextCheckAt),
+  ],
+);
+
+/** The checks of a watch, newest kept (see WATCH_HISTORY_KEPT); a diff only for changes. */
+export const watchChecks = sqliteTable(
+  "watch_checks",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    watchId: text("watch_id").notNull(),
+    checkedAt: integer("checked_at").notNull(),
+    trigger: text("trigger").notNull(),
+    status: text("status").notNull(),
+    fingerprint: text("fingerprint"),
+    previousFingerprint: text("previous_fingerprint"),
+    summary: text("summary").notNull(),
+    /** Lines added and removed, as JSON arrays. */
+    addedText: text("added_text").notNull(),
+    removedText: text("removed_text").notNull(),
+    diff: text("diff"),
+    statusCode: integer("status_code"),
+    error: text("error"),
+  },
+  (table) => [index("watch_checks_watch").on(table.watchId, table.seq)],
+);

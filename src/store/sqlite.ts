@@ -11,6 +11,7 @@ import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import { sqliteSnapshots } from "./sqlite-snapshots.ts";
 import { sqliteUsage } from "./sqlite-usage.ts";
+import { sqliteWatches } from "./sqlite-watches.ts";
 import type { Store } from "./types.ts";
 
 /** The cache's size cap when none is configured (SIPHON_CACHE_MAX_BYTES has the same default). */
@@ -56,6 +57,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     usage,
     jobs: sqliteJobs(sqlite),
     snapshots: sqliteSnapshots(sqlite),
+    watches: sqliteWatches(sqlite),
     async close() {
       usage.flush();
       sqlite.close();

@@ -233,6 +233,134 @@ export interface SnapshotStore {
   history(accountId: string, url: string, tag: string, limit: number): Promise<PageSnapshot[]>;
 }
 
+export type WatchStatus = "active" | "paused" | "error";
+
+/**
+ * A watch: a page checked for changes every `intervalMinutes`. `options` (fetch options and
+ * noise rules) and `webhook` are the caller's validated JSON; src/watch reads them.
+ */
+export interface WatchRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  name: string | null;
+  status: WatchStatus;
+  intervalMinutes: number;
+  options: unknown;
+  webhook: unknown;
+  /** Fingerprint of the compared content at the last successful check; null until the baseline. */
+  lastFingerprint: string | null;
+  /** The compared content of the last successful check: what the next check diffs against. */
+  baseline: string | null;
+  lastCheckedAt: number | null;
+  lastChangedAt: number | null;
+  lastError: string | null;
+  changeCount: number;
+  checkCount: number;
+  /** When the scheduler should check next (ms since epoch). */
+  nextCheckAt: number;
+  /** Bumped whenever what a check reads (url, options) changes: a check begun before is not recorded. */
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One recorded check of a watch. */
+export interface WatchCheckRecord {
+  id: string;
+  watchId: string;
+  checkedAt: number;
+  trigger: "scheduled" | "manual";
+  status: "baseline" | "same" | "changed" | "error";
+  fingerprint: string | null;
+  previousFingerprint: string | null;
+  summary: string;
+  addedText: string[];
+  removedText: string[];
+  diff: string | null;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** Who holds a watch's check, and until when (ms since epoch): a claim past `until` is free again. */
+export interface WatchClaim {
+  token: string;
+  until: number;
+}
+
+/** Fields of a watch its owner may change; `revision: true` bumps the revision (the baseline is reset by the caller). */
+export type WatchPatch = Partial<
+  Pick<
+    WatchRecord,
+    | "url"
+    | "name"
+    | "status"
+    | "intervalMinutes"
+    | "options"
+    | "webhook"
+    | "nextCheckAt"
+    | "lastFingerprint"
+    | "baseline"
+  >
+> & { revision?: boolean };
+
+/**
+ * What a finished check writes: `status` is the watch's status unless it was paused meanwhile
+ * (a paused watch stays paused); `nextCheckAt` is written only while the watch's interval is
+ * still `intervalMinutes` (a PATCH in between set its own); fingerprint and baseline only when
+ * given (a failed check leaves them).
+ */
+export interface WatchCheckState {
+  status: "active" | "error";
+  lastError: string | null;
+  fingerprint?: { lastFingerprint: string; baseline: string };
+  changed: boolean;
+  checkedAt: number;
+  intervalMinutes: number;
+  nextCheckAt: number;
+}
+
+/**
+ * Watches and their check history. Claims are compare-and-set, so two processes (or a
+ * scheduler and a manual check) never run a check of one watch at once.
+ */
+export interface WatchStore {
+  create(watch: WatchRecord): Promise<void>;
+  get(id: string): Promise<WatchRecord | null>;
+  /** An account's watches, oldest first. */
+  list(accountId: string, limit: number, offset: number): Promise<WatchRecord[]>;
+  count(accountId: string): Promise<number>;
+  /** Applies `patch`; the watch afterwards, or null when there is none. */
+  update(id: string, patch: WatchPatch, at: number): Promise<WatchRecord | null>;
+  /** Deletes a watch and its history; false when there was none. */
+  delete(id: string): Promise<boolean>;
+  /** Claims one watch unless another claim on it holds at `now`; the watch as claimed, or null. */
+  claim(id: string, now: number, claim: WatchClaim): Promise<WatchRecord | null>;
+  /**
+   * Claims up to `limit` watches due at `now` (not paused, nextCheckAt <= now, no claim
+   * holding), most overdue first, in one atomic step.
+   */
+  claimDue(now: number, limit: number, claim: WatchClaim): Promise<WatchRecord[]>;
+  /** Gives a claim up without recording anything (the token must still hold it). */
+  release(id: string, token: string): Promise<void>;
+  /**
+   * Records a finished check in one step: the watch's state, the check in its history (trimmed
+   * to the newest `keep`), and the claim released. Only while `token` holds the claim and the
+   * watch is still at `revision`; false (nothing recorded, the claim released) otherwise.
+   */
+  finishCheck(
+    id: string,
+    token: string,
+    revision: number,
+    state: WatchCheckState,
+    check: WatchCheckRecord,
+    keep: number,
+  ): Promise<boolean>;
+  /** A watch's checks, newest first. */
+  checks(watchId: string, limit: number, offset: number): Promise<WatchCheckRecord[]>;
+  getCheck(watchId: string, checkId: string): Promise<WatchCheckRecord | null>;
+}
+
 /**
  * Everything siphon persists. SQLite by default; the hosted mode moves parts
  * to PostgreSQL and Redis behind these same interfaces.
@@ -244,5 +372,10 @@ export interface Store {
   usage: UsageStore;
   jobs: JobStore;
   snapshots: SnapshotStore;
+  /**
+   * Absent on a backend that keeps no watches yet (PostgreSQL until its implementation lands):
+   * the watch API then answers 501 not_implemented and no scheduler runs checks.
+   */
+  watches?: WatchStore;
   close(): Promise<void>;
 }

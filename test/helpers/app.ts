@@ -9,6 +9,12 @@ import { startJobRunner } from "../../src/jobs/index.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { createEngines } from "../../src/pipeline/engines.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import {
+  createWatchScheduler,
+  createWatchService,
+  type WatchScheduler,
+  type WatchService,
+} from "../../src/watch/index.ts";
 
 export interface TestApp {
   /** Sends a request to the app in process (no socket). */
@@ -16,6 +22,10 @@ export interface TestApp {
   home: string;
   store: Store;
   runner: JobRunner;
+  /** The watch service the app's routes use. */
+  watches: WatchService;
+  /** The watch scheduler, when asked for (`{ watchScheduler: true }`): on the app's clock, ticking when a test calls tick(). */
+  scheduler?: WatchScheduler;
   /** What the server logged (its `log` and unexpected errors), for tests that check no secret is in a log. */
   logs: string[];
   /** Serves the app on a real loopback socket (for SSE read by an HTTP client); returns its base URL. */
@@ -42,7 +52,11 @@ export class TestClock {
  * default because the fixture site lives on loopback; pass
  * `{ disableSsrfProtection: false }` to test the guard itself.
  */
-export async function startTestApp(overrides: ConfigOverrides = {}, clock?: TestClock): Promise<TestApp> {
+export async function startTestApp(
+  overrides: ConfigOverrides = {},
+  clock?: TestClock,
+  options: { watchScheduler?: boolean } = {},
+): Promise<TestApp> {
   const home = mkdtempSync(join(tmpdir(), "siphon-test-"));
   const config = loadConfig({}, { home, disableSsrfProtection: true, ...overrides });
   const store = await openStore(config);
@@ -50,12 +64,18 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
   const now = clock?.now ?? Date.now;
   const runner = startJobRunner(config, store, engines, { now, log: () => {} });
   const logs: string[] = [];
+  const watches = createWatchService({ config, store, engines, now, log: (line) => logs.push(line) });
+  // Ticks only when the test says (tick()): the clock, not the timer, decides what is due.
+  const scheduler = options.watchScheduler
+    ? createWatchScheduler(watches, { store, now, concurrency: config.watchConcurrency, tickMs: 3_600_000 })
+    : undefined;
   const app = createApp({
     config,
     store,
     engines,
     now,
     runner,
+    watches,
     guard: createGuard(config, store, now),
     log: (line) => logs.push(line),
     onInternalError: (error, requestId) => logs.push(`request ${requestId} failed: ${String(error)}`),
@@ -75,6 +95,8 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
       return { key, keyId: info.id, accountId: info.accountId };
     },
     runner,
+    watches,
+    scheduler,
     listen() {
       app.listen({ port: 0, hostname: "127.0.0.1" });
       return `http://127.0.0.1:${app.server?.port}`;
@@ -83,6 +105,8 @@ export async function startTestApp(overrides: ConfigOverrides = {}, clock?: Test
       // Elysia complains about stopping a server that never listened.
       if (app.server) await app.stop();
       await runner.close();
+      await scheduler?.stop();
+      await watches.close();
       await engines.close();
       await store.close();
       rmSync(home, { recursive: true, force: true });

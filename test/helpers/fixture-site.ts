@@ -44,6 +44,7 @@ import {
   spaPage,
 } from "./site-pages/special.ts";
 import { STRUCTURED_PAGES, structuredPage } from "./site-pages/structured.ts";
+import { watchRoute } from "./site-pages/watch.ts";
 
 /**
  * THE fixture website of the test suite: realistic pages plus every awkward
@@ -77,6 +78,7 @@ export * from "./site-pages/product.ts";
 export * from "./site-pages/service.ts";
 export * from "./site-pages/special.ts";
 export * from "./site-pages/structured.ts";
+export * from "./site-pages/watch.ts";
 
 /** A running fixture site. */
 export interface FixtureSite {
@@ -194,6 +196,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       if (chain) return redirectChain(Number(chain[1]), origin);
       const app = appRoute(request, url);
       if (app) return app;
+      const watched = watchRoute(url);
+      if (watched) return watched;
       const vendor = /^\/esc\/vendor\/([a-z]+)$/.exec(url.pathname);
       if (vendor) return html(vendorArticle(vendor[1]!));
       if (url.pathname === "/esc/once") {

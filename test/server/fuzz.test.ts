@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,8 @@ import { type FakeSearch, startFakeSearch } from "../helpers/fake-search.ts";
 
 const LOOPBACK = "http://127.0.0.1:1/";
 const ANSWER_WITHIN_MS = 5000;
+// The sweeps over every route send thousands of requests: seconds on a busy 2-core machine.
+setDefaultTimeout(60_000);
 
 /**
  * Bugs this fuzz finds in the source that cannot be fixed at once: each gets a
@@ -531,6 +533,12 @@ describe("fuzzing every route the app serves", () => {
         "DELETE /v1/extract/:id",
         "GET /v1/youtube",
         "POST /v1/demo",
+        "POST /v1/watch",
+        "GET /v1/watch",
+        "GET /v1/watch/:id",
+        "PATCH /v1/watch/:id",
+        "DELETE /v1/watch/:id",
+        "POST /v1/watch/:id/check",
         "GET /docs/json",
         "POST /v1/search",
         "GET /v1/crawl/active",
@@ -575,6 +583,8 @@ describe("fuzzing every route the app serves", () => {
         "POST /v1/scrape",
         "POST /v1/screenshot",
         "POST /v1/search",
+        "POST /v1/watch",
+        "PATCH /v1/watch/:id",
         "POST /v2/agent",
         "POST /v2/batch/scrape",
         "POST /v2/crawl",

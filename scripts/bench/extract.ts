@@ -3,11 +3,14 @@
  * @mozilla/readability + linkedom (+ turndown for markdown) on the AEB and
  * WCXB dev datasets, in one process, page by page in alternating order.
  * Quality comes from the datasets' own scorer (shared/bench/score.mjs);
- * throughput is pages per second of HTML string -> markdown, warm.
+ * throughput is pages per second of HTML string -> markdown, warm, and the
+ * five slowest pages are listed (each page is timed on its own).
  *
  *   bun scripts/bench/extract.ts [--bench-dir DIR] [--dataset aeb|wcxb|all]
  *     [--type T] [--limit N] [--format markdown|text] [--keep DIR]
  *     [--per-page] [--no-baseline] [--json]
+ *
+ * Prints the five slowest pages for siphon (AEB ids cut to 12 characters).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -102,6 +105,8 @@ interface Run {
   extract: Extractor;
   ms: number;
   pages: number;
+  /** Milliseconds per page, with the page's dataset and id. */
+  times: { page: string; ms: number }[];
 }
 
 /** Copies the manifest restricted to the selected pages, so the scorer does not count the others as misses. */
@@ -137,8 +142,9 @@ const TYPES = ["article", "documentation", "service", "forum", "collection", "li
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const work = args.keep ?? mkdtempSync(join(tmpdir(), "siphon-bench-"));
-  const runs: Run[] = [{ name: "siphon", extract: siphon(args.format), ms: 0, pages: 0 }];
-  if (args.baseline) runs.push({ name: "readability", extract: readability(args.format), ms: 0, pages: 0 });
+  const runs: Run[] = [{ name: "siphon", extract: siphon(args.format), ms: 0, pages: 0, times: [] }];
+  if (args.baseline)
+    runs.push({ name: "readability", extract: readability(args.format), ms: 0, pages: 0, times: [] });
   const ext = args.format === "text" ? "txt" : "md";
   const results: Record<string, Record<string, unknown>> = {};
   for (const r of runs) results[r.name] = {};
@@ -159,8 +165,10 @@ function main(): void {
       for (const r of order) {
         const t0 = performance.now();
         const out = r.extract(htmls[i]!, page.url);
-        r.ms += performance.now() - t0;
+        const ms = performance.now() - t0;
+        r.ms += ms;
         r.pages++;
+        r.times.push({ page: `${name}/${page.id.slice(0, 12)}`, ms });
         writeFileSync(join(work, r.name, name, `${page.id}.${ext}`), out);
       }
     });
@@ -173,6 +181,11 @@ function main(): void {
     }
   }
 
+  const slowest = (r: Run) =>
+    [...r.times]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((t) => ({ page: t.page, ms: Math.round(t.ms * 10) / 10 }));
   const rows = runs.map((r) => {
     const res = results[r.name] as Record<
       string,
@@ -184,6 +197,7 @@ function main(): void {
       wcxbF1: res["wcxb-dev"]?.word?.f1 ?? null,
       byType: Object.fromEntries(TYPES.map((t) => [t, res["wcxb-dev"]?.word?.byType?.[t]?.f1 ?? null])),
       pagesPerSecond: r.pages / (r.ms / 1000),
+      slowest: slowest(r),
     };
   });
   const base = rows.find((r) => r.extractor === "readability")?.pagesPerSecond ?? rows[0]!.pagesPerSecond;
@@ -201,6 +215,10 @@ function main(): void {
         `| ${r.extractor} | ${f(r.aebF1)} | ${f(r.wcxbF1)} | ${types} | ${r.pagesPerSecond.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
       );
     }
+    const siphonRow = table.find((r) => r.extractor === "siphon")!;
+    console.log(
+      `\nslowest siphon pages (ms): ${siphonRow.slowest.map((t) => `${t.page} ${t.ms.toFixed(1)}`).join(", ")}`,
+    );
     if (kept) console.log(`\npredictions and per-page scores: ${work}`);
   }
   if (!kept) rmSync(work, { recursive: true, force: true });

@@ -92,7 +92,11 @@ const isErrorType = (type: unknown): type is ErrorType =>
  * Rewrites the app's error answer (SPEC format B, built once by the app's error handler with
  * the request id, usage headers and Retry-After) into Firecrawl's shape and status.
  */
-async function rewriteError({ response }: { response: unknown }): Promise<Response | undefined> {
+/**
+ * The app's format-B error answer as Firecrawl's `{success: false, error, code, details?}` with
+ * Firecrawl's status, every header kept; undefined for anything else (it passes untouched).
+ */
+export async function rewriteError({ response }: { response: unknown }): Promise<Response | undefined> {
   if (!(response instanceof Response) || response.status < 400) return undefined;
   let parsed: FormatB;
   try {

@@ -1,11 +1,10 @@
-import { SiphonError } from "../../src/errors.ts";
 import type { JobRecord, JobType } from "../../src/store/types.ts";
 import type { Guard } from "../guard.ts";
 import { ownedJob } from "../routes/jobs.ts";
 import { startBatch } from "./batch.ts";
 import { startCrawl } from "./crawl.ts";
 import { extractPoll, startExtract } from "./extract.ts";
-import { authRequest, FIRECRAWL_STATUS, firecrawlError } from "./http.ts";
+import { authRequest, rewriteError } from "./http.ts";
 import { isFirecrawlJob, type JobDeps, pagesPoll } from "./job-view.ts";
 import { firecrawlMap } from "./map.ts";
 
@@ -48,24 +47,7 @@ export async function firecrawlErrors({
   request: Request;
   response: unknown;
 }): Promise<Response | undefined> {
-  if (!fromFirecrawl.has(request) || !(response instanceof Response) || response.status < 400)
-    return undefined;
-  let parsed: { success?: unknown; error?: { type?: unknown; message?: unknown; hint?: unknown } };
-  try {
-    parsed = await response.clone().json();
-  } catch {
-    return undefined;
-  }
-  const { type, message, hint } = parsed.error ?? {};
-  if (parsed.success !== false || typeof type !== "string" || typeof message !== "string") return undefined;
-  if (!Object.hasOwn(FIRECRAWL_STATUS, type)) return undefined;
-  const error = new SiphonError(type as keyof typeof FIRECRAWL_STATUS, message, {
-    hint: typeof hint === "string" ? hint : undefined,
-  });
-  const { status, body } = firecrawlError(error);
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return new Response(JSON.stringify(body), { status, headers });
+  return fromFirecrawl.has(request) ? rewriteError({ response }) : undefined;
 }
 
 type SetHeaders = { headers: Record<string, string | number> };

@@ -12,8 +12,32 @@ function port(value: unknown): number | undefined {
   return n;
 }
 
+const ROLES = ["api", "worker", "all"] as const;
+type Role = (typeof ROLES)[number];
+
+function role(value: string): Role {
+  if ((ROLES as readonly string[]).includes(value)) return value as Role;
+  throw new SiphonError("invalid_request", `--role must be api, worker or all, got "${value}"`);
+}
+
+function concurrency(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) {
+    throw new SiphonError(
+      "invalid_request",
+      `--concurrency must be an integer from 1 to 1000, got "${value}"`,
+    );
+  }
+  return n;
+}
+
 export default defineCommand({
-  meta: { name: "serve", description: "Run the HTTP API (default 127.0.0.1:3000; PORT env or --port)" },
+  meta: {
+    name: "serve",
+    description:
+      "Run the HTTP API (default 127.0.0.1:3000; PORT env or --port); with REDIS_URL, --role api|worker splits HTTP from jobs",
+  },
   args: {
     port: {
       type: "string",
@@ -23,20 +47,52 @@ export default defineCommand({
     },
     host: { type: "string", description: "Address to bind (default 127.0.0.1)", valueHint: "addr" },
     quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
+    role: {
+      type: "string",
+      description:
+        "api (HTTP only), worker (jobs only) or all (default; SIPHON_ROLE); api and worker need REDIS_URL",
+      valueHint: "role",
+    },
+    concurrency: {
+      type: "string",
+      description:
+        "With REDIS_URL: units of work (pages, agent runs) this process runs at once (SIPHON_WORKER_CONCURRENCY, default 8)",
+      valueHint: "n",
+    },
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
-    const ctx = await openContext({ port: port(args.port), host: args.host });
-    const { createApp } = await import("../../server/app.ts");
-    const { startJobRunner } = await import("../../src/jobs/index.ts");
-    const runner = startJobRunner(ctx.config, ctx.store, ctx.engines, {
-      log: (message) => log.warn(message),
+    const ctx = await openContext({
+      port: port(args.port),
+      host: args.host,
+      role: args.role,
+      workerConcurrency: concurrency(args.concurrency),
     });
+    const mode = role(ctx.config.role);
+    // Without Redis, jobs run in this process; with it, on the queue whatever the role.
+    const queued = ctx.config.redisUrl.trim() !== "";
+    if (!queued && mode !== "all") {
+      await ctx.close();
+      throw new SiphonError("invalid_request", `--role ${mode} needs REDIS_URL`, {
+        hint: "Set REDIS_URL (and DATABASE_URL) on every process, or run one process with --role all.",
+      });
+    }
+    const { createApp } = await import("../../server/app.ts");
+    const warn = (message: string) => log.warn(message);
+    const runner = queued
+      ? await import("../../src/jobs/queue.ts").then((q) =>
+          q.startQueuedRunner(ctx.config, ctx.store, ctx.engines, { role: mode, log: warn }),
+        )
+      : await import("../../src/jobs/index.ts").then((j) =>
+          j.startJobRunner(ctx.config, ctx.store, ctx.engines, { log: warn }),
+        );
     const { createWatchScheduler, createWatchService } = await import("../../src/watch/index.ts");
     const watches = createWatchService({ ...ctx, log: (message) => log.warn(message) });
-    const scheduler = ctx.config.watchScheduler
-      ? createWatchScheduler(watches, { store: ctx.store, concurrency: ctx.config.watchConcurrency })
-      : undefined;
+    // Watch checks are work: an API-only process leaves them to the workers.
+    const scheduler =
+      ctx.config.watchScheduler && mode !== "api"
+        ? createWatchScheduler(watches, { store: ctx.store, concurrency: ctx.config.watchConcurrency })
+        : undefined;
     const app = createApp({
       ...ctx,
       runner,
@@ -44,11 +100,17 @@ export default defineCommand({
       log: (line) => log.warn(line),
       onInternalError: (error, requestId) => log.error(`request ${requestId} failed:`, error),
     });
-    app.listen({ port: ctx.config.port, hostname: ctx.config.host });
-    const server = app.server;
-    if (!server) throw new SiphonError("internal_error", "The server did not start");
-    // Tests and scripts read this line to learn the port when --port 0 is used.
-    log.info(`siphon listening on http://${ctx.config.host}:${server.port}`);
+    // A worker serves no HTTP; its app is built all the same, as it registers how each API surface keeps
+    // the pages of the jobs it starts, and the worker runs those pages.
+    if (mode !== "worker") {
+      app.listen({ port: ctx.config.port, hostname: ctx.config.host });
+      const server = app.server;
+      if (!server) throw new SiphonError("internal_error", "The server did not start");
+      // Tests and scripts read this line to learn the port when --port 0 is used.
+      log.info(
+        `siphon listening on http://${ctx.config.host}:${server.port}${queued ? ` (role ${mode})` : ""}`,
+      );
+    } else log.info(`siphon worker ready (concurrency ${ctx.config.workerConcurrency})`);
     // Jobs a previous process accepted and did not finish carry on now.
     const resumed = await runner.resume();
     if (resumed) log.info(`resumed ${resumed} unfinished job(s)`);
@@ -58,7 +120,7 @@ export default defineCommand({
     await new Promise<void>((resolve) => {
       const stop = async (signal: string) => {
         log.info(`${signal} received, shutting down`);
-        await app.stop();
+        if (app.server) await app.stop();
         await runner.close();
         await scheduler?.stop();
         await watches.close();

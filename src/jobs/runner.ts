@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import type { Plan } from "../auth/plans.ts";
 import { accountTier } from "../auth/principal.ts";
 import { weekStart } from "../auth/week.ts";
@@ -8,6 +7,7 @@ import type { Engines } from "../pipeline/fetch-page.ts";
 import type { JobRecord, JobStatus, Store } from "../store/types.ts";
 import { JOB_KINDS } from "./kinds/index.ts";
 import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";
+import { type JobEventBus, localEventBus } from "./queue-events.ts";
 import { withoutSecrets } from "./secrets.ts";
 import { type JobSurface, type PageView, surfaceOf } from "./surface.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
@@ -25,6 +25,8 @@ export interface RunnerDeps {
   log?: (line: string) => void;
   /** Job kinds by type; default JOB_KINDS (tests replace one). */
   kinds?: Partial<typeof JOB_KINDS>;
+  /** How job events reach followers; default: within this process. */
+  events?: JobEventBus;
 }
 
 /** Runs async jobs in this process; every step is persisted, so a new runner resumes what a dead one left. */
@@ -47,20 +49,38 @@ export interface JobRunner {
 }
 
 /**
- * Creates the runner. It owns what every job shares (status transitions, resume, cancel,
- * retention, events and webhooks); each job's kind (src/jobs/kinds) does its unit of work.
+ * Runs jobs wherever it is asked to: what every job shares (status transitions, cancel, retention,
+ * events and webhooks) around each job's kind (src/jobs/kinds), which does its unit of work. The
+ * local runner below and the queue (src/jobs/queue.ts) decide where and when a job runs.
  */
-export function createJobRunner(deps: RunnerDeps): JobRunner {
+export interface JobExecutor {
+  readonly events: JobEventBus;
+  /**
+   * Runs a queued job, or picks up a processing one, to its end; returns early (recording nothing
+   * more) when `signal` aborts. `dispatch` sends each page of a page job to whichever worker takes
+   * it (JobContext.dispatch).
+   */
+  run(id: string, signal: AbortSignal, options?: { dispatch?: JobContext["dispatch"] }): Promise<void>;
+  /** Ends a job failed when its run broke outside its kind (the store, loading the kind). */
+  fail(id: string, raw: unknown): Promise<void>;
+  /** The context of a processing job, for running one of its units here (a page, on a worker). */
+  context(job: JobRecord, signal: AbortSignal): JobContext;
+  /** Moves a queued or processing job to cancelled and tells its followers; false when it was not. */
+  cancel(id: string): Promise<{ cancelled: boolean; status: JobStatus | null }>;
+  /** Forgets what the executor kept for a job this process no longer runs (its webhook order). */
+  forget(id: string): void;
+  setPageView(surface: JobSurface["name"], view: PageView): void;
+}
+
+/** Creates the executor of `deps`; see JobExecutor. */
+export function createJobExecutor(deps: RunnerDeps): JobExecutor {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
   const kindOf = (job: JobRecord): Promise<JobKind> => (deps.kinds?.[job.type] ?? JOB_KINDS[job.type])();
-  const events = new EventEmitter();
-  events.setMaxListeners(0);
-  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const events = deps.events ?? localEventBus(deps.store);
   const pageViews = new Map<JobSurface["name"], PageView>();
-  let closed = false;
 
-  const emit = (id: string, event: JobEvent) => events.emit(id, event);
+  const emit = events.emit;
   // The sender keeps one job's events in order per hook object, so each job keeps one object.
   const hooks = new Map<string, WebhookConfig | undefined>();
   const hook = (job: JobRecord) => {
@@ -88,19 +108,6 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     return (await deps.store.usage.weeklyCredits(accountId, weekStart(now()))) >= plan.weeklyQuota;
   }
 
-  async function progress(id: string) {
-    // Read only for someone following the job: the loop calls this on every page finished.
-    if (!events.listenerCount(id)) return;
-    const job = await deps.store.jobs.get(id);
-    if (job)
-      emit(id, {
-        type: "progress",
-        status: job.status,
-        completed: job.completed + job.failed,
-        total: job.total,
-      });
-  }
-
   /**
    * The patch of a terminal transition: retention, and the input as the kind keeps it once
    * ended, without the caller's secrets whatever the kind (every job type's LLM key).
@@ -114,12 +121,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     };
   }
 
-  async function run(id: string, signal: AbortSignal): Promise<void> {
-    const fresh = await deps.store.jobs.transition(id, ["queued"], "processing", {}, now());
-    const job = await deps.store.jobs.get(id);
-    if (job?.status !== "processing") return;
-    const kind = await kindOf(job);
-    if (fresh) notify(job, "started", { type: job.type });
+  function context(job: JobRecord, fresh: boolean, signal: AbortSignal, dispatch?: JobContext["dispatch"]) {
+    const id = job.id;
     const surface = surfaceOf(job);
     const ctx: JobContext = {
       job,
@@ -130,7 +133,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       engines: deps.engines,
       now,
       emit: (event) => emit(id, event),
-      progress: () => progress(id),
+      progress: () => events.changed(id),
       notify: (event, data) => notify(job, event, data),
       httpOnly: () => httpOnly(job.accountId),
       pageView: surface ? pageViews.get(surface.name) : undefined,
@@ -138,7 +141,18 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
         await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
       },
       log,
+      dispatch,
     };
+    return ctx;
+  }
+
+  async function run(id: string, signal: AbortSignal, options: { dispatch?: JobContext["dispatch"] } = {}) {
+    const fresh = await deps.store.jobs.transition(id, ["queued"], "processing", {}, now());
+    const job = await deps.store.jobs.get(id);
+    if (job?.status !== "processing") return;
+    const kind = await kindOf(job);
+    if (fresh) notify(job, "started", { type: job.type });
+    const ctx = context(job, fresh, signal, options.dispatch);
     let end: JobEnd | null;
     try {
       end = await kind.run(ctx);
@@ -184,14 +198,60 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     );
   }
 
+  return {
+    events,
+    run,
+    fail,
+    context: (job, signal) => context(job, false, signal),
+    async cancel(id) {
+      const before = await deps.store.jobs.get(id);
+      if (!before) return { cancelled: false, status: null };
+      const at = now();
+      const cancelled = await deps.store.jobs.transition(
+        id,
+        ["queued", "processing"],
+        "cancelled",
+        ending(await kindOf(before), before, at),
+        at,
+      );
+      const job = await deps.store.jobs.get(id);
+      if (cancelled && job)
+        emit(id, {
+          type: "done",
+          status: "cancelled",
+          completed: job.completed + job.failed,
+          total: job.total,
+        });
+      return { cancelled, status: job?.status ?? null };
+    },
+    forget(id) {
+      hooks.delete(id);
+    },
+    setPageView(surface, view) {
+      pageViews.set(surface, view);
+    },
+  };
+}
+
+/**
+ * Creates the runner of a single process: jobs run here, every step persisted, so a new runner
+ * resumes what a dead one left.
+ */
+export function createJobRunner(deps: RunnerDeps): JobRunner {
+  const now = deps.now ?? Date.now;
+  const executor = createJobExecutor(deps);
+  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  let closed = false;
+
   function start(id: string): void {
     if (closed || running.has(id)) return;
     const abort = new AbortController();
-    const done = run(id, abort.signal)
-      .catch((raw) => fail(id, raw).catch(() => {}))
+    const done = executor
+      .run(id, abort.signal)
+      .catch((raw) => executor.fail(id, raw).catch(() => {}))
       .finally(() => {
         running.delete(id);
-        hooks.delete(id);
+        executor.forget(id);
       });
     running.set(id, { abort, done });
   }
@@ -208,35 +268,12 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       return jobs.length;
     },
     async cancel(id) {
-      const before = await deps.store.jobs.get(id);
-      if (!before) return null;
-      const at = now();
-      const cancelled = await deps.store.jobs.transition(
-        id,
-        ["queued", "processing"],
-        "cancelled",
-        ending(await kindOf(before), before, at),
-        at,
-      );
-      const job = await deps.store.jobs.get(id);
-      if (cancelled && job) {
-        running.get(id)?.abort.abort();
-        emit(id, {
-          type: "done",
-          status: "cancelled",
-          completed: job.completed + job.failed,
-          total: job.total,
-        });
-      }
-      return job?.status ?? null;
+      const { cancelled, status } = await executor.cancel(id);
+      if (cancelled) running.get(id)?.abort.abort();
+      return status;
     },
-    subscribe(id, listener) {
-      events.on(id, listener);
-      return () => events.off(id, listener);
-    },
-    setPageView(surface, view) {
-      pageViews.set(surface, view);
-    },
+    subscribe: (id, listener) => executor.events.subscribe(id, listener),
+    setPageView: (surface, view) => executor.setPageView(surface, view),
     async close() {
       closed = true;
       clearInterval(sweep);

@@ -8,10 +8,11 @@ import { type JobSpec, jobSpec } from "../spec.ts";
 import type { JobContext, JobEnd, JobKind } from "./types.ts";
 
 /** What every page of one running job shares. */
-interface JobRun {
+export interface JobRun {
   ctx: JobContext;
   spec: JobSpec;
   plan: CrawlPlan | undefined;
+  /** URLs this run has handed to the store (it dedups too; this only spares it repeated writes). */
   queued: Set<string>;
 }
 
@@ -31,7 +32,22 @@ const sleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-async function processItem(run: JobRun, url: string, depth: number) {
+/** What every page of a page job needs: its spec and, for a crawl, its plan (robots.txt, scope). */
+export async function openPageRun(ctx: JobContext): Promise<JobRun> {
+  const spec = await jobSpec(ctx.job, { config: ctx.config, pageView: ctx.pageView });
+  const engine = await ctx.engines.get("simple");
+  const plan = spec.crawl
+    ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, ctx.signal).catch(() => undefined)
+    : undefined;
+  return { ctx, spec, plan, queued: new Set() };
+}
+
+/**
+ * Fetches one page of a job and records it: its outcome (counted once, however often the page
+ * is finished) and, for a crawl, the links it adds to the frontier. A page whose fetch fails is
+ * recorded failed; a failure of the store itself throws, and the page stays pending.
+ */
+export async function processItem(run: JobRun, url: string, depth: number): Promise<void> {
   const { ctx, spec, plan, queued } = run;
   const { job, signal, store } = ctx;
   try {
@@ -84,11 +100,8 @@ async function processItem(run: JobRun, url: string, depth: number) {
 export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   const { job, signal, store } = ctx;
   const id = job.id;
-  const spec = await jobSpec(job, { config: ctx.config, pageView: ctx.pageView });
-  const engine = await ctx.engines.get("simple");
-  const plan = spec.crawl
-    ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, signal).catch(() => undefined)
-    : undefined;
+  const jobRun = await openPageRun(ctx);
+  const { spec, plan } = jobRun;
   // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop.
   if (plan && ctx.fresh && spec.maxDepth >= 1) {
     const seeds = await plan.seeds(spec.limit, signal).catch(() => []);
@@ -107,8 +120,10 @@ export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
     now: ctx.now,
   });
   const parallel = spec.parallel;
-  // queued: URLs this run has handed to the store (it dedups too; this only spares it repeated writes).
-  const jobRun: JobRun = { ctx, spec, plan, queued: new Set() };
+  // With a queue, pages run on whichever worker takes them; this loop keeps the frontier and the
+  // per-host limits, so they hold across workers.
+  const runPage = (url: string, depth: number) =>
+    ctx.dispatch ? ctx.dispatch(url, depth) : processItem(jobRun, url, depth);
   await ctx.progress();
   // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
   const inFlight = new Map<string, Promise<void>>();
@@ -120,7 +135,7 @@ export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
         const pending = await store.jobs.pending(id, size);
         waiting = pending.filter((it) => !inFlight.has(it.url));
         for (const it of hosts.take(waiting, parallel - inFlight.size)) {
-          const work = processItem(jobRun, it.url, it.depth).finally(() => {
+          const work = runPage(it.url, it.depth).finally(() => {
             inFlight.delete(it.url);
             hosts.finished(it.url);
           });

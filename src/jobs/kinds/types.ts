@@ -34,6 +34,12 @@ export interface JobContext {
   pageView?: PageView;
   /** Warnings for the operator (a refused LLM call); never keys or bodies. */
   log(line: string): void;
+  /**
+   * Runs one page of a page job on whichever worker takes it from the queue, resolving once the
+   * page is finished (or given up on this run: it stays pending, to be sent again). Absent: the
+   * kind runs its pages here. Never rejects.
+   */
+  dispatch?: (url: string, depth: number) => Promise<void>;
 }
 
 /** How a run ended; the runner records it, notifies and tells followers. */

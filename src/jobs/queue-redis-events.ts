@@ -1,0 +1,123 @@
+import { Redis } from "ioredis";
+import { KEY_PREFIX, type RedisConnection, redisUnavailable } from "../store/redis-connection.ts";
+import { type Store, TERMINAL_STATUSES } from "../store/types.ts";
+import type { JobEvent } from "./kinds/types.ts";
+import { type JobEventBus, progressEvent } from "./queue-events.ts";
+
+const CHANNEL = `${KEY_PREFIX}job-events:`;
+/** The message of `changed`: receivers that have followers read the counters themselves. */
+const TICK = "tick";
+/** How often a followed job is read again, so a follower never waits on an event Redis lost. */
+const RESYNC_EVERY_MS = 5_000;
+
+type Listener = (event: JobEvent) => void;
+
+/**
+ * Job events through Redis pub/sub, one channel per job: an event a worker in
+ * one process emits reaches the followers in every process. A process
+ * subscribes to a job's channel only while something in it follows the job.
+ * Progress costs the emitter one PUBLISH and no read: each process with
+ * followers reads the counters itself (one read at a time per job, the last
+ * change always read). Pub/sub is at most once, so a followed job is read
+ * again on every reconnection and every few seconds, and a job that ended
+ * meanwhile ends its followers with a done event.
+ */
+export async function redisEventBus(redis: RedisConnection, store: Store): Promise<JobEventBus> {
+  // A subscribed connection can do nothing else: this one is the bus's own.
+  const sub = new Redis(redis.url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1_000),
+    connectionName: "siphon-events",
+  });
+  sub.on("error", () => {});
+  try {
+    await sub.connect();
+  } catch (error) {
+    sub.disconnect();
+    throw redisUnavailable("no connection", error);
+  }
+  const listeners = new Map<string, Set<Listener>>();
+  const reads = new Map<string, { again: boolean }>();
+
+  const deliver = (id: string, event: JobEvent) => {
+    for (const listener of [...(listeners.get(id) ?? [])]) listener(event);
+  };
+
+  /** Reads the job and tells its followers: progress, or done when it ended (`onlyDone`: done only). */
+  const refresh = (id: string, onlyDone = false) => {
+    const reading = reads.get(id);
+    if (reading) {
+      reading.again = true;
+      return;
+    }
+    const state = { again: false };
+    reads.set(id, state);
+    void (async () => {
+      do {
+        state.again = false;
+        const event = await progressEvent(store, id).catch(() => null);
+        if (event?.type !== "progress" || !listeners.has(id)) continue;
+        if (TERMINAL_STATUSES.includes(event.status)) deliver(id, { ...event, type: "done" });
+        else if (!onlyDone) deliver(id, event);
+      } while (state.again);
+      reads.delete(id);
+    })();
+  };
+
+  sub.on("message", (channel: string, message: string) => {
+    const id = channel.slice(CHANNEL.length);
+    if (!listeners.has(id)) return;
+    if (message === TICK) return refresh(id);
+    let event: JobEvent;
+    try {
+      event = JSON.parse(message) as JobEvent;
+    } catch {
+      return;
+    }
+    deliver(id, event);
+  });
+  // Messages sent while the connection was down are gone: followers get the job as stored.
+  sub.on("ready", () => {
+    for (const id of listeners.keys()) refresh(id);
+  });
+  const resync = setInterval(() => {
+    for (const id of listeners.keys()) refresh(id, true);
+  }, RESYNC_EVERY_MS);
+  resync.unref?.();
+
+  const publish = (id: string, message: string) => {
+    void redis.run((r) => r.publish(CHANNEL + id, message)).catch(() => {});
+  };
+
+  return {
+    emit: (id, event) => publish(id, JSON.stringify(event)),
+    async changed(id) {
+      publish(id, TICK);
+    },
+    subscribe(id, listener) {
+      let set = listeners.get(id);
+      if (!set) {
+        set = new Set();
+        listeners.set(id, set);
+        // An event sent before the subscription holds is missed: a job that ended meanwhile is done.
+        sub.subscribe(CHANNEL + id).then(
+          () => refresh(id, true),
+          () => {},
+        );
+      }
+      set.add(listener);
+      return () => {
+        const current = listeners.get(id);
+        if (!current?.delete(listener) || current.size) return;
+        listeners.delete(id);
+        void sub.unsubscribe(CHANNEL + id).catch(() => {});
+      };
+    },
+    async close() {
+      clearInterval(resync);
+      listeners.clear();
+      await sub.quit().catch(() => sub.disconnect());
+    },
+  };
+}

@@ -1,0 +1,413 @@
+import { createHash } from "node:crypto";
+import { type Job, Queue, QueueEvents, WaitingError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { loadPlans } from "../auth/plans.ts";
+import type { Config } from "../config.ts";
+import { SiphonError, toSiphonError } from "../errors.ts";
+import type { Engines } from "../pipeline/fetch-page.ts";
+import { KEY_PREFIX, type RedisConnection } from "../store/redis-connection.ts";
+import { redisOf } from "../store/redis-store.ts";
+import type { Store } from "../store/types.ts";
+import { type JobRun, openPageRun, processItem } from "./kinds/pages.ts";
+import type { JobContext } from "./kinds/types.ts";
+import { redisEventBus } from "./queue-redis-events.ts";
+import { createJobExecutor, type JobRunner, type RunnerDeps } from "./runner.ts";
+import { createWebhookSender } from "./webhooks.ts";
+
+/** What a `siphon serve` process runs: HTTP only, jobs only, or both. */
+export type Role = "api" | "worker" | "all";
+export const ROLES: readonly Role[] = ["api", "worker", "all"];
+
+export interface QueueOptions {
+  role: Role;
+  /** Units of work (pages, agent runs) this process runs at once, and jobs it coordinates at once. */
+  concurrency: number;
+  /** A unit whose worker stopped renewing its claim goes back to the queue after about this long, ms. */
+  stallMs: number;
+  /** How often unfinished jobs are checked for a queue entry (lost with Redis, never enqueued), ms. */
+  reconcileMs?: number;
+}
+
+/** BullMQ's keys live under siphon's prefix too. */
+const BULL_PREFIX = `${KEY_PREFIX}bull`;
+/** One entry per job: the run that keeps its frontier (page jobs) or does its one unit (agent). */
+const JOBS_QUEUE = "jobs";
+/** One entry per page of a crawl, batch or extract job. */
+const PAGES_QUEUE = "pages";
+/** Cancellations, to whichever process holds the job's work. */
+const CONTROL = `${KEY_PREFIX}job-control`;
+/** A dispatched page whose completion was not heard of for this long is looked up in the queue. */
+const CHECK_AFTER_MS = 3_000;
+/** A page that failed in the queue (the store away) is sent again after this pause. */
+const RETRY_PAGE_MS = 1_000;
+
+type StopReason = "cancel" | "shutdown" | "lost";
+
+/** Work this process holds for one job: aborted, with a reason, on cancel, shutdown or lost claim. */
+interface Held {
+  abort: AbortController;
+  reason: StopReason | null;
+}
+
+function stop(held: Held, reason: StopReason): void {
+  if (held.reason) return;
+  held.reason = reason;
+  held.abort.abort();
+}
+
+/** A page's queue entry id: one per job and URL, so the same page is never queued twice at once. */
+export function pageEntryId(jobId: string, url: string): string {
+  return `${jobId}-${createHash("sha1").update(url).digest("hex").slice(0, 20)}`;
+}
+
+/**
+ * A client for BullMQ: it must wait out a disconnection rather than fail
+ * (maxRetriesPerRequest null), reconnecting every second at most.
+ */
+function bullConnection(url: string, name: string): Redis {
+  const client = new Redis(url, {
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1_000),
+    connectionName: name,
+  });
+  client.on("error", () => {});
+  return client;
+}
+
+/**
+ * The job runner of hosted mode, on Redis with BullMQ: any process submits,
+ * cancels and follows jobs; worker processes run them.
+ *
+ * - A job is one entry of the jobs queue, claimed by one worker at a time.
+ *   For a page job (crawl, batch, extract) that worker keeps the frontier and
+ *   the per-host limits, as the single-process runner does, and sends each
+ *   page to the pages queue, which every worker takes from; an agent job is
+ *   its one unit of work. A claim a worker stops renewing (killed, hung) goes
+ *   back to the queue after the stall timeout, and the page is run again by
+ *   another worker: its outcome is recorded once, however often it finishes.
+ * - Events go through Redis pub/sub (queue-redis-events.ts); a cancel moves
+ *   the job in the store and is published, so whichever process holds its
+ *   work stops it.
+ * - Graceful shutdown hands held work back to the queue at once; every few
+ *   seconds workers put unfinished jobs of the store back in the queue when
+ *   their entry is gone (Redis lost its data, Redis was down at submit), so
+ *   no accepted job is lost.
+ */
+export async function createQueuedRunner(
+  deps: RunnerDeps,
+  redis: RedisConnection,
+  options: QueueOptions,
+): Promise<JobRunner> {
+  const url = redis.url;
+  const events = await redisEventBus(redis, deps.store);
+  const executor = createJobExecutor({ ...deps, events });
+  const log = deps.log ?? (() => {});
+  const working = options.role !== "api";
+  const connections: Redis[] = [];
+  const connect = (name: string) => {
+    const client = bullConnection(url, name);
+    connections.push(client);
+    return client;
+  };
+  const producer = connect("siphon-queue");
+  const jobsQueue = new Queue(JOBS_QUEUE, { connection: producer, prefix: BULL_PREFIX });
+  const pagesQueue = new Queue(PAGES_QUEUE, { connection: producer, prefix: BULL_PREFIX });
+  for (const queue of [jobsQueue, pagesQueue]) queue.on("error", () => {});
+  let closing = false;
+
+  const enqueue = (id: string) =>
+    jobsQueue.add("run", { id }, { jobId: id, removeOnComplete: true, removeOnFail: true });
+  const cancel = async (id: string) => {
+    const { cancelled, status } = await executor.cancel(id);
+    if (cancelled) await redis.run((r) => r.publish(CONTROL, id)).catch(() => {});
+    return status;
+  };
+  /** Closes the queues, their connections and the event bus, once held work is handed back. */
+  const closeQueues = async () => {
+    await Promise.all([jobsQueue.close(), pagesQueue.close()]).catch(() => {});
+    for (const client of connections) client.disconnect();
+    await deps.webhooks.drain();
+    await events.close();
+  };
+  const common = {
+    submit(id: string) {
+      // A job the queue cannot take now stays queued in the store: a worker enqueues it once Redis is back.
+      void enqueue(id).catch(() => {});
+    },
+    cancel,
+    subscribe: events.subscribe,
+    setPageView: executor.setPageView,
+  } satisfies Partial<JobRunner>;
+
+  if (!working) {
+    return {
+      ...common,
+      resume: async () => 0,
+      async close() {
+        closing = true;
+        await closeQueues();
+      },
+    };
+  }
+
+  /** Coordinators (entries of the jobs queue) this process runs, by job id. */
+  const coordinating = new Map<string, Held>();
+  /** Page jobs this process runs pages of, by job id; read again from the store every few seconds. */
+  const pageRuns = new Map<
+    string,
+    { held: Held; run: Promise<JobRun | null>; checkedAt: number; usedAt: number }
+  >();
+
+  /** Whoever is told the page finished: the coordinator's dispatch, by page entry id. */
+  const waiters = new Map<string, { done: () => void; since: number }>();
+  const pageEvents = new QueueEvents(PAGES_QUEUE, {
+    connection: connect("siphon-queue-events"),
+    prefix: BULL_PREFIX,
+  });
+  pageEvents.on("error", () => {});
+  pageEvents.on("completed", ({ jobId }) => waiters.get(jobId)?.done());
+  pageEvents.on("failed", ({ jobId }) => {
+    const waiter = waiters.get(jobId);
+    if (waiter) setTimeout(waiter.done, RETRY_PAGE_MS);
+  });
+
+  /** Sends a page to the pages queue and resolves once it finished, failed, or its entry is gone. */
+  const dispatch =
+    (id: string, signal: AbortSignal): JobContext["dispatch"] =>
+    (pageUrl, depth) =>
+      new Promise<void>((resolve) => {
+        const entry = pageEntryId(id, pageUrl);
+        const done = () => {
+          waiters.delete(entry);
+          signal.removeEventListener("abort", done);
+          resolve();
+        };
+        waiters.set(entry, { done, since: Date.now() });
+        signal.addEventListener("abort", done, { once: true });
+        pagesQueue
+          .add(
+            "page",
+            { id, url: pageUrl, depth },
+            { jobId: entry, removeOnComplete: true, removeOnFail: true },
+          )
+          .catch(() => setTimeout(done, RETRY_PAGE_MS));
+      });
+
+  // Completions are heard through a Redis stream; one Redis lost is looked up instead.
+  const checker = setInterval(async () => {
+    const now = Date.now();
+    for (const [entry, waiter] of waiters) {
+      if (now - waiter.since < CHECK_AFTER_MS) continue;
+      waiter.since = now;
+      const state = await pagesQueue.getJobState(entry).catch(() => null);
+      if (state === "unknown" || state === "completed" || state === "failed") waiter.done();
+    }
+  }, CHECK_AFTER_MS);
+  checker.unref?.();
+
+  /** Runs a job's coordinator here; hands it back to the queue when this process shuts down. */
+  async function coordinate(entry: Job<{ id: string }>, token?: string): Promise<void> {
+    const id = entry.data.id;
+    // Another entry of a job this process already runs (re-enqueued after Redis lost it): one is enough.
+    if (coordinating.has(id)) return;
+    const held: Held = { abort: new AbortController(), reason: null };
+    coordinating.set(id, held);
+    try {
+      await executor.run(id, held.abort.signal, { dispatch: dispatch(id, held.abort.signal) });
+    } catch (raw) {
+      // The store away: the job stays as it is and is enqueued again once it is back.
+      if (!held.abort.signal.aborted && toSiphonError(raw).type !== "store_unavailable")
+        await executor.fail(id, raw).catch(() => {});
+    } finally {
+      coordinating.delete(id);
+      executor.forget(id);
+    }
+    if (held.reason === "shutdown") await handBack(entry, token);
+  }
+
+  /** Puts a claimed entry back in the queue for another worker, now. */
+  async function handBack(entry: Job, token?: string): Promise<never> {
+    await entry.moveToWait(token);
+    throw new WaitingError();
+  }
+
+  /** The job's page run in this process, or null when the job is not processing (skip its pages). */
+  function pageRunOf(id: string) {
+    const now = Date.now();
+    let cached = pageRuns.get(id);
+    if (cached && now - cached.checkedAt > CHECK_AFTER_MS) {
+      cached.checkedAt = now;
+      const run = cached;
+      // Cancelled or ended meanwhile (a control message lost): stop its pages here.
+      void deps.store.jobs.get(id).then(
+        (job) => {
+          if (job?.status !== "processing") {
+            stop(run.held, "cancel");
+            if (pageRuns.get(id) === run) pageRuns.delete(id);
+          }
+        },
+        () => {},
+      );
+    }
+    if (!cached) {
+      const held: Held = { abort: new AbortController(), reason: null };
+      const run = deps.store.jobs
+        .get(id)
+        .then((job) =>
+          job?.status === "processing" ? openPageRun(executor.context(job, held.abort.signal)) : null,
+        );
+      cached = { held, run, checkedAt: now, usedAt: now };
+      pageRuns.set(id, cached);
+      const entry = cached;
+      // A failed read is not remembered: the next page reads again.
+      run.then(
+        (value) => {
+          if (value === null && pageRuns.get(id) === entry) pageRuns.delete(id);
+        },
+        () => {
+          if (pageRuns.get(id) === entry) pageRuns.delete(id);
+        },
+      );
+    }
+    cached.usedAt = now;
+    return cached;
+  }
+
+  /** Runs one page here; hands it back to the queue when this process shuts down. */
+  async function page(entry: Job<{ id: string; url: string; depth: number }>, token?: string): Promise<void> {
+    const { id, url: pageUrl, depth } = entry.data;
+    const cached = pageRunOf(id);
+    const run = await cached.run;
+    if (!run || cached.held.abort.signal.aborted) {
+      if (cached.held.reason === "shutdown") await handBack(entry, token);
+      return;
+    }
+    await processItem(run, pageUrl, depth);
+    if (cached.held.reason === "shutdown") await handBack(entry, token);
+    if (!cached.held.abort.signal.aborted) await run.ctx.progress();
+  }
+
+  // Page runs of jobs no page arrived for in a while are forgotten (their robots.txt read again if needed).
+  const idle = setInterval(() => {
+    const now = Date.now();
+    for (const [id, cached] of pageRuns)
+      if (now - cached.usedAt > 60_000) {
+        pageRuns.delete(id);
+        executor.forget(id);
+      }
+  }, 30_000);
+  idle.unref?.();
+
+  const workerOptions = {
+    prefix: BULL_PREFIX,
+    concurrency: options.concurrency,
+    lockDuration: options.stallMs,
+    stalledInterval: Math.max(500, Math.floor(options.stallMs / 2)),
+    // A unit that keeps losing its worker is still a unit to do: it never fails for stalling.
+    maxStalledCount: 1_000,
+  };
+  const jobsWorker = new Worker<{ id: string }>(JOBS_QUEUE, (entry, token) => coordinate(entry, token), {
+    ...workerOptions,
+    connection: connect("siphon-worker-jobs"),
+  });
+  const pagesWorker = new Worker<{ id: string; url: string; depth: number }>(
+    PAGES_QUEUE,
+    (entry, token) => page(entry, token),
+    { ...workerOptions, connection: connect("siphon-worker-pages") },
+  );
+  for (const worker of [jobsWorker, pagesWorker]) worker.on("error", () => {});
+  // Redis lost the entry (restarted empty): another worker may run the job from its re-enqueued entry.
+  jobsWorker.on("lockRenewalFailed", (ids: string[]) => {
+    for (const id of ids) {
+      const held = coordinating.get(id);
+      if (held) stop(held, "lost");
+    }
+  });
+
+  const control = connect("siphon-control");
+  await control.subscribe(CONTROL).catch(() => {});
+  control.on("message", (_channel: string, id: string) => {
+    const held = coordinating.get(id);
+    if (held) stop(held, "cancel");
+    const cached = pageRuns.get(id);
+    if (cached) {
+      stop(cached.held, "cancel");
+      pageRuns.delete(id);
+    }
+  });
+
+  /** Puts every unfinished job of the store in the queue unless it is there already; answers how many there are. */
+  async function reconcile(): Promise<number> {
+    const jobs = await deps.store.jobs.unfinished();
+    for (const job of jobs) if (!coordinating.has(job.id) && !closing) await enqueue(job.id);
+    return jobs.length;
+  }
+  const reconciler = setInterval(
+    () => void reconcile().catch(() => {}),
+    options.reconcileMs ?? Math.min(5_000, options.stallMs),
+  );
+  reconciler.unref?.();
+  const sweep = setInterval(
+    () => void deps.store.jobs.deleteExpired((deps.now ?? Date.now)()).catch(() => {}),
+    3_600_000,
+  );
+  sweep.unref?.();
+
+  async function closeAll(workers: Worker[]) {
+    closing = true;
+    clearInterval(checker);
+    clearInterval(reconciler);
+    clearInterval(idle);
+    clearInterval(sweep);
+    // Stop taking work, then hand what is held back to the queue.
+    const stopped = Promise.all(workers.map((w) => w.close()));
+    for (const held of coordinating.values()) stop(held, "shutdown");
+    for (const cached of pageRuns.values()) stop(cached.held, "shutdown");
+    await stopped;
+    await control.quit().catch(() => {});
+    await pageEvents.close().catch(() => {});
+    await closeQueues();
+  }
+
+  return {
+    ...common,
+    async resume() {
+      await deps.store.jobs.deleteExpired((deps.now ?? Date.now)());
+      const count = await reconcile();
+      if (count) log(`${count} unfinished job(s) in the queue`);
+      return count;
+    },
+    close: () => closeAll([jobsWorker, pagesWorker]),
+  };
+}
+
+/**
+ * The queued runner of a server process on `store`'s Redis (REDIS_URL), with its webhook sender:
+ * `role` and the concurrency and stall timeout of the config. Throws invalid_request when the
+ * store has no Redis.
+ */
+export async function startQueuedRunner(
+  config: Config,
+  store: Store,
+  engines: Engines,
+  options: { role: Role; now?: () => number; log?: (message: string) => void },
+): Promise<JobRunner> {
+  const redis = redisOf(store);
+  if (!redis)
+    throw new SiphonError("invalid_request", `--role ${options.role} needs REDIS_URL`, {
+      hint: "Set REDIS_URL (and DATABASE_URL) on every process, or run one process with --role all.",
+    });
+  return createQueuedRunner(
+    {
+      config,
+      store,
+      engines,
+      plans: loadPlans(config),
+      webhooks: createWebhookSender(config, { log: options.log, now: options.now }),
+      now: options.now,
+      log: options.log,
+    },
+    redis,
+    { role: options.role, concurrency: Math.max(1, config.workerConcurrency), stallMs: config.queueStallMs },
+  );
+}

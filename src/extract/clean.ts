@@ -69,6 +69,11 @@ const GUARD_TEXT = 1500;
 /** Site footers carry address blocks, link columns and blurbs: allow them more text than a widget. */
 const CHROME_GUARD_TEXT = 5000;
 
+/** MathJax 2 keeps each formula's TeX in a `<script type="math/tex">`: content, not code. */
+function isMathScript(el: Element): boolean {
+  return el.name === "script" && /^math\/tex/i.test(el.attribs.type ?? "");
+}
+
 function hasDescendant(el: Element, names: Set<string>): boolean {
   const stack: AnyNode[] = [...el.children];
   while (stack.length) {
@@ -193,7 +198,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         continue;
       }
       if (
-        DROP_TAGS.has(child.name) ||
+        (DROP_TAGS.has(child.name) && !isMathScript(child)) ||
         isHiddenChrome(child) ||
         (!inCode && isJunk(child, insideContent, pageText)) ||
         isEmptyNoscript(child)

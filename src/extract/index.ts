@@ -7,6 +7,7 @@ import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
+import { findNotations, type Notations } from "./notation.ts";
 import { declaredPageType, declaredTypes, type PageType } from "./page-type.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
@@ -32,6 +33,8 @@ interface ExtractContext {
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
+  /** Math and footnotes in the settled content, read once for every format that shows them. */
+  notations?: Notations;
   formats?: Partial<Record<OutputFormat, string>>;
   quality: number;
 }
@@ -40,9 +43,10 @@ type Step = (ctx: ExtractContext) => void;
 
 /** The settled content in one output format. */
 function render(ctx: ExtractContext, format: OutputFormat): string {
-  if (format === "text") return toText(ctx.roots);
   if (format === "html") return ctx.roots.map((el) => ctx.$.html(el)).join("\n");
-  return toMarkdown(ctx.roots);
+  ctx.notations ??= findNotations(ctx.roots);
+  if (format === "text") return toText(ctx.roots, ctx.notations);
+  return toMarkdown(ctx.roots, ctx.notations);
 }
 
 /**

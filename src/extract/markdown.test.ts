@@ -72,3 +72,43 @@ test("a code block takes its language from the highlighter's wrapper", () => {
     "```go\nfmt.Println(1)\n```",
   );
 });
+
+test("tables keep every cell in its column across column and row spans, with a valid divider", () => {
+  expect(
+    toMarkdown(
+      '<table><tr><th>Plan</th><th colspan="2">Price</th></tr><tr><td>Free</td><td>$0</td><td>forever</td></tr><tr><td colspan="3">All plans include support</td></tr></table>',
+    ),
+  ).toBe(
+    "| Plan | Price |   |\n| --- | --- | --- |\n| Free | $0 | forever |\n| All plans include support |   |   |",
+  );
+  expect(
+    toMarkdown(
+      '<table><caption>Sales by region</caption><thead><tr><th>Region</th><th align="right">Sales</th></tr></thead><tbody><tr><td rowspan="2">North</td><td>10</td></tr><tr><td>12</td></tr></tbody></table>',
+    ),
+  ).toBe("Sales by region\n\n| Region | Sales |\n| --- | ---: |\n| North | 10 |\n|   | 12 |");
+});
+
+test("a table without header cells gets an empty header; a one-column layout table comes out as its blocks", () => {
+  expect(toMarkdown("<table><tr><td>a</td><td>b | c</td></tr></table>")).toBe(
+    "|   |   |\n| --- | --- |\n| a | b \\| c |",
+  );
+  expect(toMarkdown("<table><tr><td><h2>Title</h2><p>Para one.</p></td></tr></table>")).toBe(
+    "## Title\n\nPara one.",
+  );
+});
+
+test("nested lists keep their levels and numbering", () => {
+  expect(
+    toMarkdown(
+      "<ul><li>one<ul><li>one.a</li><li>one.b<ol><li>deep</li></ol></li></ul></li><li>two</li></ul>",
+    ),
+  ).toBe("- one\n  - one.a\n  - one.b\n    1. deep\n- two");
+});
+
+test("a figure's caption is set in italics under its image", () => {
+  expect(
+    toMarkdown(
+      '<figure><img src="https://x.example/a.png" alt="A chart"><figcaption>Sales by quarter</figcaption></figure>',
+    ),
+  ).toBe("![A chart](https://x.example/a.png)\n\n*Sales by quarter*");
+});

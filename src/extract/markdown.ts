@@ -1,6 +1,8 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
 import TurndownService from "turndown";
+import { addTableRules } from "./markdown-tables.ts";
 import type { AnyNode } from "./nodes.ts";
+import type { Notations } from "./notation.ts";
 import { turndownInput } from "./turndown-input.ts";
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/;
@@ -92,6 +94,7 @@ export function markdownService(): TurndownService {
     strongDelimiter: "**",
   });
   td.use([tables, strikethrough, taskListItems]);
+  addTableRules(td);
   td.addRule("codeBlock", {
     filter: (node) => node.nodeName === "PRE",
     replacement: (_content, node) => {
@@ -131,6 +134,15 @@ export function markdownService(): TurndownService {
       return prefix + body.replace(/\n/g, `\n${" ".repeat(prefix.length)}`) + (node.nextSibling ? "\n" : "");
     },
   });
+  // A figure's caption in italics under its image, as markdown writers set one.
+  td.addRule("figcaption", {
+    filter: "figcaption",
+    replacement: (content) => {
+      const text = content.trim();
+      if (!text) return "";
+      return text.includes("\n") ? `\n\n${text}\n\n` : `\n\n*${text.replace(/^\*+|\*+$/g, "")}*\n\n`;
+    },
+  });
   td.addRule("image", {
     filter: (node) => node.nodeName === "IMG",
     replacement: (_content, node) => {
@@ -138,6 +150,30 @@ export function markdownService(): TurndownService {
       if (!src || src.startsWith("data:")) return "";
       const alt = ((node as HTMLElement).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
       return `![${alt.replace(/[[\]]/g, "")}](${src.replace(/[()\s]/g, encodeURIComponent)})`;
+    },
+  });
+  // Added last, so that they win over the rules above (turndown tries the latest first).
+  // Math as its TeX source, inline or on its own lines (see notation.ts).
+  td.addRule("math", {
+    filter: (node) => node.nodeName === "X-MATH",
+    replacement: (_content, node) => {
+      const el = node as HTMLElement;
+      const tex = el.getAttribute("data-tex") ?? "";
+      if (!tex) return "";
+      return el.getAttribute("data-display") === "block" ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
+    },
+  });
+  // Footnotes as GFM footnotes: `[^1]` in the text, `[^1]: ...` where the note is.
+  td.addRule("footnoteReference", {
+    filter: (node) => node.nodeName === "X-FNREF",
+    replacement: (_content, node) => `[^${(node as HTMLElement).getAttribute("data-label")}]`,
+  });
+  td.addRule("footnote", {
+    filter: (node) => (node as HTMLElement).getAttribute?.("data-footnote") != null,
+    replacement: (content, node) => {
+      const label = (node as HTMLElement).getAttribute("data-footnote");
+      const body = content.trim().replace(/\n/g, "\n    ");
+      return `\n[^${label}]: ${body}\n${node.nodeName === "LI" ? "" : "\n"}`;
     },
   });
   service = td;
@@ -160,7 +196,7 @@ export function tidyMarkdown(md: string): string {
  * parsing serialised HTML again, unless the markup is one an HTML5 parser
  * would rearrange (see turndown-input.ts).
  */
-export function toMarkdown(roots: readonly AnyNode[]): string {
-  const input = turndownInput(roots);
+export function toMarkdown(roots: readonly AnyNode[], notations?: Notations): string {
+  const input = turndownInput(roots, notations);
   return tidyMarkdown(markdownService().turndown(input as string | HTMLElement));
 }

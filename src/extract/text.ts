@@ -1,4 +1,7 @@
 import { type AnyNode, BLOCK_TAGS, isElement } from "./nodes.ts";
+import type { Notations } from "./notation.ts";
+
+const NO_NOTATIONS: Notations = new Map();
 
 /** Blocks separated by a single line break rather than a blank line. */
 const LINE_TAGS = new Set(["li", "tr", "dt", "dd", "td", "th", "figcaption", "caption"]);
@@ -7,14 +10,18 @@ const LINE_TAGS = new Set(["li", "tr", "dt", "dd", "td", "th", "figcaption", "ca
  * Plain text of content nodes, laid out for reading: paragraphs and headings
  * separated by blank lines, list items and table rows on their own lines,
  * table cells separated by tabs, `<pre>` kept verbatim, other whitespace
- * collapsed.
+ * collapsed. Math reads as its TeX source and footnotes as `[1]`, as in the
+ * markdown (see notation.ts), without markdown's syntax.
  */
-export function toText(nodes: AnyNode[]): string {
+export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): string {
   const parts: string[] = [];
   // Pending separator before the next text: 0 none, 1 line break, 2 blank line.
   let gap = 0;
   let pre = 0;
+  let noteOpen = false;
   const push = (text: string): void => {
+    if (noteOpen) gap = 0;
+    noteOpen = false;
     if (parts.length && gap) parts.push(gap === 2 ? "\n\n" : "\n");
     gap = 0;
     parts.push(text);
@@ -40,7 +47,17 @@ export function toText(nodes: AnyNode[]): string {
       } else parts.push(text);
       return;
     }
-    if (!isElement(node) || node.type !== "tag") return;
+    if (!isElement(node)) return;
+    const mark = notations.get(node);
+    if (mark && mark.kind !== "fndef") {
+      if (mark.kind === "math") {
+        if (mark.block) gap = 2;
+        push(mark.tex);
+        if (mark.block) gap = 2;
+      } else if (mark.kind === "fnref") parts.push(`[${mark.label}]`);
+      return;
+    }
+    if (node.type !== "tag") return;
     const name = node.name;
     if (name === "br") {
       gap = Math.max(gap, 1);
@@ -55,6 +72,11 @@ export function toText(nodes: AnyNode[]): string {
     // Inside `<pre>`, a block is a line a highlighter wrapped (`div.cm-line`): one line break, no blank line.
     const sep = pre || LINE_TAGS.has(name) ? 1 : 2;
     if (block) gap = Math.max(gap, sep);
+    if (mark) {
+      // The note's number leads its first paragraph: "[1] Source: ...".
+      push(`[${mark.label}] `);
+      noteOpen = true;
+    }
     if (name === "pre") pre++;
     for (const c of node.children) visit(c);
     if (name === "pre") pre--;

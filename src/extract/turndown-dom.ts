@@ -25,7 +25,9 @@ export const words = (list: string): string[] => list.split(" ");
 
 /** Attributes the markdown rules may read; the others stay hidden (see `attributeVisible`). */
 const VISIBLE_ATTRS = new Set(
-  words("href src alt title colspan rowspan align data-lang data-language checked"),
+  words(
+    "href src alt title colspan rowspan align data-lang data-language checked data-tex data-display data-label data-footnote",
+  ),
 );
 
 /**

@@ -1,4 +1,5 @@
 import { type AnyNode, type Element, HEADING_TAGS, isElement } from "./nodes.ts";
+import type { Notations } from "./notation.ts";
 import { MdElement, type MdNode, MdText, NO_ATTRIBS, normalize, VOID_TAGS, words } from "./turndown-dom.ts";
 
 /**
@@ -76,6 +77,8 @@ enum Open {
 }
 
 class Builder {
+  constructor(readonly notations: Notations) {}
+
   /** Set when the markup holds something an HTML5 parser would rearrange. */
   rearranged = false;
   /** The node last added, or null after a comment: text right after text joins it, as in a parsed DOM. */
@@ -105,6 +108,24 @@ class Builder {
       if (!(node.type === "directive" && node.name === "!doctype")) this.last = null;
       return;
     }
+    const mark = this.notations.get(node);
+    if (mark && mark.kind !== "fndef") {
+      // Math and footnote references become elements of their own that siphon's rules render.
+      // Each holds its text too: turndown gives an element without text to its blank rule.
+      if (mark.kind === "math") {
+        const el = new MdElement("x-math", {
+          "data-tex": mark.tex,
+          "data-display": mark.block ? "block" : "",
+        });
+        this.add(parent, el);
+        el.appendChild(new MdText(mark.tex));
+      } else if (mark.kind === "fnref") {
+        const el = new MdElement("x-fnref", { "data-label": mark.label });
+        this.add(parent, el);
+        el.appendChild(new MdText(mark.label));
+      }
+      return;
+    }
     let name = node.name;
     const tableParents = TABLE_PART_PARENT[name];
     // An HTML5 parser ignores these tags in a body (outside a table): their content stays.
@@ -114,7 +135,8 @@ class Builder {
     }
     if (name === "image") name = "img";
     if (this.misplaced(parent, name, open, tableParents)) this.rearranged = true;
-    const el = new MdElement(name, node.attribs ?? NO_ATTRIBS);
+    const attribs = node.attribs ?? NO_ATTRIBS;
+    const el = new MdElement(name, mark ? { ...attribs, "data-footnote": mark.label } : attribs);
     this.add(parent, el);
     const inner = this.openWithin(name, open);
     // A void element's content follows it (htmlparser2 nests it in `<image>` and `<bgsound>`).
@@ -179,6 +201,8 @@ class Builder {
   }
 }
 
+const NO_NOTATIONS: Notations = new Map();
+
 /** A text node's data, or "" for anything else. */
 const leadingText = (node: AnyNode | undefined): string => (node?.type === "text" ? node.data : "");
 
@@ -196,9 +220,9 @@ function dropLeadingNewline(pre: MdElement): void {
  */
 export type TurndownInput = MdElement | string;
 
-export function turndownInput(roots: readonly AnyNode[]): TurndownInput {
+export function turndownInput(roots: readonly AnyNode[], notations: Notations = NO_NOTATIONS): TurndownInput {
   const root = new MdElement("x-turndown", NO_ATTRIBS);
-  const builder = new Builder();
+  const builder = new Builder(notations);
   roots.forEach((node, i) => {
     if (i) builder.appendText(root, "\n");
     builder.build(root, node, 0);

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import pkg from "../package.json";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
-import type { WatchService } from "../src/watch/index.ts";
+import { createWatchService, type WatchService } from "../src/watch/index.ts";
 import { readJsonBody } from "./body.ts";
 import { compatRoutes } from "./compat/index.ts";
 import { formatB, toApiError } from "./errors.ts";
@@ -65,6 +65,8 @@ export function createApp(options: AppOptions) {
     return info;
   };
   const guard = options.guard ?? createGuard(options.config, options.store, options.now);
+  // One watch service for the native and the Firecrawl routes (and the scheduler, when given).
+  const watches = options.watches ?? createWatchService({ ...options, now: guard.now });
   const elapsed = (request: Request) => String(Math.round(performance.now() - infoOf(request).start));
 
   return (
@@ -134,9 +136,9 @@ export function createApp(options: AppOptions) {
       .use(accountRoutes(guard))
       .use(mcpRoutes(options, guard, version))
       .use(youtubeRoutes(options, guard))
-      .use(watchRoutes(options, guard, options.watches))
+      .use(watchRoutes(options, guard, watches))
       .use(demoRoutes(options.now))
-      .use(compatRoutes(options, guard, options.log))
+      .use(compatRoutes({ ...options, watches }, guard, options.log))
   );
 }
 

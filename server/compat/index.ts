@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { SiphonError } from "../../src/errors.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import type { WatchService } from "../../src/watch/index.ts";
 import type { Guard } from "../guard.ts";
 import { agentRoutes } from "./agent.ts";
 import { batchRoutes } from "./batch.ts";
@@ -10,6 +11,7 @@ import { extractRoutes } from "./extract.ts";
 import { compatPlugin } from "./http.ts";
 import { firecrawlPage } from "./job-view.ts";
 import { mapRoutes } from "./map.ts";
+import { monitorRoutes } from "./monitor.ts";
 import { readerRoutes } from "./reader.ts";
 import { scrapeRoutes } from "./scrape.ts";
 import { searchRoutes } from "./search.ts";
@@ -44,7 +46,7 @@ function unknownV2() {
  * registered with the runner here, before any job of theirs runs.
  */
 export function compatRoutes(
-  options: FetchDeps & { runner: JobRunner },
+  options: FetchDeps & { runner: JobRunner; watches: WatchService },
   guard: Guard,
   log?: (line: string) => void,
 ) {
@@ -57,6 +59,7 @@ export function compatRoutes(
     .use(searchRoutes(options, guard, log))
     .use(extractRoutes(options, guard))
     .use(agentRoutes(options, guard))
+    .use(monitorRoutes(options, guard))
     .use(watchRoutes(guard, options.runner))
     .use(teamRoutes(guard))
     .use(readerRoutes(options, guard))

@@ -32,8 +32,8 @@ export interface WebhookConfig {
   headers?: Record<string, string>;
 }
 
-/** The prefix of Firecrawl's event names for each kind of job. */
-export type FirecrawlJobType = "crawl" | "batch_scrape" | "extract" | "agent";
+/** The prefix of Firecrawl's event names for each kind of job (and for a watch's monitor). */
+export type FirecrawlJobType = "crawl" | "batch_scrape" | "extract" | "agent" | "monitor";
 
 /** Headers a receiver's own `headers` cannot replace. */
 const OWN_HEADERS = new Set(["content-type", "user-agent", "x-firecrawl-signature", "x-siphon-signature"]);
@@ -48,6 +48,7 @@ export function firecrawlPayload(
   event: WebhookEvent,
   data: Record<string, unknown>,
 ): Record<string, unknown> {
+  if (hook.firecrawl.type === "monitor") return monitorPayload(hook, event, data);
   const { jobId, ...rest } = data;
   let items: unknown[] = [];
   if (event === "page") {
@@ -65,6 +66,22 @@ export function firecrawlPayload(
   };
   if (event === "failed") payload.error = rest.error;
   return payload;
+}
+
+/**
+ * A monitor's delivery in Firecrawl's shape: `monitor.page` (event page) or
+ * `monitor.check.completed` (event completed), `id` the check's id, `data` the items the surface
+ * built (`data.items`), `success` false when the surface says the check had errors.
+ */
+function monitorPayload(hook: WebhookConfig, event: WebhookEvent, data: Record<string, unknown>) {
+  return {
+    success: data.success !== false,
+    type: event === "page" ? "monitor.page" : "monitor.check.completed",
+    id: data.checkId,
+    webhookId: crypto.randomUUID(),
+    data: data.items ?? [],
+    metadata: hook.metadata ?? {},
+  };
 }
 
 /** Every job event, in the order a job emits them (a watch's hook subscribes to `changed` explicitly). */

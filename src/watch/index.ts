@@ -8,7 +8,10 @@ export {
   type CheckNowOptions,
   CLAIM_LEASE_MS,
   createWatchService,
+  type SurfaceOptions,
   type WatchDeps,
+  type WatchHook,
+  type WatchNotifier,
   type WatchService,
 } from "./service.ts";
 export { watchStoreOf } from "./store.ts";

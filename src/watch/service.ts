@@ -4,7 +4,13 @@ import { accountTier } from "../auth/principal.ts";
 import { weekStart } from "../auth/week.ts";
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
-import { createWebhookSender, type WebhookConfig, type WebhookSender } from "../jobs/webhooks.ts";
+import {
+  checkWebhookTarget,
+  createWebhookSender,
+  type WebhookConfig,
+  type WebhookEvent,
+  type WebhookSender,
+} from "../jobs/webhooks.ts";
 import type { Engines } from "../pipeline/fetch-page.ts";
 import { MAX_WATCHES_PER_ACCOUNT, type WatchCreateInput, type WatchPatchInput } from "../schemas/watch.ts";
 import type { Store, WatchCheckRecord, WatchPatch, WatchRecord } from "../store/types.ts";
@@ -43,6 +49,26 @@ export interface WatchDeps {
   webhooks?: WebhookSender;
 }
 
+/**
+ * A watch's webhook as stored: a job webhook's config, and the surface whose notifier describes
+ * its checks (absent: siphon's own `changed` event).
+ */
+export type WatchHook = WebhookConfig & { surface?: string };
+
+/**
+ * How a surface's webhooks tell of a recorded check: the events to send and their data (the
+ * Firecrawl-compatible API sends monitor.page and monitor.check.completed after every check).
+ */
+export type WatchNotifier = (
+  watch: WatchRecord,
+  check: WatchCheckRecord,
+) => { event: WebhookEvent; data: Record<string, unknown> }[];
+
+/** What a surface may give beside the request: a webhook it built (its target is checked here). */
+export interface SurfaceOptions {
+  webhook?: WatchHook | null;
+}
+
 /** Options of a manual check. */
 export interface CheckNowOptions {
   /** Over the weekly quota: plain HTTP only (the route's admission says). */
@@ -57,7 +83,7 @@ export interface CheckNowOptions {
  */
 export interface WatchService {
   /** Throws SiphonError invalid_request, invalid_url or forbidden_url for a watch that could never be checked. */
-  create(input: WatchCreateInput, accountId: string): Promise<WatchRecord>;
+  create(input: WatchCreateInput, accountId: string, surface?: SurfaceOptions): Promise<WatchRecord>;
   list(accountId: string, limit: number, offset: number): Promise<WatchRecord[]>;
   /** Throws SiphonError not_found. */
   get(id: string, accountId: string): Promise<WatchRecord>;
@@ -66,7 +92,12 @@ export interface WatchService {
    * check records a new one, soon); resuming a watch makes it due when its interval has passed.
    * Throws like create, and not_found.
    */
-  update(id: string, accountId: string, patch: WatchPatchInput): Promise<WatchRecord>;
+  update(
+    id: string,
+    accountId: string,
+    patch: WatchPatchInput,
+    surface?: SurfaceOptions,
+  ): Promise<WatchRecord>;
   /** Deletes a watch and its history. Throws not_found. */
   remove(id: string, accountId: string): Promise<void>;
   /** A watch's checks, newest first. */
@@ -83,6 +114,8 @@ export interface WatchService {
    * when it read the page. Never throws.
    */
   runClaimed(watch: WatchRecord, token: string, signal: AbortSignal): Promise<void>;
+  /** Lets a surface describe the checks of watches whose webhook names it (WatchHook.surface). */
+  setNotifier(surface: string, notifier: WatchNotifier): void;
   /** Waits for webhook deliveries in flight. */
   close(): Promise<void>;
 }
@@ -97,6 +130,7 @@ export function createWatchService(deps: WatchDeps): WatchService {
   const watches = () => watchStoreOf(deps.store);
   // Checks running in this process, by watch: a manual check joins one the scheduler runs.
   const running = new Map<string, Promise<CheckRun>>();
+  const notifiers = new Map<string, WatchNotifier>();
 
   async function owned(id: string, accountId: string): Promise<WatchRecord> {
     const watch = await watches().get(id);
@@ -115,10 +149,11 @@ export function createWatchService(deps: WatchDeps): WatchService {
     return (await deps.store.usage.weeklyCredits(accountId, weekStart(now()))) >= plan.weeklyQuota;
   }
 
-  function notify(watch: WatchRecord, run: CheckRun) {
-    if (!run.recorded || run.check.status !== "changed" || !watch.webhook) return;
-    const view = checkView(run.check);
-    webhooks.send(watch.webhook as WebhookConfig, "changed", {
+  /** siphon's own webhook: a `changed` event when a check found a change. */
+  const changedEvent: WatchNotifier = (watch, check) => {
+    if (check.status !== "changed") return [];
+    const view = checkView(check);
+    const data = {
       watchId: watch.id,
       url: watch.url,
       name: watch.name,
@@ -130,7 +165,28 @@ export function createWatchService(deps: WatchDeps): WatchService {
       addedText: view.addedText,
       removedText: view.removedText,
       diff: view.diff,
-    });
+    };
+    return [{ event: "changed", data }];
+  };
+
+  function notify(watch: WatchRecord, run: CheckRun) {
+    const hook = watch.webhook as WatchHook | null;
+    if (!run.recorded || !hook) return;
+    const describe = (hook.surface && notifiers.get(hook.surface)) || changedEvent;
+    for (const { event, data } of describe(watch, run.check)) webhooks.send(hook, event, data);
+  }
+
+  /** The webhook a request or a surface gives, its target checked; undefined when neither gives one. */
+  function webhookOf(
+    input: WatchCreateInput | WatchPatchInput,
+    surface: SurfaceOptions | undefined,
+  ): WatchHook | null | undefined {
+    if (surface?.webhook !== undefined) {
+      if (surface.webhook) checkWebhookTarget(surface.webhook.url, deps.config);
+      return surface.webhook;
+    }
+    if (input.webhook === undefined) return undefined;
+    return input.webhook ? watchWebhook(input.webhook, deps.config) : null;
   }
 
   /** Runs a claimed check, known to this process while it runs, and sends its webhook. */
@@ -188,11 +244,11 @@ export function createWatchService(deps: WatchDeps): WatchService {
   }
 
   return {
-    async create(input, accountId) {
+    async create(input, accountId, surface) {
       const url = await checkWatchUrl(input.url, deps.config);
       const options = mergeOptions(DEFAULT_OPTIONS, input);
       const intervalMinutes = createInterval(input, deps.config);
-      const webhook = input.webhook ? watchWebhook(input.webhook, deps.config) : null;
+      const webhook = webhookOf(input, surface) ?? null;
       if ((await watches().count(accountId)) >= MAX_WATCHES_PER_ACCOUNT) {
         throw new SiphonError(
           "invalid_request",
@@ -233,7 +289,7 @@ export function createWatchService(deps: WatchDeps): WatchService {
 
     get: owned,
 
-    async update(id, accountId, input) {
+    async update(id, accountId, input, surface) {
       const watch = await owned(id, accountId);
       const at = now();
       const patch: WatchPatch = {};
@@ -245,8 +301,8 @@ export function createWatchService(deps: WatchDeps): WatchService {
       const options = mergeOptions(before, input);
       if (JSON.stringify(options) !== JSON.stringify(before)) patch.options = options;
       if (input.name !== undefined) patch.name = input.name;
-      if (input.webhook !== undefined)
-        patch.webhook = input.webhook ? watchWebhook(input.webhook, deps.config) : null;
+      const webhook = webhookOf(input, surface);
+      if (webhook !== undefined) patch.webhook = webhook;
       const interval = requestedInterval(input, deps.config) ?? watch.intervalMinutes;
       const status = input.status ?? (watch.status === "paused" ? "paused" : watch.status);
       if (interval !== watch.intervalMinutes) patch.intervalMinutes = interval;
@@ -298,6 +354,10 @@ export function createWatchService(deps: WatchDeps): WatchService {
       } catch (raw) {
         log(`watch ${watch.id}: check not recorded: ${toSiphonError(raw).message}`);
       }
+    },
+
+    setNotifier(name, notifier) {
+      notifiers.set(name, notifier);
     },
 
     async close() {

@@ -1,0 +1,646 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
+import { SiphonError } from "../../src/errors.ts";
+import type { WebhookEvent } from "../../src/jobs/webhooks.ts";
+import { queryNumber } from "../../src/schemas/common.ts";
+import { validate } from "../../src/schemas/validate.ts";
+import { WATCH_HISTORY_KEPT, type WatchCreateInput, type WatchPatchInput } from "../../src/schemas/watch.ts";
+import type { WatchCheckRecord, WatchRecord } from "../../src/store/types.ts";
+import {
+  type WatchHook,
+  type WatchNotifier,
+  type WatchService,
+  watchOptions,
+} from "../../src/watch/index.ts";
+import { type Guard, identify } from "../guard.ts";
+import { jsonRequestBody } from "../openapi.ts";
+import { authRequest, type BodyFields, compatMetered, compatPlugin, readFirecrawlBody } from "./http.ts";
+
+/**
+ * Firecrawl's monitor API (/v2/monitor) over siphon's watches: a monitor is a watch of one
+ * page, its checks the watch's checks, its webhook a watch webhook in Firecrawl's shape
+ * (monitor.page and monitor.check.completed, X-Firecrawl-Signature). This file translates
+ * shapes; scheduling, noise filters, diffs and history are the watch's (src/watch).
+ */
+
+const SURFACE = "firecrawl";
+const TARGET_ID = "scrape-0";
+const MINUTE = 1;
+const UNITS: Record<string, number> = { minute: MINUTE, hour: 60, day: 1440, week: 10_080 };
+
+const Schedule = T.Object(
+  {
+    cron: T.Optional(
+      T.String({
+        maxLength: 100,
+        description: "Five fields; fixed intervals only: */N minutes, hourly, every H hours, daily, weekly",
+      }),
+    ),
+    text: T.Optional(
+      T.String({
+        maxLength: 100,
+        description: 'Plain words: "every 30 minutes", "hourly", "every 2 hours", "daily", "weekly"',
+      }),
+    ),
+    timezone: T.Optional(T.String({ maxLength: 64, description: "Accepted; an interval needs none" })),
+  },
+  { additionalProperties: false, description: "One of cron or text" },
+);
+
+const Target = T.Object(
+  {
+    id: T.Optional(T.String({ maxLength: 100 })),
+    type: T.String({ description: 'Only "scrape" (crawl and search targets are refused)' }),
+    urls: T.Optional(T.Array(T.String(), { maxItems: 100, description: "Exactly one URL" })),
+    url: T.Optional(T.String()),
+    scrapeOptions: T.Optional(
+      T.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "onlyMainContent (default true), includeTags, excludeTags, formats markdown/changeTracking",
+        },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+const MonitorWebhook = T.Object(
+  {
+    url: T.String({ description: "HTTPS URL receiving monitor.page and monitor.check.completed" }),
+    headers: T.Optional(
+      T.Record(T.String({ maxLength: 200 }), T.String({ maxLength: 2000 }), { maxProperties: 20 }),
+    ),
+    metadata: T.Optional(T.Object({}, { additionalProperties: true })),
+    events: T.Optional(
+      T.Array(T.String(), {
+        maxItems: 10,
+        description: "monitor.page, monitor.check.completed; both when absent",
+      }),
+    ),
+    secret: T.Optional(
+      T.String({ maxLength: 512, description: "siphon's: X-Firecrawl-Signature: sha256=<hex HMAC-SHA256>" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const fields = {
+  name: T.String({ maxLength: 200 }),
+  schedule: Schedule,
+  targets: T.Array(Target, { minItems: 1, maxItems: 10, description: "One scrape target of one URL" }),
+  webhook: T.Union([T.String(), MonitorWebhook, T.Null()]),
+  notification: T.Union([T.Object({}, { additionalProperties: true }), T.Null()], {
+    description: "Refused unless null or disabled: siphon sends no email",
+  }),
+  retentionDays: T.Union([T.Integer({ minimum: 1 }), T.Null()], {
+    description: `Refused: siphon keeps the newest ${WATCH_HISTORY_KEPT} checks`,
+  }),
+  goal: T.Union([T.String({ maxLength: 2000 }), T.Null()], {
+    description: "Accepted and not kept: siphon reports every change, without a judge",
+  }),
+  judgeEnabled: T.Boolean({ description: "Only false" }),
+};
+
+/** POST /v2/monitor. */
+export const MonitorCreateBody = T.Object(
+  {
+    name: T.Optional(fields.name),
+    schedule: fields.schedule,
+    targets: fields.targets,
+    webhook: T.Optional(fields.webhook),
+    notification: T.Optional(fields.notification),
+    retentionDays: T.Optional(fields.retentionDays),
+    goal: T.Optional(fields.goal),
+    judgeEnabled: T.Optional(fields.judgeEnabled),
+  },
+  { additionalProperties: false },
+);
+
+/** PATCH /v2/monitor/:id. */
+export const MonitorUpdateBody = T.Object(
+  {
+    name: T.Optional(fields.name),
+    status: T.Optional(T.Union([T.Literal("active"), T.Literal("paused")])),
+    schedule: T.Optional(fields.schedule),
+    targets: T.Optional(fields.targets),
+    webhook: T.Optional(fields.webhook),
+    notification: T.Optional(fields.notification),
+    retentionDays: T.Optional(fields.retentionDays),
+    goal: T.Optional(fields.goal),
+    judgeEnabled: T.Optional(fields.judgeEnabled),
+  },
+  { additionalProperties: false },
+);
+
+const ListQuery = T.Object(
+  {
+    limit: T.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+    offset: T.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+    status: T.Optional(T.String({ maxLength: 40 })),
+  },
+  { additionalProperties: true },
+);
+const PageQuery = T.Object(
+  {
+    limit: T.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+    skip: T.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+    status: T.Optional(T.String({ maxLength: 40 })),
+  },
+  { additionalProperties: true },
+);
+
+const notImplemented = (message: string, hint: string) =>
+  new SiphonError("not_implemented", message, { hint });
+
+// ---------------------------------------------------------------------------------------------
+// Schedules: Firecrawl's cron or words, as a watch's interval.
+
+/** The interval (minutes) of Firecrawl words: "every 30 minutes", "hourly", "every 2 hours", "daily"… */
+function textMinutes(text: string): number {
+  const words = text.trim().toLowerCase().replace(/\s+/g, " ");
+  const single: Record<string, number> = { hourly: 60, daily: 1440, weekly: 10_080 };
+  if (single[words]) return single[words];
+  const every = /^every (?:(\d+) )?(minute|min|hour|hr|day|week)s?$/.exec(words);
+  if (!every) {
+    throw notImplemented(
+      `schedule.text "${text}" is not an interval siphon can keep`,
+      'Say how often, as "every 30 minutes", "hourly", "every 2 hours", "daily" or "weekly": ' +
+        "siphon checks at a fixed interval from the last check, not at set times of day.",
+    );
+  }
+  const unit = { min: "minute", hr: "hour" }[every[2] as string] ?? (every[2] as string);
+  return Number(every[1] ?? 1) * (UNITS[unit] as number);
+}
+
+/** The interval (minutes) of a cron of fixed intervals; anything else is refused. */
+function cronMinutes(cron: string): number {
+  const parts = cron.trim().split(/\s+/);
+  const [minute, hour, day, month, weekday] = parts;
+  const fixed = (field: string | undefined, max: number) =>
+    field !== undefined && /^\d+$/.test(field) && Number(field) <= max;
+  const step = (field: string | undefined) => (field ? /^\*\/(\d+)$/.exec(field)?.[1] : undefined);
+  if (parts.length === 5 && day === "*" && month === "*") {
+    if (weekday === "*") {
+      if (minute === "*" && hour === "*") return 1;
+      if (step(minute) && hour === "*") return Number(step(minute));
+      if (fixed(minute, 59) && hour === "*") return 60;
+      if (fixed(minute, 59) && step(hour)) return Number(step(hour)) * 60;
+      if (fixed(minute, 59) && fixed(hour, 23)) return 1440;
+    } else if (fixed(minute, 59) && fixed(hour, 23) && fixed(weekday, 7)) return 10_080;
+  }
+  throw notImplemented(
+    `schedule.cron "${cron}" is not a fixed interval`,
+    "siphon checks at a fixed interval: use */N * * * * (minutes), 0 * * * * (hourly), 0 */H * * *, " +
+      "0 0 * * * (daily) or 0 0 * * 0 (weekly); the minute and hour fields set no time of day.",
+  );
+}
+
+/** A schedule's interval in minutes. Throws invalid_request (neither or both) or not_implemented. */
+function scheduleMinutes(schedule: Static<typeof Schedule>): number {
+  if ((schedule.cron === undefined) === (schedule.text === undefined)) {
+    throw new SiphonError("invalid_request", "schedule needs exactly one of cron or text");
+  }
+  return schedule.cron !== undefined ? cronMinutes(schedule.cron) : textMinutes(schedule.text as string);
+}
+
+/** An interval as Firecrawl reads a schedule back: words always, cron when one says it exactly. */
+function scheduleView(minutes: number): { cron?: string; text: string; timezone: string } {
+  const unit =
+    minutes % 10_080 === 0 ? "week" : minutes % 1440 === 0 ? "day" : minutes % 60 === 0 ? "hour" : "minute";
+  const count = minutes / (UNITS[unit] as number);
+  const text = count === 1 ? `every ${unit}` : `every ${count} ${unit}s`;
+  let cron: string | undefined;
+  if (minutes === 1) cron = "* * * * *";
+  else if (minutes < 60 && 60 % minutes === 0) cron = `*/${minutes} * * * *`;
+  else if (minutes === 60) cron = "0 * * * *";
+  else if (minutes < 1440 && minutes % 60 === 0 && 24 % (minutes / 60) === 0)
+    cron = `0 */${minutes / 60} * * *`;
+  else if (minutes === 1440) cron = "0 0 * * *";
+  else if (minutes === 10_080) cron = "0 0 * * 0";
+  return { ...(cron ? { cron } : {}), text, timezone: "UTC" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests: a monitor's body as a watch's.
+
+const SCRAPE_OPTIONS = new Set(["onlyMainContent", "includeTags", "excludeTags", "formats"]);
+/** Scrape options that change nothing for a check (it always reads the page fresh). */
+const IGNORED_OPTIONS = new Set(["maxAge", "storeInCache", "timeout", "origin", "proxy", "blockAds"]);
+
+/** The one page a monitor's targets name, with its compare options. */
+function toPage(targets: Static<typeof Target>[]): Partial<WatchCreateInput> & { url: string } {
+  if (targets.length !== 1 || targets[0]?.type !== "scrape") {
+    const kinds = [...new Set(targets.map((target) => target.type))].join(", ");
+    throw notImplemented(
+      targets.length !== 1 ? "siphon monitors have one target" : `siphon monitors have no ${kinds} target`,
+      "Give one scrape target of one URL, and create a monitor per page.",
+    );
+  }
+  const target = targets[0];
+  const urls = target.urls ?? (target.url ? [target.url] : []);
+  if (urls.length !== 1) {
+    throw notImplemented(
+      `siphon monitors watch one page each; this target has ${urls.length}`,
+      "Create a monitor per URL (POST /v2/monitor once for each).",
+    );
+  }
+  const options = (target.scrapeOptions ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(options)) {
+    if (SCRAPE_OPTIONS.has(key) || IGNORED_OPTIONS.has(key)) continue;
+    if (value === undefined || value === null || value === false) continue;
+    throw notImplemented(
+      `scrapeOptions.${key} is not supported by siphon monitors`,
+      "A monitor compares a page's markdown: onlyMainContent, includeTags and excludeTags choose what.",
+    );
+  }
+  for (const format of (options.formats as unknown[] | undefined) ?? []) {
+    const name = typeof format === "string" ? format : (format as { type?: unknown } | null)?.type;
+    if (name !== "markdown" && name !== "changeTracking") {
+      throw notImplemented(
+        `formats ${JSON.stringify(format)} is not supported by siphon monitors`,
+        'A monitor compares markdown: formats may name "markdown" and "changeTracking".',
+      );
+    }
+  }
+  const list = (key: string) => {
+    const value = options[key];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+      throw new SiphonError("invalid_request", `scrapeOptions.${key} must be an array of strings`);
+    }
+    return value as string[];
+  };
+  const only = options.onlyMainContent;
+  if (only !== undefined && typeof only !== "boolean") {
+    throw new SiphonError("invalid_request", "scrapeOptions.onlyMainContent must be true or false");
+  }
+  return {
+    url: urls[0] as string,
+    // Firecrawl's default, as its scrape's.
+    onlyMainContent: only ?? true,
+    includeTags: list("includeTags") ?? [],
+    excludeTags: list("excludeTags") ?? [],
+  };
+}
+
+const EVENT_NAMES: Record<string, WebhookEvent> = {
+  "monitor.page": "page",
+  page: "page",
+  "monitor.check.completed": "completed",
+  "check.completed": "completed",
+};
+
+/** A Firecrawl monitor webhook as a watch's (Firecrawl's shape and signature); null removes it. */
+function toHook(raw: Static<typeof fields.webhook> | undefined): WatchHook | null | undefined {
+  if (raw === undefined || raw === null) return raw;
+  const base = { surface: SURFACE, firecrawl: { type: "monitor" as const } };
+  if (typeof raw === "string") return { url: raw, ...base };
+  const hook: WatchHook = { url: raw.url, ...base };
+  if (raw.headers && Object.keys(raw.headers).length) hook.headers = raw.headers;
+  if (raw.metadata) hook.metadata = raw.metadata;
+  if (raw.secret) hook.secret = raw.secret;
+  if (raw.events?.length) {
+    hook.events = raw.events.map((name) => {
+      const event = EVENT_NAMES[name];
+      if (!event) {
+        throw new SiphonError("invalid_request", `webhook.events: unknown event "${name}"`, {
+          hint: "Events: monitor.page, monitor.check.completed.",
+        });
+      }
+      return event;
+    });
+  }
+  return hook;
+}
+
+/** Refuses what siphon cannot do (email, a retention in days, the judge); the warnings of what it drops. */
+function refuseUnsupported(body: Static<typeof MonitorUpdateBody>): string[] {
+  const email = (body.notification as { email?: { enabled?: unknown } } | null | undefined)?.email;
+  if (body.notification && email?.enabled !== false && Object.keys(body.notification).length) {
+    throw notImplemented("notification is not supported by siphon", "Use a webhook: siphon sends no email.");
+  }
+  if (body.retentionDays !== undefined && body.retentionDays !== null) {
+    throw notImplemented(
+      "retentionDays is not supported by siphon",
+      `siphon keeps the newest ${WATCH_HISTORY_KEPT} checks of a monitor; leave retentionDays out.`,
+    );
+  }
+  if (body.judgeEnabled) {
+    throw notImplemented("judgeEnabled is not supported by siphon", "siphon reports every change it finds.");
+  }
+  return body.goal
+    ? ["goal is not kept: siphon does not judge changes, it reports every change it finds"]
+    : [];
+}
+
+const BODY_FIELDS: BodyFields = { accepted: Object.keys(MonitorUpdateBody.properties) };
+
+// ---------------------------------------------------------------------------------------------
+// Answers: watches and checks as monitors, checks and pages.
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A check's one page as Firecrawl counts pages. */
+function pageStatus(check: WatchCheckRecord): "same" | "new" | "changed" | "removed" | "error" {
+  if (check.status === "baseline") return "new";
+  if (check.status === "error")
+    return check.statusCode === 404 || check.statusCode === 410 ? "removed" : "error";
+  return check.status;
+}
+
+function summaryOf(check: WatchCheckRecord) {
+  const status = pageStatus(check);
+  const count = (s: string) => (status === s ? 1 : 0);
+  return {
+    totalPages: 1,
+    same: count("same"),
+    changed: count("changed"),
+    new: count("new"),
+    removed: count("removed"),
+    error: count("error"),
+  };
+}
+
+function monitorView(watch: WatchRecord, last: WatchCheckRecord | undefined) {
+  const options = watchOptions(watch.options);
+  const hook = watch.webhook as WatchHook | null;
+  const scrapeOptions: Record<string, unknown> = {
+    formats: ["markdown"],
+    onlyMainContent: options.onlyMainContent,
+  };
+  if (options.includeTags.length) scrapeOptions.includeTags = options.includeTags;
+  if (options.excludeTags.length) scrapeOptions.excludeTags = options.excludeTags;
+  return {
+    id: watch.id,
+    name: watch.name ?? `Monitor ${watch.url}`,
+    status: watch.status === "paused" ? "paused" : "active",
+    schedule: scheduleView(watch.intervalMinutes),
+    nextRunAt: watch.status === "paused" ? null : iso(watch.nextCheckAt),
+    lastRunAt: iso(watch.lastCheckedAt),
+    currentCheckId: null,
+    targets: [{ id: TARGET_ID, type: "scrape", urls: [watch.url], scrapeOptions }],
+    webhook: hook
+      ? {
+          url: hook.url,
+          ...(hook.headers ? { headers: hook.headers } : {}),
+          ...(hook.metadata ? { metadata: hook.metadata } : {}),
+          events: (hook.events ?? ["page", "completed"]).map((e) =>
+            e === "page" ? "monitor.page" : "monitor.check.completed",
+          ),
+        }
+      : null,
+    notification: null,
+    // The newest checks kept, as the days they span at this interval.
+    retentionDays: Math.max(1, Math.ceil((WATCH_HISTORY_KEPT * watch.intervalMinutes) / 1440)),
+    estimatedCreditsPerMonth: Math.ceil((30 * 1440) / watch.intervalMinutes),
+    lastCheckSummary: last ? summaryOf(last) : null,
+    goal: null,
+    judgeEnabled: false,
+    createdAt: iso(watch.createdAt),
+    updatedAt: iso(watch.updatedAt),
+  };
+}
+
+function checkView(watch: WatchRecord, check: WatchCheckRecord) {
+  const at = iso(check.checkedAt);
+  const read = check.status !== "error";
+  return {
+    id: check.id,
+    monitorId: watch.id,
+    status: read ? "completed" : "failed",
+    trigger: check.trigger,
+    scheduledFor: null,
+    startedAt: at,
+    finishedAt: at,
+    estimatedCredits: 1,
+    reservedCredits: null,
+    actualCredits: read ? 1 : 0,
+    billingStatus: read ? "confirmed" : "not_applicable",
+    summary: summaryOf(check),
+    targetResults: [{ targetId: TARGET_ID, type: "scrape" }],
+    notificationStatus: null,
+    error: check.error,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function pageView(watch: WatchRecord, check: WatchCheckRecord) {
+  return {
+    id: `${check.id}:0`,
+    targetId: TARGET_ID,
+    url: watch.url,
+    status: pageStatus(check),
+    previousScrapeId: null,
+    currentScrapeId: null,
+    statusCode: check.statusCode,
+    error: check.error,
+    metadata: {
+      fingerprint: check.fingerprint,
+      previousFingerprint: check.previousFingerprint,
+      summary: check.summary,
+    },
+    diff: check.diff ? { text: check.diff } : null,
+    snapshot: null,
+    judgment: null,
+    createdAt: iso(check.checkedAt),
+  };
+}
+
+/** monitor.page after every check, then monitor.check.completed. */
+export const firecrawlMonitorEvents: WatchNotifier = (watch, check) => {
+  const success = check.status !== "error";
+  const page = { monitorId: watch.id, checkId: check.id, ...pageView(watch, check) };
+  const completed = {
+    monitorId: watch.id,
+    checkId: check.id,
+    status: "completed",
+    summary: summaryOf(check),
+  };
+  return [
+    { event: "page", data: { checkId: check.id, success, items: [page] } },
+    { event: "completed", data: { checkId: check.id, success, items: [completed] } },
+  ];
+};
+
+// ---------------------------------------------------------------------------------------------
+
+/** Paging of a list: limit with offset (monitors, checks) or skip (a check's pages), and a status. */
+function query<S extends typeof ListQuery | typeof PageQuery>(
+  raw: Record<string, unknown>,
+  schema: S,
+): Static<S> {
+  const numbers = Object.fromEntries(
+    ["limit", "offset", "skip"]
+      .filter((k) => raw[k] !== undefined)
+      .map((k) => [k, queryNumber(raw[k] as string)]),
+  );
+  return validate(schema, { ...raw, ...numbers });
+}
+
+/**
+ * POST/GET /v2/monitor, GET/PATCH/DELETE /v2/monitor/:id, POST /v2/monitor/:id/run, GET
+ * /v2/monitor/:id/checks[/:checkId], answered Firecrawl's way. Creating is a metered request (no
+ * credit), a run costs a credit when it reads the page; the rest is not metered.
+ */
+export function monitorRoutes(options: { watches: WatchService }, guard: Guard) {
+  const watches = options.watches;
+  watches.setNotifier(SURFACE, firecrawlMonitorEvents);
+  const accountOf = async (request: Request) => (await identify(guard, authRequest(request))).account.id;
+  const owned = async (request: Request, id: string) => watches.get(id, await accountOf(request));
+  const last = async (watch: WatchRecord) => (await watches.history(watch, 1))[0];
+
+  return compatPlugin("compat:monitor")
+    .post(
+      "/v2/monitor",
+      ({ body, set, request }) => {
+        const read = validate(MonitorCreateBody, readFirecrawlBody(body, BODY_FIELDS));
+        const warnings = refuseUnsupported(read);
+        const page = toPage(read.targets);
+        const input: WatchCreateInput = {
+          ...page,
+          name: read.name ?? `Monitor ${page.url}`,
+          checkIntervalMinutes: scheduleMinutes(read.schedule),
+        };
+        const webhook = toHook(read.webhook);
+        return compatMetered(guard, request, set, "monitor", async (admission) => {
+          const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
+          const watch = await watches.create(input, accountId, { webhook });
+          const answer: Record<string, unknown> = { success: true, data: monitorView(watch, undefined) };
+          if (warnings.length) answer.warning = warnings.join("; ");
+          return { body: answer, credits: 0 };
+        });
+      },
+      {
+        detail: {
+          summary: "Create a monitor (Firecrawl): a watch of one page",
+          description:
+            "Firecrawl's monitor over a siphon watch: one scrape target of one URL; schedule.cron of a fixed interval or schedule.text in words; webhook (a URL or {url, headers, metadata, events, secret}) gets monitor.page and monitor.check.completed, signed X-Firecrawl-Signature with secret. goal is accepted and not kept (no judge). Refused (400): crawl and search targets, several URLs, notification, retentionDays, judgeEnabled, times of day. 200 {success, data: monitor}.",
+          requestBody: jsonRequestBody(MonitorCreateBody),
+        } as never,
+      },
+    )
+    .get(
+      "/v2/monitor",
+      async ({ query: raw, request }) => {
+        const { limit, offset } = query(raw as Record<string, unknown>, ListQuery);
+        const list = await watches.list(await accountOf(request), limit + 1, offset);
+        const page = list.slice(0, limit);
+        const data = await Promise.all(page.map(async (watch) => monitorView(watch, await last(watch))));
+        return { success: true, data, pagination: { limit, offset, hasMore: list.length > limit } };
+      },
+      { detail: { summary: "List your monitors (Firecrawl): {success, data, pagination}; not metered" } },
+    )
+    .get(
+      "/v2/monitor/:id",
+      async ({ params, request }) => {
+        const watch = await owned(request, params.id);
+        return { success: true, data: monitorView(watch, await last(watch)) };
+      },
+      { detail: { summary: "A monitor (Firecrawl); not metered" } },
+    )
+    .patch(
+      "/v2/monitor/:id",
+      async ({ params, body, request }) => {
+        const accountId = await accountOf(request);
+        await watches.get(params.id, accountId);
+        const read = validate(MonitorUpdateBody, readFirecrawlBody(body, BODY_FIELDS));
+        refuseUnsupported(read);
+        const patch: WatchPatchInput = read.targets ? toPage(read.targets) : {};
+        if (read.name !== undefined) patch.name = read.name;
+        if (read.status !== undefined) patch.status = read.status;
+        if (read.schedule) patch.checkIntervalMinutes = scheduleMinutes(read.schedule);
+        const webhook = toHook(read.webhook);
+        const watch = await watches.update(
+          params.id,
+          accountId,
+          patch,
+          webhook === undefined ? {} : { webhook },
+        );
+        return { success: true, data: monitorView(watch, await last(watch)) };
+      },
+      {
+        detail: {
+          summary: "Change, pause or resume a monitor (Firecrawl); not metered",
+          requestBody: jsonRequestBody(MonitorUpdateBody),
+        } as never,
+      },
+    )
+    .delete(
+      "/v2/monitor/:id",
+      async ({ params, request }) => {
+        await watches.remove(params.id, await accountOf(request));
+        return { success: true, data: { id: params.id, deleted: true } };
+      },
+      { detail: { summary: "Delete a monitor and its checks (Firecrawl)" } },
+    )
+    .post(
+      "/v2/monitor/:id/run",
+      ({ params, set, request }) =>
+        compatMetered(guard, authRequest(request), set, "monitor", async (admission) => {
+          const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
+          const watch = await watches.get(params.id, accountId);
+          try {
+            const check = await watches.checkNow(params.id, accountId, {
+              httpOnly: admission?.softLimited,
+              signal: request.signal,
+            });
+            return { body: { success: true, data: checkView(watch, check) }, credits: 1 };
+          } catch (error) {
+            // A page that could not be read is a failed check, recorded: Firecrawl answers it as one.
+            const kind = (error as SiphonError).type;
+            const recorded = await last(watch);
+            if (
+              recorded?.status !== "error" ||
+              ["not_found", "rate_limited", "not_implemented"].includes(kind)
+            )
+              throw error;
+            return {
+              body: { success: true, data: checkView(watch, recorded as WatchCheckRecord) },
+              credits: 0,
+            };
+          }
+        }),
+      { detail: { summary: "Check a monitor now (Firecrawl): {success, data: check}; 1 credit" } },
+    )
+    .get(
+      "/v2/monitor/:id/checks",
+      async ({ params, query: raw, request }) => {
+        const watch = await owned(request, params.id);
+        const { limit, offset, status } = query(raw as Record<string, unknown>, ListQuery);
+        const all = (await watches.history(watch, WATCH_HISTORY_KEPT)).map((check) =>
+          checkView(watch, check),
+        );
+        const matching = status ? all.filter((check) => check.status === status) : all;
+        const data = matching.slice(offset, offset + limit);
+        return {
+          success: true,
+          data,
+          pagination: { limit, offset, hasMore: offset + limit < matching.length },
+        };
+      },
+      {
+        detail: {
+          summary: `A monitor's checks, newest first (Firecrawl); the newest ${WATCH_HISTORY_KEPT} are kept; not metered`,
+        },
+      },
+    )
+    .get(
+      "/v2/monitor/:id/checks/:checkId",
+      async ({ params, query: raw, request }) => {
+        const watch = await owned(request, params.id);
+        const { limit, skip, status } = query(raw as Record<string, unknown>, PageQuery);
+        const check = (await watches.history(watch, WATCH_HISTORY_KEPT)).find((c) => c.id === params.checkId);
+        if (!check) throw new SiphonError("not_found", `No check ${params.checkId} of monitor ${watch.id}`);
+        const pages = [pageView(watch, check)].filter((page) => !status || page.status === status);
+        return {
+          success: true,
+          data: { ...checkView(watch, check), pages: pages.slice(skip, skip + limit), next: null },
+        };
+      },
+      { detail: { summary: "One check of a monitor with its page and diff (Firecrawl); not metered" } },
+    );
+}

@@ -135,3 +135,17 @@ test("elements hidden by a utility class go, whatever their size, unless a break
   expect(content).not.toContain("Opens in a new window");
   expect(content).toContain("Free returns within thirty days");
 });
+
+test("an inactive tab panel is kept: its text is the page's, a click away", () => {
+  const html = `<body><main><h1>Trailhead backpack</h1><div role="tablist"><button>Description</button><button>Specifications</button></div>
+    <div role="tabpanel"><p>A light day pack for long hikes with a ventilated back panel.</p></div>
+    <div role="tabpanel" hidden><table><tr><th>Volume</th><td>28 litres</td></tr><tr><th>Weight</th><td>980 g</td></tr></table></div>
+    <div class="tab-pane hidden"><p>Hand wash in cold water with a mild soap.</p></div></main></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("28 litres");
+  expect(content).toContain("Hand wash in cold water");
+});

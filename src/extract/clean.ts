@@ -105,6 +105,8 @@ const NOSCRIPT_CONTENT = 200;
  * what the page is about.
  */
 function isHiddenChrome(el: Element): boolean {
+  // An inactive tab is hidden until clicked: its text (a product's specifications) is the page's.
+  if (isTabPanel(el)) return false;
   if (hiddenByClass(el.attribs.class)) return true;
   if (!isHidden(el)) return false;
   // Hidden microdata blocks repeat the visible article for search engines.
@@ -113,6 +115,15 @@ function isHiddenChrome(el: Element): boolean {
 }
 
 const HIDDEN_CONTENT = 1000;
+
+/** Class words of tab panels. */
+const PANEL_WORDS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel)(?:$|[\s_-])/i;
+
+/** A tab panel, which a click on its tab reveals. */
+function isTabPanel(el: Element): boolean {
+  const a = el.attribs;
+  return a.role === "tabpanel" || (a.class !== undefined && PANEL_WORDS.test(a.class));
+}
 
 function isHidden(el: Element): boolean {
   const a = el.attribs;

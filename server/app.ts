@@ -6,6 +6,7 @@ import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { createWatchService, type WatchService } from "../src/watch/index.ts";
 import { readJsonBody } from "./body.ts";
 import { compatRoutes } from "./compat/index.ts";
+import { dashboardRoutes } from "./dashboard/index.ts";
 import { formatB, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { jsonResponse } from "./json-response.ts";
@@ -90,6 +91,8 @@ export function createApp(options: AppOptions) {
         set.headers["x-request-id"] = infoOf(request).id;
         checkHost(guard, request);
       })
+      // Before the JSON body parser: the dashboard's forms are form-encoded.
+      .use(dashboardRoutes(options, guard))
       .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
       .onAfterHandle(({ request, set }) => {
         set.headers["x-processing-time"] = elapsed(request);

@@ -174,6 +174,20 @@ const SETTINGS = {
     default: "https://siphon.dev/pricing",
     doc: "Where /v1/cli/usage sends people who need a bigger plan",
   },
+  adminKey: {
+    env: "SIPHON_ADMIN_KEY",
+    kind: "string",
+    default: "",
+    // A secret: never logged, printed or returned.
+    doc: "Operator key for the web dashboard's sign-in: manage every account's keys; empty: no operator sign-in",
+  },
+  dashboardSecret: {
+    env: "SIPHON_DASHBOARD_SECRET",
+    kind: "string",
+    default: "",
+    // A secret: never logged, printed or returned.
+    doc: "Signs the web dashboard's session cookies; give every server process the same one. Empty: a random one per process (a restart signs everyone out)",
+  },
   apiUrl: {
     env: "SIPHON_API_URL",
     kind: "string",

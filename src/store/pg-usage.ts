@@ -189,6 +189,21 @@ export function pgUsage(pg: PgConnection): PgUsage {
         };
       });
     },
+    async daily(accountId, since) {
+      await flush();
+      return pg.run(async (db) => {
+        const rows = (await db.execute(sql`
+          SELECT (at / 86400000) * 86400000 AS day, sum(count) AS requests,
+                 sum(CASE WHEN status < 400 THEN count ELSE 0 END) AS succeeded
+          FROM request_log WHERE account_id = ${accountId} AND at >= ${since}::bigint
+          GROUP BY at / 86400000 ORDER BY day`)) as unknown as Record<string, unknown>[];
+        return rows.map((row) => ({
+          day: num(row.day),
+          requests: num(row.requests),
+          succeeded: num(row.succeeded),
+        }));
+      });
+    },
     flush,
   };
 }

@@ -127,5 +127,6 @@ export function redisUsage(redis: RedisConnection, durable: UsageStore): UsageSt
     },
     logRequest: (entry) => durable.logRequest(entry),
     stats: (accountId) => durable.stats(accountId),
+    daily: (accountId, since) => durable.daily(accountId, since),
   };
 }

@@ -64,6 +64,11 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       "coalesce(sum(duration_ms) * 1.0 / sum(count), 0) AS avg FROM request_log WHERE account_id = ?1",
   );
 
+  const daily = sqlite.prepare<{ day: number; requests: number; succeeded: number }, [string, number]>(
+    "SELECT (at / 86400000) * 86400000 AS day, sum(count) AS requests, sum((status < 400) * count) AS succeeded " +
+      "FROM request_log WHERE account_id = ?1 AND at >= ?2 GROUP BY at / 86400000 ORDER BY day",
+  );
+
   const flush = sqlite.transaction(() => {
     for (const e of pendingLog.values()) {
       insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at, e.count);
@@ -157,6 +162,10 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
         successRate: total ? Math.round(((row?.ok ?? 0) / total) * 1000) / 10 : 100,
         avgResponseTime: Math.round(row?.avg ?? 0),
       };
+    },
+    async daily(accountId, since) {
+      flushNow();
+      return daily.all(accountId, since);
     },
     flush: flushNow,
   };

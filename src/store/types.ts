@@ -118,6 +118,20 @@ export interface UsageStore {
   weeklyCredits(accountId: string, weekStart: number): Awaitable<number>;
   logRequest(entry: RequestLogEntry): Awaitable<void>;
   stats(accountId: string): Promise<{ totalRequests: number; successRate: number; avgResponseTime: number }>;
+  /**
+   * Requests per UTC day from `since` on, from the same request log as stats (the dashboard's
+   * chart), oldest first; days without requests are left out.
+   */
+  daily(accountId: string, since: number): Promise<DayUsage[]>;
+}
+
+/** An account's requests on one UTC day. */
+export interface DayUsage {
+  /** The day's start, 00:00 UTC (ms since epoch). */
+  day: number;
+  requests: number;
+  /** Answered below 400. */
+  succeeded: number;
 }
 
 export type JobType = "crawl" | "batch" | "agent" | "extract";

@@ -460,6 +460,33 @@ export function storeContract(name: string, backend: () => Backend): void {
       });
     });
 
+    test("daily counts requests and successes per UTC day from a day on, oldest first", async () => {
+      const { store } = await fresh();
+      const day = 86_400_000;
+      const today = Math.floor(Date.now() / day) * day;
+      const log = (accountId: string, status: number, at: number) =>
+        store.usage.logRequest({
+          accountId,
+          keyId: null,
+          route: "fetch",
+          status,
+          durationMs: 5,
+          credits: 1,
+          at,
+        });
+      await log("a1", 200, today - 3 * day + 10);
+      await log("a1", 502, today - 3 * day + 20_000);
+      await log("a1", 200, today - 3 * day + day - 1);
+      await log("a1", 200, today + 1_000);
+      await log("a1", 200, today - 10 * day);
+      await log("other", 200, today + 2_000);
+      expect(await store.usage.daily("a1", today - 5 * day)).toEqual([
+        { day: today - 3 * day, requests: 3, succeeded: 2 },
+        { day: today, requests: 1, succeeded: 1 },
+      ]);
+      expect(await store.usage.daily("nobody", today - 5 * day)).toEqual([]);
+    });
+
     test("logged requests are kept when the store closes, and another process sees them", async () => {
       const { store, another } = await fresh();
       const at = Math.floor(Date.now() / 1000) * 1000;

@@ -1,4 +1,4 @@
-import { createTwoFilesPatch, structuredPatch } from "diff";
+import { formatPatch, structuredPatch } from "diff";
 
 /** One line of a hunk, as Firecrawl's change tracking (parse-diff's shape) describes it. */
 export interface DiffChange {
@@ -29,6 +29,46 @@ export interface MarkdownDiff {
 
 const FROM = "previous.md";
 const TO = "current.md";
+/**
+ * Past this many changed lines or this long, the diff is not searched line by line (jsdiff's
+ * search grows with lines times changes: a rewritten 5,000-line page takes it over 30 s); it is
+ * then one hunk replacing everything between the first and the last line that differ.
+ */
+const MAX_EDIT_LINES = 300;
+const DIFF_BUDGET_MS = 250;
+
+/** The one-hunk patch of a change too large to search: the differing middle replaced whole. */
+function replacementPatch(previous: string, current: string) {
+  const old = previous.split("\n");
+  const now = current.split("\n");
+  let head = 0;
+  while (head < old.length && head < now.length && old[head] === now[head]) head++;
+  let tail = 0;
+  while (
+    tail < old.length - head &&
+    tail < now.length - head &&
+    old[old.length - 1 - tail] === now[now.length - 1 - tail]
+  )
+    tail++;
+  const start = Math.max(0, head - 3);
+  const before = old.slice(start, head);
+  const after = old.slice(old.length - tail, Math.min(old.length, old.length - tail + 3));
+  const lines = [
+    ...before.map((l) => ` ${l}`),
+    ...old.slice(head, old.length - tail).map((l) => `-${l}`),
+    ...now.slice(head, now.length - tail).map((l) => `+${l}`),
+    ...after.map((l) => ` ${l}`),
+  ];
+  const oldLines = lines.filter((l) => l[0] !== "+").length;
+  const newLines = lines.filter((l) => l[0] !== "-").length;
+  return {
+    oldFileName: FROM,
+    newFileName: TO,
+    oldHeader: "",
+    newHeader: "",
+    hunks: [{ oldStart: start + 1, oldLines, newStart: start + 1, newLines, lines }],
+  };
+}
 
 /**
  * The unified diff of two markdown texts (three lines of context), or undefined when no line
@@ -36,7 +76,12 @@ const TO = "current.md";
  * new text and for a removed one in the old text, `ln1`/`ln2` for an unchanged line.
  */
 export function diffMarkdown(previous: string, current: string): MarkdownDiff | undefined {
-  const patch = structuredPatch(FROM, TO, previous, current, "", "", { context: 3 });
+  const patch =
+    structuredPatch(FROM, TO, previous, current, "", "", {
+      context: 3,
+      maxEditLength: MAX_EDIT_LINES,
+      timeout: DIFF_BUDGET_MS,
+    }) ?? replacementPatch(previous, current);
   if (!patch.hunks.some((hunk) => hunk.lines.some((line) => line[0] === "+" || line[0] === "-"))) {
     return undefined;
   }
@@ -56,8 +101,6 @@ export function diffMarkdown(previous: string, current: string): MarkdownDiff | 
       changes,
     };
   });
-  return {
-    text: createTwoFilesPatch(FROM, TO, previous, current, "", "", { context: 3 }),
-    json: { files: [{ from: FROM, to: TO, chunks }] },
-  };
+  const text = formatPatch(patch);
+  return { text, json: { files: [{ from: FROM, to: TO, chunks }] } };
 }

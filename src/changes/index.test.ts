@@ -77,3 +77,16 @@ describe("trackChanges", () => {
     }
   });
 });
+
+test("a rewrite too large to search line by line is one hunk replacing the changed lines", () => {
+  const before = Array.from({ length: 5000 }, (_, i) => `old line ${i}`).join("\n");
+  const after = Array.from({ length: 5000 }, (_, i) => `new line ${i}`).join("\n");
+  const diff = diffMarkdown(`keep\n${before}\nkeep too`, `keep\n${after}\nkeep too`);
+  const chunks = diff?.json.files[0]?.chunks ?? [];
+  expect(chunks).toHaveLength(1);
+  const changes = chunks[0]?.changes ?? [];
+  expect(changes.filter((c) => c.type === "del")).toHaveLength(5000);
+  expect(changes.filter((c) => c.type === "add")).toHaveLength(5000);
+  expect(changes.filter((c) => c.type === "normal").map((c) => c.content)).toEqual([" keep", " keep too"]);
+  expect(diff?.text).toContain("@@ -1,5002 +1,5002 @@\n keep\n-old line 0\n");
+});

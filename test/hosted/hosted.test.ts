@@ -151,6 +151,44 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
     expect(statuses).toEqual([401, 401]);
   }, 30_000);
 
+  test("SIGTERM hands a worker's held work back at once: the crawl ends well before that worker's stall timeout", async () => {
+    // The other workers leave (gracefully), so the one below holds the crawl and its pages alone.
+    for (const worker of workers.splice(0)) expect(await worker.stop("SIGTERM")).toBe(0);
+    // Its claims would hold for a minute if it did not hand them back.
+    const leaving = await cluster.serve(
+      "worker",
+      { SIPHON_USER_AGENT: "worker-leaving", SIPHON_QUEUE_STALL_MS: "60000" },
+      ["--concurrency", "8"],
+    );
+    const id = await startCrawl(apiA, 300);
+    await until(apiA, id, (p) => p.completed >= 10, 30_000);
+    workers.push(await cluster.serve("worker", { SIPHON_USER_AGENT: "worker-d" }, ["--concurrency", "4"]));
+    expect((await poll(apiA, id)).completed).toBeLessThan(250);
+    const stopping = performance.now();
+    expect(await leaving.stop("SIGTERM")).toBe(0);
+    expect(performance.now() - stopping).toBeLessThan(10_000);
+    const ended = await until(apiB, id, (p) => TERMINAL.includes(p.status), 30_000);
+    expect(performance.now() - stopping).toBeLessThan(30_000);
+    expect(ended.status).toBe("completed");
+    expect(new Set(pageUrls(ended)).size).toBe(300);
+    expect(pageUrls(ended).length).toBe(300);
+    expect(site.byAgent.get("worker-d") ?? 0).toBeGreaterThan(0);
+  }, 90_000);
+
+  test("a cancel through B reaches the worker that holds the crawl: its pages stop", async () => {
+    const id = await startCrawl(apiA, 300);
+    await until(apiA, id, (p) => p.completed >= 10, 30_000);
+    const response = await fetch(`${apiB.url}/v1/crawl/${id}`, { method: "DELETE", headers: headers() });
+    expect(((await response.json()) as { status: string }).status).toBe("cancelled");
+    await Bun.sleep(1_000);
+    const settled = (await poll(apiA, id)).completed;
+    await Bun.sleep(1_500);
+    const later = await poll(apiA, id);
+    expect(later.status).toBe("cancelled");
+    expect(later.completed).toBe(settled);
+    expect(later.completed).toBeLessThan(300);
+  }, 60_000);
+
   test("Redis stopped and restarted mid-run: clear 503s during, service resumes after, no accepted job is lost", async () => {
     const running = await startCrawl(apiA, 150);
     await until(apiA, running, (p) => p.completed >= 20, 30_000);

@@ -18,6 +18,8 @@ export interface JobRun {
 
 /** Pending items read at most when looking past busy hosts for one that may start. */
 const FRONTIER_WINDOW = 200;
+/** A page the store could not record is taken again after this pause. */
+const STORE_RETRY_MS = 1_000;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -45,7 +47,7 @@ export async function openPageRun(ctx: JobContext): Promise<JobRun> {
 /**
  * Fetches one page of a job and records it: its outcome (counted once, however often the page
  * is finished) and, for a crawl, the links it adds to the frontier. A page whose fetch fails is
- * recorded failed; a failure of the store itself throws, and the page stays pending.
+ * recorded failed; the store being unavailable throws store_unavailable, and the page stays pending.
  */
 export async function processItem(run: JobRun, url: string, depth: number): Promise<void> {
   const { ctx, spec, plan, queued } = run;
@@ -82,6 +84,8 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
   } catch (raw) {
     if (signal.aborted) return; // cancelled or closing: the item stays pending
     const error = toSiphonError(raw);
+    // The store (PostgreSQL, Redis) away is no fault of the page's: it stays pending, to be run again.
+    if (error.type === "store_unavailable") throw error;
     // A vendor's error may echo the caller's key: it never reaches the item, a poll or a webhook.
     const message = scrubSecrets(error.message, job.input);
     await store.jobs.finishItem(job.id, url, {
@@ -123,7 +127,13 @@ export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   // With a queue, pages run on whichever worker takes them; this loop keeps the frontier and the
   // per-host limits, so they hold across workers.
   const runPage = (url: string, depth: number) =>
-    ctx.dispatch ? ctx.dispatch(url, depth) : processItem(jobRun, url, depth);
+    ctx.dispatch
+      ? ctx.dispatch(url, depth)
+      : processItem(jobRun, url, depth).catch(async (raw) => {
+          // The page stays pending and the loop takes it again, once the store had a moment.
+          if (toSiphonError(raw).type !== "store_unavailable") throw raw;
+          await sleep(STORE_RETRY_MS, signal);
+        });
   await ctx.progress();
   // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
   const inFlight = new Map<string, Promise<void>>();

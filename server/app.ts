@@ -92,7 +92,7 @@ export function createApp(options: AppOptions) {
         checkHost(guard, request);
       })
       // Before the JSON body parser: the dashboard's forms are form-encoded.
-      .use(dashboardRoutes(options, guard))
+      .use(dashboardRoutes({ ...options, watches }, guard))
       .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
       .onAfterHandle(({ request, set }) => {
         set.headers["x-processing-time"] = elapsed(request);

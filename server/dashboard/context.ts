@@ -1,6 +1,7 @@
 import { SiphonError, toSiphonError } from "../../src/errors.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import type { WatchService } from "../../src/watch/index.ts";
 import type { Guard } from "../guard.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { BASE, layout, type Section, type Viewer } from "./layout.ts";
@@ -19,6 +20,8 @@ import {
 /** What the dashboard's pages use: the API's own core services. */
 export interface DashboardDeps extends FetchDeps {
   runner: JobRunner;
+  /** The app's watch service (the API's watch routes use the same one). */
+  watches: WatchService;
   /** Called with unexpected errors, so they are logged and never shown. */
   onInternalError?: (error: unknown, requestId: string) => void;
 }

@@ -67,17 +67,15 @@ export function dashboardRoutes(deps: DashboardDeps, guard: Guard) {
       }
     };
 
+  const home: Handler = (ctx) => ctx.redirect(`${BASE}/usage`);
   const hidden = { detail: { hide: true } };
   const form = { detail: { hide: true }, parse: "none" as const };
 
   return new Elysia({ name: "dashboard" })
     .get(`${BASE}/assets/app.css`, asset(STYLE_CSS, "text/css; charset=utf-8"), hidden)
     .get(`${BASE}/assets/app.js`, asset(SCRIPT_JS, "text/javascript; charset=utf-8"), hidden)
-    .get(
-      BASE,
-      run("view", (ctx) => ctx.redirect(`${BASE}/usage`)),
-      hidden,
-    )
+    .get(BASE, run("view", home), hidden)
+    .get(`${BASE}/`, run("view", home), hidden)
     .get(`${BASE}/sign-in`, run("public", showSignIn), hidden)
     .post(`${BASE}/sign-in`, run("public", signIn), form)
     .post(`${BASE}/sign-out`, run("action", signOut), form)

@@ -5,7 +5,13 @@ import type { BrowserContext, Page } from "puppeteer-core";
 import { loadConfig } from "../../src/config.ts";
 import { type LaunchedBrowser, launchBrowser } from "../../src/fetch/browser/launch.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { ARTICLE_TITLE, type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import {
+  ARTICLE_TITLE,
+  type FixtureSite,
+  setWatchPlans,
+  startFixtureSite,
+  WATCH_PLANS,
+} from "../helpers/fixture-site.ts";
 import { type GeneratedSite, startGeneratedSite } from "../helpers/generated-site.ts";
 
 /**
@@ -252,6 +258,54 @@ describe("jobs", () => {
   );
 });
 
+describe("watches", () => {
+  test(
+    "the list shows each watch's last check, and the diff of the last change opens from it",
+    async () => {
+      const { page, context, problems } = await openPage();
+      try {
+        setWatchPlans("browser", WATCH_PLANS);
+        const created = await local.request("/v1/watch", {
+          method: "POST",
+          body: JSON.stringify({
+            url: `${site.url}/watch/pricing/browser`,
+            selector: "#plans",
+            name: "Harbour prices",
+          }),
+        });
+        const { id } = ((await created.json()) as { watch: { id: string } }).watch;
+        const check = () => local.request(`/v1/watch/${id}/check`, { method: "POST" });
+        await check();
+        setWatchPlans("browser", [{ name: "Starter", price: "$12 per month" }, WATCH_PLANS[1]!]);
+        await check();
+        await page.goto(`${localUrl}/dashboard/watches`);
+        expect(await text(page, `tr[data-watch-id="${id}"]`)).toContain("Harbour prices");
+        expect(await text(page, `tr[data-watch-id="${id}"] td:nth-child(4)`)).toMatch(
+          /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+        );
+        // The change is folded away until opened (keyboard: Tab to it, Enter).
+        expect(
+          await page.$eval(`details[data-watch-change="${id}"]`, (d) => (d as HTMLDetailsElement).open),
+        ).toBe(false);
+        await page.focus(`details[data-watch-change="${id}"] summary`);
+        await page.keyboard.press("Enter");
+        const added = await text(page, `details[data-watch-change="${id}"] .diff .add`);
+        expect(added).toContain("$12 per month");
+        expect(await text(page, `details[data-watch-change="${id}"] .diff .del`)).toContain("$9 per month");
+        await capture(page, "watches");
+        await Promise.all([page.waitForNavigation(), page.click(`tr[data-watch-id="${id}"] a`)]);
+        expect(await text(page, "main h1")).toBe("Harbour prices");
+        expect(await text(page, "#diff .add")).toContain("$12 per month");
+        await capture(page, "watch");
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
 describe("playground", () => {
   test(
     "fetches a page of the fixture site: rendered and raw markdown side by side, JSON, curl and siphon",
@@ -343,7 +397,7 @@ describe("signed in to a hosted server", () => {
         expect(bars.at(-1)).toBeGreaterThan(0);
         await capture(page, "usage");
         await page.goto(`${hostedUrl}/dashboard/watches`);
-        await capture(page, "watches");
+        await capture(page, "watches-empty");
         expect(problems).toEqual([]);
       } finally {
         await context.close();

@@ -4,7 +4,9 @@ import {
   ARTICLE_SENTENCE,
   ARTICLE_TITLE,
   type FixtureSite,
+  setWatchPlans,
   startFixtureSite,
+  WATCH_PLANS,
 } from "../helpers/fixture-site.ts";
 import { FormClient, mainText, shownKey } from "./client.ts";
 
@@ -47,6 +49,7 @@ describe("on the loopback daemon", () => {
     expect(mainText(browser.lastPage)).toContain("acct_local");
     // The session is kept: no new cookie on the next page.
     expect(browser.setCookies).toEqual([]);
+    expect((await browser.get("/dashboard/")).headers.get("location")).toBe("/dashboard/usage");
   });
 
   test("over HTTPS (or behind a proxy that says so) the cookie is Secure", async () => {
@@ -462,6 +465,68 @@ describe("jobs", () => {
     await browser.get("/dashboard/keys");
     expect((await browser.post(`/dashboard/jobs/${id}/cancel`, {})).status).toBe(404);
     expect((await app.store.jobs.get(id))?.status).not.toBe("cancelled");
+  });
+});
+
+describe("watches", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function watch(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
+    const res = await app.request("/v1/watch", { method: "POST", body: JSON.stringify(body), headers });
+    expect(res.status).toBe(201);
+    return (await json<{ watch: { id: string } }>(res)).watch.id;
+  }
+  const check = async (id: string, headers: Record<string, string> = {}) =>
+    expect((await app.request(`/v1/watch/${id}/check`, { method: "POST", headers })).status).toBe(200);
+
+  test("lists watches with their last check, and shows the diff of the last change", async () => {
+    setWatchPlans("dash", WATCH_PLANS);
+    const prices = await watch({ url: `${site.url}/watch/pricing/dash`, selector: "#plans", name: "prices" });
+    const quiet = await watch({ url: `${site.url}/watch/pricing/dash-quiet`, selector: "#plans" });
+    await check(prices);
+    await check(quiet);
+    setWatchPlans("dash", [WATCH_PLANS[0]!, { name: "Pro", price: "$39 per month" }]);
+    await check(prices);
+
+    const browser = new FormClient(app.request);
+    await browser.get("/dashboard/watches");
+    const page = browser.lastPage;
+    const row = (id: string) => new RegExp(`<tr data-watch-id="${id}">[\\s\\S]*?</tr>`).exec(page)?.[0] ?? "";
+    expect(row(prices)).toContain(">prices</a>");
+    expect(row(prices)).toContain("1 of 2");
+    expect(row(prices)).toMatch(/<time datetime="[^"]+">/);
+    expect(row(quiet)).toContain("0 of 1");
+    // The last change: what was added and removed, and the diff with its lines marked.
+    const change = /<details class="panel" data-watch-change="([^"]+)">[\s\S]*?<\/details>/.exec(page);
+    expect(change?.[1]).toBe(prices);
+    expect(change?.[0]).toContain("Added: <q>$39 per month</q>");
+    expect(change?.[0]).toContain("Removed: <q>$29 per month</q>");
+    expect(change?.[0]).toMatch(/<span class="add">\+[^<]*\$39 per month/);
+    expect(change?.[0]).toMatch(/<span class="del">-[^<]*\$29 per month/);
+    expect(page).not.toContain(`data-watch-change="${quiet}"`);
+
+    await browser.get(`/dashboard/watches/${prices}`);
+    expect(mainText(browser.lastPage)).toContain("1 change in 2 checks");
+    expect(browser.lastPage).toMatch(/<span class="add">\+[^<]*\$39 per month/);
+    expect(mainText(browser.lastPage)).toContain("baseline");
+  });
+
+  test("another account's watch is not found", async () => {
+    const { key } = await app.createKey();
+    const theirs = await watch(
+      { url: `${site.url}/watch/pricing/theirs` },
+      { authorization: `Bearer ${key}` },
+    );
+    const browser = new FormClient(app.request);
+    expect((await browser.get(`/dashboard/watches/${theirs}`)).status).toBe(404);
+    await browser.get("/dashboard/watches");
+    expect(browser.lastPage).not.toContain(theirs);
   });
 });
 

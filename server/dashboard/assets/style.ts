@@ -6,7 +6,7 @@ export const STYLE_CSS = `
 :root {
   --ink: #1b1f24; --muted: #4a5360; --paper: #ffffff; --panel: #f4f6f8; --line: #c9d1da;
   --accent: #0b57d0; --accent-ink: #ffffff; --danger: #b3261e; --ok: #146c2e; --warn: #7a4f00;
-  --focus: #f5b400;
+  --focus: #9a4b00; --focus-on-dark: #f5b400;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: var(--ink); background: var(--paper); line-height: 1.5;
 }
@@ -14,6 +14,7 @@ export const STYLE_CSS = `
 body { margin: 0; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+header.site :focus-visible { outline-color: var(--focus-on-dark); }
 .skip-link { position: absolute; left: -999px; top: 0; padding: .5rem 1rem; background: var(--ink); color: #fff; z-index: 10; }
 .skip-link:focus { left: 0; }
 header.site { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem 2rem; padding: .75rem 1.5rem;

@@ -236,6 +236,9 @@ describe("jobs", () => {
         expect(await text(page, "#job-progress [data-percent]")).toBe("100%");
         expect(await text(page, "#job-progress [data-status]")).toBe("completed");
         expect(await page.$$eval("#live-pages li", (items) => items.length)).toBeGreaterThan(0);
+        expect(await page.$eval("#live-pages", (list) => (list.parentElement as HTMLElement).hidden)).toBe(
+          false,
+        );
         expect(navigations).toBe(1);
 
         // Reloaded: the pages and their markdown.

@@ -65,6 +65,8 @@ export const SCRIPT_JS = `
         var item = document.createElement("li");
         item.textContent = (event.title ? event.title + " — " : "") + event.url;
         pages.appendChild(item);
+        // Shown once there is something in it (without the script it stays hidden, empty).
+        if (pages.parentElement) pages.parentElement.hidden = false;
         return;
       }
       update(event);

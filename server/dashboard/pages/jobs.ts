@@ -164,7 +164,7 @@ export async function showJob(ctx: PageRequest): Promise<Response> {
         : html`<section aria-labelledby="pages-heading">
       <h2 id="pages-heading">Pages${done ? ` (${skip + 1}–${skip + items.length} of ${done})` : ""}</h2>
       ${items.length ? html`<ol class="pages" start="${skip + 1}">${items.map((item, i) => pageEntry(item, skip + i))}</ol>` : html`<p>No page has finished yet.</p>`}
-      ${running(job) ? html`<h3>Finished since this page loaded</h3><ul id="live-pages" aria-live="polite"></ul>` : ""}
+      ${running(job) ? html`<div hidden><h3>Finished since this page loaded</h3><ul id="live-pages" aria-live="polite"></ul></div>` : ""}
       ${pager}
     </section>`
     }

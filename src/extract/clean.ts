@@ -69,6 +69,13 @@ const GUARD_TEXT = 1500;
 /** Site footers carry address blocks, link columns and blurbs: allow them more text than a widget. */
 const CHROME_GUARD_TEXT = 5000;
 
+/** A task list's checkbox (`<li><input type="checkbox" checked> Map`): markdown keeps it as `[x]`. */
+function isTaskBox(el: Element): boolean {
+  return (
+    el.name === "input" && el.attribs.type === "checkbox" && (el.parent as Element | null)?.name === "li"
+  );
+}
+
 /** MathJax 2 keeps each formula's TeX in a `<script type="math/tex">`: content, not code. */
 function isMathScript(el: Element): boolean {
   return el.name === "script" && /^math\/tex/i.test(el.attribs.type ?? "");
@@ -209,7 +216,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         continue;
       }
       if (
-        (DROP_TAGS.has(child.name) && !isMathScript(child)) ||
+        (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||
         (!inCode && isJunk(child, insideContent, pageText)) ||
         isEmptyNoscript(child)

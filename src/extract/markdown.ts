@@ -130,8 +130,26 @@ export function markdownService(): TurndownService {
         const start = Number(parent.getAttribute("start") ?? "1") || 1;
         prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
-      const body = content.replace(/^\n+/, "").replace(/\n+$/, content.endsWith("\n\n") ? "\n" : "");
+      const body = content
+        .replace(/^\n+/, "")
+        .replace(/\n+$/, content.endsWith("\n\n") ? "\n" : "")
+        .replace(/^\[([ x])\] +/, "[$1] ");
       return prefix + body.replace(/\n/g, `\n${" ".repeat(prefix.length)}`) + (node.nextSibling ? "\n" : "");
+    },
+  });
+  // Definition lists as pandoc and Markdown Extra write them: the term, then ": definition".
+  td.addRule("definitionTerm", {
+    filter: "dt",
+    replacement: (content) => {
+      const text = content.trim();
+      return text ? `\n\n**${text.replace(/^\*+|\*+$/g, "")}**\n` : "";
+    },
+  });
+  td.addRule("definition", {
+    filter: "dd",
+    replacement: (content) => {
+      const text = content.trim();
+      return text ? `: ${text.replace(/\n/g, "\n  ")}\n` : "";
     },
   });
   // A figure's caption in italics under its image, as markdown writers set one.

@@ -17,6 +17,8 @@ export interface TextStats {
   card: number;
   /** Blocks of prose (paragraph-like: long, few links). */
   paras: number;
+  /** Teaser links (see `card`). */
+  teasers: number;
 }
 
 /** Below this a block with few links is a label, not prose. */
@@ -151,7 +153,7 @@ export function measure(root: Element): Map<Element, TextStats> {
   const map = new Map<Element, TextStats>();
   // kind: 0 plain text, 1 inside a navigation link, 2 inside a teaser link.
   const walk = (el: Element, block: BlockAcc, kind: number, inData: boolean): TextStats => {
-    const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
+    const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0, teasers: 0 };
     const isBlock = BLOCK_TAGS.has(el.name) || el === root;
     const acc = isBlock
       ? {
@@ -193,8 +195,10 @@ export function measure(root: Element): Map<Element, TextStats> {
       s.bad = 0;
       s.paras = 0;
     }
-    // A small unit holding a teaser headline is a teaser: its summary is part of it, not prose.
-    if (s.card > 0 && s.text <= TEASER_MAX && el !== root) {
+    if (k === 2 && kind === 0) s.teasers++;
+    // A small unit holding one teaser headline is a teaser: its summary is part of it, not prose.
+    // (Several teasers make a list, whose other text may be the page's own.)
+    if (s.card > 0 && s.text <= TEASER_MAX && el !== root && s.teasers <= 1) {
       s.card += s.good + s.weak;
       s.good = 0;
       s.weak = 0;
@@ -216,11 +220,12 @@ function addStats(target: TextStats, source: TextStats): void {
   target.bad += source.bad;
   target.card += source.card;
   target.paras += source.paras;
+  target.teasers += source.teasers;
 }
 
 /** Sums the stats of several subtrees. */
 export function sumStats(all: TextStats[]): TextStats {
-  const total: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0 };
+  const total: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0, teasers: 0 };
   for (const s of all) addStats(total, s);
   return total;
 }

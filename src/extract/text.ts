@@ -4,7 +4,19 @@ import type { Notations } from "./notation.ts";
 const NO_NOTATIONS: Notations = new Map();
 
 /** Blocks separated by a single line break rather than a blank line. */
-const LINE_TAGS = new Set(["li", "tr", "dt", "dd", "td", "th", "figcaption", "caption"]);
+const LINE_TAGS = new Set([
+  "li",
+  "tr",
+  "dt",
+  "dd",
+  "td",
+  "th",
+  "figcaption",
+  "caption",
+  "thead",
+  "tbody",
+  "tfoot",
+]);
 
 /**
  * Plain text of content nodes, laid out for reading: paragraphs and headings
@@ -60,12 +72,17 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
     if (node.type !== "tag") return;
     const name = node.name;
     if (name === "br") {
-      gap = Math.max(gap, 1);
+      // In code a line break is a line of its own (a blank line when alone); elsewhere it separates.
+      if (pre) push("\n");
+      else gap = Math.max(gap, 1);
       return;
     }
     if (name === "td" || name === "th") {
       if (node.prev && parts.length && !gap) parts.push("\t");
       for (const c of node.children) visit(c);
+      // A cell spanning columns keeps the next cell in its column.
+      const span = Math.min(Number.parseInt(node.attribs.colspan ?? "1", 10) || 1, 100);
+      if (span > 1 && node.next) parts.push("\t".repeat(span - 1));
       return;
     }
     const block = BLOCK_TAGS.has(name);

@@ -65,14 +65,15 @@ export default defineCommand({
     const ctx = await openContext({
       port: port(args.port),
       host: args.host,
-      role: args.role,
+      role: args.role === undefined ? undefined : role(args.role),
       workerConcurrency: concurrency(args.concurrency),
     });
-    const mode = role(ctx.config.role);
     // Without Redis, jobs run in this process; with it, on the queue whatever the role.
     const queued = ctx.config.redisUrl.trim() !== "";
-    if (!queued && mode !== "all") {
+    const mode = ROLES.find((r) => r === ctx.config.role);
+    if (!mode || (!queued && mode !== "all")) {
       await ctx.close();
+      if (!mode) role(ctx.config.role);
       throw new SiphonError("invalid_request", `--role ${mode} needs REDIS_URL`, {
         hint: "Set REDIS_URL (and DATABASE_URL) on every process, or run one process with --role all.",
       });

@@ -162,3 +162,17 @@ test("a list of headline links with summaries beside a short story is not the st
   expect(content).toContain("Their American dream shattered");
   expect(content).not.toContain("Another breaking story");
 });
+
+test("a page spread over sections in its main landmark keeps them all, cards included", () => {
+  const card = (i: number) =>
+    `<div class="card"><a href="/services/${i}"><h3>Service ${i}</h3><p>We design the data platform, migrate your reports and train your analysts, step by step with your team.</p></a></div>`;
+  const html = `<body><header><a href="/">Consultancy</a></header><main>
+    <section class="hero"><h1>Data and analytics services</h1><p>Turn your data into an advantage with a platform your teams trust and use every day.</p></section>
+    <section class="grid">${[1, 2, 3, 4, 5, 6].map(card).join("")}</section>
+    <section class="faq"><h2>Questions</h2>${para(6, "Choosing a provider starts with the outcomes you need and the data you already have.")}</section>
+  </main><footer><p>© Consultancy</p></footer></body>`;
+  const { content } = extractHtml(html, "https://consult.example/data", main);
+  expect(content).toContain("Turn your data into an advantage");
+  expect(content).toContain("Service 6");
+  expect(content).toContain("Choosing a provider");
+});

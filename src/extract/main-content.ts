@@ -374,6 +374,29 @@ function precedes(a: Element, b: Element): boolean {
   return kids.indexOf(pa[i]!) < kids.indexOf(pb[i]!);
 }
 
+/** Share of the main landmark's text below which the best block is one section among many. */
+const SECTION_SHARE = 0.5;
+/** Share of link-dominated text up to which the main landmark is still content, not a menu. */
+const LANDMARK_LINKS = 0.5;
+
+/**
+ * The page's `<main>` when its content is spread over sections (a landing
+ * page's hero, features, pricing and FAQ) rather than one article: the best
+ * block holds less than half of main's text, and main is not mostly links.
+ * Only for pages that do not declare what they are.
+ */
+function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, TextStats>): Element | null {
+  let land: Element | null = null;
+  forEachElement(body, (el) => {
+    if (!land && (el.name === "main" || el.attribs.role === "main")) land = el;
+  });
+  const main = land as Element | null;
+  if (!main || main === chosen || !contains(main, chosen)) return null;
+  const m = stats.get(main)!;
+  const c = stats.get(chosen)!;
+  return c.text < SECTION_SHARE * m.text && m.bad < LANDMARK_LINKS * m.text ? main : null;
+}
+
 /**
  * Picks the main content of a cleaned page. One bottom-up measuring pass,
  * then the element with the most prose net of teasers and link-dominated text
@@ -391,7 +414,11 @@ export function selectMainContent(body: Element, type: PageType | null = null): 
   const stats = droppedSide || droppedComments ? measure(body) : first;
   let chosen = bestBlock(body, stats, ARTICLE);
   const s = stats.get(chosen)!;
-  if (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) {
+  const land = type === null ? spreadLandmark(body, chosen, stats) : null;
+  if (land) {
+    chosen = land;
+    dropLinkBlocks(chosen, stats);
+  } else if (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) {
     dropLinkBlocks(chosen, stats);
     trimTrailingTeasers(chosen, stats);
     if (type === "article") dropArticleMeta(chosen, stats);

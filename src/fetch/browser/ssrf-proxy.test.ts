@@ -11,8 +11,8 @@ import { CHROMIUM_ARGS, launchBrowser } from "./launch.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
 
 const BROWSER_TEST_MS = 45_000;
-/** How long the page's own probes get before the result is taken. */
-const PAGE_WAIT_MS = 1_500;
+/** How long the page's own probes get before the result is taken: a refusal takes milliseconds, but a loaded 2-core machine can stretch them past a second. */
+const PAGE_WAIT_MS = 3_000;
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -152,28 +152,29 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
   }, 30_000);
 
   test("SIGTERM hands a worker's held work back at once: the crawl ends well before that worker's stall timeout", async () => {
-    // The other workers leave (gracefully), so the one below holds the crawl and its pages alone.
     for (const worker of workers.splice(0)) expect(await worker.stop("SIGTERM")).toBe(0);
-    // Its claims would hold for a minute if it did not hand them back.
-    const leaving = await cluster.serve(
-      "worker",
-      { SIPHON_USER_AGENT: "worker-leaving", SIPHON_QUEUE_STALL_MS: "60000" },
-      ["--concurrency", "8"],
-    );
+    // The leaving worker's claims would hold for a minute if it did not hand them back.
+    const [leaving, staying] = await Promise.all([
+      cluster.serve("worker", { SIPHON_USER_AGENT: "worker-leaving", SIPHON_QUEUE_STALL_MS: "60000" }, [
+        "--concurrency",
+        "8",
+      ]),
+      cluster.serve("worker", { SIPHON_USER_AGENT: "worker-d" }, ["--concurrency", "4"]),
+    ]);
+    workers.push(staying);
     const id = await startCrawl(apiA, 300);
-    await until(apiA, id, (p) => p.completed >= 10, 30_000);
-    workers.push(await cluster.serve("worker", { SIPHON_USER_AGENT: "worker-d" }, ["--concurrency", "4"]));
-    expect((await poll(apiA, id)).completed).toBeLessThan(250);
+    const deadline = Date.now() + 30_000;
+    while ((site.byAgent.get("worker-leaving") ?? 0) < 5 && Date.now() < deadline) await Bun.sleep(10);
+    expect((await poll(apiA, id)).status).toBe("processing");
     const stopping = performance.now();
     expect(await leaving.stop("SIGTERM")).toBe(0);
-    expect(performance.now() - stopping).toBeLessThan(10_000);
-    const ended = await until(apiB, id, (p) => TERMINAL.includes(p.status), 30_000);
-    expect(performance.now() - stopping).toBeLessThan(30_000);
+    expect(performance.now() - stopping).toBeLessThan(15_000);
+    const ended = await until(apiB, id, (p) => TERMINAL.includes(p.status), 45_000);
+    expect(performance.now() - stopping).toBeLessThan(50_000);
     expect(ended.status).toBe("completed");
     expect(new Set(pageUrls(ended)).size).toBe(300);
     expect(pageUrls(ended).length).toBe(300);
-    expect(site.byAgent.get("worker-d") ?? 0).toBeGreaterThan(0);
-  }, 90_000);
+  }, 120_000);
 
   test("a cancel through B reaches the worker that holds the crawl: its pages stop", async () => {
     const id = await startCrawl(apiA, 300);

@@ -8,7 +8,7 @@ import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
 import { findNotations, type Notations } from "./notation.ts";
-import { declaredPageType, declaredTypes, type PageType } from "./page-type.ts";
+import { declaredPageType, declaredTypes, declaresArticleSchema, type PageType } from "./page-type.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { scanPage } from "./scan.ts";
@@ -30,6 +30,8 @@ interface ExtractContext {
   images?: ImageInfo[];
   /** What the page declares itself to be (schema.org, OpenGraph), when that decides it. */
   pageType: PageType | null;
+  /** The page type rests on `og:type` alone (see declaresArticleSchema). */
+  weakType: boolean;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -61,13 +63,15 @@ const STEPS: Step[] = [
     ctx.metadata = metadata;
     ctx.links = extractLinks(ctx.$, ctx.baseUrl);
     ctx.pageText = visibleTextLength(ctx.body);
-    ctx.pageType = declaredPageType(declaredTypes(scanPage(ctx.$)));
+    const declared = declaredTypes(scanPage(ctx.$));
+    ctx.pageType = declaredPageType(declared);
+    ctx.weakType = ctx.pageType === "article" && !declaresArticleSchema(declared);
   },
   function clean(ctx) {
     cleanTree(ctx.body, ctx.pageText);
   },
   function mainContent(ctx) {
-    if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body, ctx.pageType);
+    if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
   },
   function includeAndExclude(ctx) {
     const { includeTags, excludeTags } = ctx.options;
@@ -136,6 +140,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     metadata: { description: null, author: null, published: null, image: null, canonical: null },
     links: [],
     pageType: null,
+    weakType: false,
     pageText: 0,
     content: "",
     quality: 0,

@@ -374,39 +374,43 @@ function precedes(a: Element, b: Element): boolean {
   return kids.indexOf(pa[i]!) < kids.indexOf(pb[i]!);
 }
 
-/** Share of the main landmark's text below which the best block is one section among many. */
+/** Share of the main area's prose below which the best block is one section among many. */
 const SECTION_SHARE = 0.5;
-/** Share of link-dominated text up to which the main landmark is still content, not a menu. */
+/** Share of link-dominated text up to which the main area is still content, not a menu. */
 const LANDMARK_LINKS = 0.5;
 
 /**
- * The page's `<main>` when its content is spread over sections (a landing
- * page's hero, features, pricing and FAQ) rather than one article: the best
- * block holds less than half of main's text, and main is not mostly links.
- * Only for pages that do not declare what they are.
+ * The page's main area (`<main>`, else the cleaned body) when its prose is
+ * spread over sections (a landing page's hero, features, pricing and FAQ)
+ * rather than one article: the best block holds less than half of the
+ * area's prose, and the area is not mostly links.
  */
 function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, TextStats>): Element | null {
-  let land: Element | null = null;
+  let main: Element | null = null;
   forEachElement(body, (el) => {
-    if (!land && (el.name === "main" || el.attribs.role === "main")) land = el;
+    if (!main && (el.name === "main" || el.attribs.role === "main")) main = el;
   });
-  const main = land as Element | null;
-  if (!main || main === chosen || !contains(main, chosen)) return null;
-  const m = stats.get(main)!;
+  const area = (main as Element | null) ?? body;
+  if (area === chosen || !contains(area, chosen)) return null;
+  const a = stats.get(area)!;
   const c = stats.get(chosen)!;
-  return c.text < SECTION_SHARE * m.text && m.bad < LANDMARK_LINKS * m.text ? main : null;
+  return c.good < SECTION_SHARE * a.good && a.bad < LANDMARK_LINKS * a.text ? area : null;
 }
 
 /**
- * Picks the main content of a cleaned page. One bottom-up measuring pass,
- * then the element with the most prose net of teasers and link-dominated text
- * (strong candidates `main`, `article`, `.content`, `#content` preferred when
- * they score nearly as well). A page without such prose is a listing: its
- * teasers become content and the search runs again. Sidebars, and an
- * article's comment section, go first. Never returns nothing for a page with
- * text: falls back to the whole body.
+ * Picks the main content of a cleaned page, by what the page declares itself
+ * to be (`type`, see page-type.ts; `weakType` when only `og:type` says
+ * article). One bottom-up measuring pass, then the element with the most
+ * prose net of teasers and link-dominated text (strong candidates `main`,
+ * `article`, `.content`, `#content` preferred when they score nearly as
+ * well). A page whose prose is spread over sections keeps its whole main
+ * area; a page without such prose is a listing: its teasers become content
+ * and the search runs again. Sidebars, and an article's comment section (a
+ * thread's posts stay), go first; an article then loses the teasers after its
+ * text, its byline and photo captions; a product keeps its title and price.
+ * Never returns nothing for a page with text: falls back to the whole body.
  */
-export function selectMainContent(body: Element, type: PageType | null = null): Element[] {
+export function selectMainContent(body: Element, type: PageType | null = null, weakType = false): Element[] {
   const first = measure(body);
   const droppedSide = dropSideChrome(body, first);
   const droppedComments = dropComments(body, first, type === "forum");
@@ -414,7 +418,8 @@ export function selectMainContent(body: Element, type: PageType | null = null): 
   const stats = droppedSide || droppedComments ? measure(body) : first;
   let chosen = bestBlock(body, stats, ARTICLE);
   const s = stats.get(chosen)!;
-  const land = type === null ? spreadLandmark(body, chosen, stats) : null;
+  // og:type "article" alone is set on every page of many sites: it does not make a page one story.
+  const land = type === null || weakType ? spreadLandmark(body, chosen, stats) : null;
   if (land) {
     chosen = land;
     dropLinkBlocks(chosen, stats);

@@ -75,6 +75,14 @@ const LISTING_TYPES = ["ItemList", "CollectionPage", "SearchResultsPage"];
 const has = (d: DeclaredTypes, names: string[]): boolean => names.some((n) => d.schema.has(n));
 
 /**
+ * Whether a declared article says so in schema.org (JSON-LD or microdata)
+ * rather than only in `og:type`, which many sites set on every page.
+ */
+export function declaresArticleSchema(d: DeclaredTypes): boolean {
+  return has(d, ARTICLE_TYPES);
+}
+
+/**
  * The page type a page declares, or null when it says nothing that decides
  * it: forum postings and Q&A pages are threads; one Product (with offers) is a
  * product page, several are a collection; item lists and collection pages

@@ -394,7 +394,9 @@ function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, Text
   if (area === chosen || !contains(area, chosen)) return null;
   const a = stats.get(area)!;
   const c = stats.get(chosen)!;
-  return c.good < SECTION_SHARE * a.good && a.bad < LANDMARK_LINKS * a.text ? area : null;
+  // A declared main area may spread its text over cards; the body, only its prose.
+  const spread = c.good < SECTION_SHARE * a.good || (main !== null && c.text < SECTION_SHARE * a.text);
+  return spread && a.bad < LANDMARK_LINKS * a.text ? area : null;
 }
 
 /**

@@ -24,7 +24,14 @@ AS_PG=()
 cleanup() {
   local pid
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # Graceful first (workers hand their work back); whatever is still up after 15 s is killed.
+  for _ in $(seq 1 75); do
+    local alive=0
+    for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [[ "$alive" == "0" ]] && break
+    sleep 0.2
+  done
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   if [[ -f "$WORK/redis.pid" ]]; then kill "$(cat "$WORK/redis.pid")" 2>/dev/null || true; fi
   if [[ -f "$WORK/pg/postmaster.pid" ]]; then
     "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg" -m fast -w stop >/dev/null 2>&1 || true
@@ -82,12 +89,13 @@ siphon migrate >/dev/null
 API_PORTS=()
 for i in 1 2; do
   port="$(free_port)"
-  siphon serve --role api --port "$port" >"$WORK/api$i.log" 2>&1 &
+  # bun itself in the background (not the siphon function's subshell), so $! is the pid to stop.
+  bun "$ROOT/cli/main.ts" serve --role api --port "$port" >"$WORK/api$i.log" 2>&1 &
   PIDS+=($!)
   API_PORTS+=("$port")
 done
 for i in 1 2; do
-  siphon serve --role worker --concurrency 4 >"$WORK/worker$i.log" 2>&1 &
+  bun "$ROOT/cli/main.ts" serve --role worker --concurrency 4 >"$WORK/worker$i.log" 2>&1 &
   PIDS+=($!)
 done
 for i in 1 2; do

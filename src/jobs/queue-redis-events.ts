@@ -117,7 +117,10 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
     async close() {
       clearInterval(resync);
       listeners.clear();
-      await sub.quit().catch(() => sub.disconnect());
+      // quit waits for Redis; a Redis that is away gets a plain disconnect after a second.
+      const quit = sub.quit().catch(() => {});
+      await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())]);
+      sub.disconnect();
     },
   };
 }

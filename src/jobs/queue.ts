@@ -40,6 +40,18 @@ const CONTROL = `${KEY_PREFIX}job-control`;
 const CHECK_AFTER_MS = 3_000;
 /** A page that failed in the queue (the store away) is sent again after this pause. */
 const RETRY_PAGE_MS = 1_000;
+/** Longest a shutdown waits on Redis; past it, what is still held comes back after the stall timeout. */
+const CLOSE_WAIT_MS = 10_000;
+
+/** Waits for `work` at most `ms`; answers whether it finished. */
+const within = (work: Promise<unknown>, ms: number): Promise<boolean> =>
+  Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref?.()),
+  ]);
 
 type StopReason = "cancel" | "shutdown" | "lost";
 
@@ -124,10 +136,11 @@ export async function createQueuedRunner(
   };
   /** Closes the queues, their connections and the event bus, once held work is handed back. */
   const closeQueues = async () => {
-    await Promise.all([jobsQueue.close(), pagesQueue.close()]).catch(() => {});
+    // Redis away: BullMQ would wait for it forever.
+    await within(Promise.all([jobsQueue.close(), pagesQueue.close()]), CLOSE_WAIT_MS);
     for (const client of connections) client.disconnect();
     await deps.webhooks.drain();
-    await events.close();
+    await within(events.close(), CLOSE_WAIT_MS);
   };
   const common = {
     submit(id: string) {
@@ -363,9 +376,10 @@ export async function createQueuedRunner(
     const stopped = Promise.all(workers.map((w) => w.close()));
     for (const held of coordinating.values()) stop(held, "shutdown");
     for (const cached of pageRuns.values()) stop(cached.held, "shutdown");
-    await stopped;
-    await control.quit().catch(() => {});
-    await pageEvents.close().catch(() => {});
+    // With Redis away the workers cannot hand back: what they hold comes back after the stall timeout.
+    if (!(await within(stopped, CLOSE_WAIT_MS))) for (const client of connections) client.disconnect();
+    await within(control.quit(), 1_000);
+    await within(pageEvents.close(), 1_000);
     await closeQueues();
   }
 

@@ -104,7 +104,10 @@ export async function startCluster(base: Record<string, string> = {}): Promise<C
         );
         setTimeout(() => reject(new Error(`siphon serve not ready in 30 s:\n${lines.join("\n")}`)), 30_000);
       });
-      const url = await ready;
+      const url = await ready.catch((error) => {
+        proc.kill("SIGKILL");
+        throw error;
+      });
       const served: ServeProcess = {
         role,
         proc,

@@ -235,4 +235,16 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
       expect(urls.length).toBe(limit);
     }
   }, 120_000);
+
+  test("a worker SIGTERMed while Redis is down still exits, within its bounded wait", async () => {
+    const worker = await cluster.serve("worker", { SIPHON_USER_AGENT: "worker-e" }, ["--concurrency", "2"]);
+    await cluster.redis.stop();
+    try {
+      const stopping = performance.now();
+      expect(await worker.stop("SIGTERM")).toBe(0);
+      expect(performance.now() - stopping).toBeLessThan(19_000);
+    } finally {
+      await cluster.redis.start();
+    }
+  }, 60_000);
 });

@@ -31,3 +31,12 @@ test("paragraphs a writer repeats beside each other stay, and so does repeated c
   expect(content.split("one scoop of oats").length - 1).toBe(3);
   expect(content.split("createClient").length - 1).toBe(2);
 });
+
+test("documentation with code keeps the steps it repeats under each language's tab", () => {
+  const steps = "<p>Create the project, then add the function and run it locally before you deploy it.</p>";
+  const html = `<body><main><h1>Run functions locally</h1>
+    <div class="tab csharp">${steps}<pre><code>func new --template "Http Trigger"</code></pre></div>
+    <div class="tab python">${steps}<pre><code>func new --template "HTTP trigger" --name hello</code></pre></div></main></body>`;
+  const { content } = extractHtml(html, "https://docs.example/functions", main);
+  expect(content.split("Create the project").length - 1).toBe(2);
+});

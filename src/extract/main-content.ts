@@ -57,6 +57,8 @@ function score(s: TextStats, w: Weights): number {
   return w.good * s.good + w.weak * s.weak + w.card * s.card + w.bad * s.bad;
 }
 
+const CODE_BLOCK = new Set(["pre"]);
+
 /** Code, whose class names are a highlighter's token names ("token comment"). */
 const CODE_TAGS = new Set(["pre", "code"]);
 
@@ -440,7 +442,8 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
     else dropLinkBlocks(chosen, stats);
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
-  dropDuplicateBlocks(chosen, stats);
+  // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
+  if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   dropPhotoCaptions(chosen, stats, type === "article");
   if (type === "product") return [...productHeader(chosen, body), chosen];
   return [chosen];

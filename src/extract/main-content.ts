@@ -125,7 +125,8 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
       const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
       const landmark = child.name === "aside" || a.role === "complementary";
       const word = landmark ? "" : SIDE_WORDS.exec(words)?.[1];
-      if (word === undefined || s.good >= limit) {
+      // A side column holding code is the code samples beside an API reference, not chrome.
+      if (word === undefined || s.good >= limit || hasDescendant(child, CODE_BLOCK)) {
         visit(child);
         continue;
       }

@@ -179,8 +179,8 @@ test("a page spread over sections in its main landmark keeps them all, cards inc
 
 test("an API reference keeps the code samples in its side column", () => {
   const html = `<body><main><section class="api-section"><div class="api-section-main"><h2>The Charge object</h2>
-    ${para(4, "A charge represents one attempt to move money into your account; its attributes follow.")}</div>
-    <div class="api-section-aside"><pre><code>{\n${'  "field": "value of an attribute of the charge",\n'.repeat(10)}  "amount": 1099\n}</code></pre></div></section>
+    ${para(8, "A charge represents one attempt to move money into your account; its attributes follow.")}</div>
+    <div class="api-section-aside"><pre><code>{\n${'  "field": "value of an attribute of the charge",\n'.repeat(9)}  "amount": 1099\n}</code></pre></div></section>
     <aside class="sidebar"><a href="/a">Other endpoint</a></aside></main></body>`;
   const { content } = extractHtml(html, "https://docs.example/api/charges", main);
   expect(content).toContain('"amount": 1099');

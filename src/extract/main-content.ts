@@ -377,8 +377,8 @@ function precedes(a: Element, b: Element): boolean {
   return kids.indexOf(pa[i]!) < kids.indexOf(pb[i]!);
 }
 
-/** Share of the main area's prose below which the best block is one section among many. */
-const SECTION_SHARE = 0.5;
+/** Share of the main area's prose (or text) below which the best block is one section among many. */
+const SECTION_SHARE = 0.6;
 /** Share of link-dominated text up to which the main area is still content, not a menu. */
 const LANDMARK_LINKS = 0.5;
 
@@ -395,6 +395,8 @@ function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, Text
   });
   const area = (main as Element | null) ?? body;
   if (area === chosen || !contains(area, chosen)) return null;
+  // Text with code is documentation, whose content is that text and not the navigation around it.
+  if (hasDescendant(chosen, CODE_BLOCK)) return null;
   const a = stats.get(area)!;
   const c = stats.get(chosen)!;
   // A declared main area may spread its text over cards; the body, only its prose.

@@ -153,7 +153,7 @@ describe("browser pool", () => {
       const watch = setInterval(() => {
         mostWaiting = Math.max(mostWaiting, pool.stats().waiting);
       }, 20);
-      const bodies = await Promise.all(Array.from({ length: 5 }, () => visit("/slow?ms=400")));
+      const bodies = await Promise.all(Array.from({ length: 5 }, () => visit("/slow?ms=1500")));
       clearInterval(watch);
       expect(bodies.every((body) => body.includes("slow page"))).toBe(true);
       expect(mostOpen).toBe(CONCURRENCY);

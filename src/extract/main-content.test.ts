@@ -186,3 +186,18 @@ test("an API reference keeps the code samples in its side column", () => {
   expect(content).toContain('"amount": 1099');
   expect(content).not.toContain("Other endpoint");
 });
+
+test("a thread keeps each post and its author line, and drops signatures and member stats", () => {
+  const post = (i: number) =>
+    `<article class="message"><div class="message-user"><a href="/u/${i}">member${i}</a><div class="message-userExtras"><dl><dt>Joined</dt><dd>Dec 23, 2009</dd><dt>Messages</dt><dd>1,204</dd></dl></div></div>
+    <div class="message-body"><p>Reply ${i}: bleed the radiators and check the expansion vessel, that fixed the pressure drop for me.</p></div>
+    <div class="message-signature">Running a 2009 combi boiler since forever, ask me anything about it.</div></article>`;
+  const html = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body><main><h1>Boiler pressure</h1>${[1, 2, 3, 4].map(post).join("")}</main></body></html>`;
+  const { content } = extractHtml(html, "https://forum.example/t/2", main);
+  for (let i = 1; i <= 4; i++) {
+    expect(content).toContain(`member${i}`);
+    expect(content).toContain(`Reply ${i}:`);
+  }
+  expect(content).not.toContain("Joined");
+  expect(content).not.toContain("ask me anything");
+});

@@ -202,6 +202,25 @@ function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
 
 const TITLE = new Set(["h1"]);
 
+/** Class words of what forum software prints around a post: signatures, member titles and counts, reaction bars. */
+const POST_EXTRAS =
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar)(?:$|[\s_-])/;
+
+/**
+ * Drops a thread's post extras: the signature under each post, the member's
+ * title, join date and post count beside it, the reactions bar. The author
+ * line (name, date) and the post stay.
+ */
+function dropPostExtras(root: Element): void {
+  const doomed: Element[] = [];
+  forEachElement(root, (el) => {
+    const a = el.attribs;
+    const w = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+    if (w.length > 1 && POST_EXTRAS.test(w)) doomed.push(el);
+  });
+  for (const el of doomed) removeNode(el);
+}
+
 /** A trailing block with less prose than this, mostly teasers or links, is not the article's. */
 const TRAIL_PROSE = 100;
 const TRAIL_SHARE = 0.5;
@@ -448,6 +467,7 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   dropPhotoCaptions(chosen, stats, type === "article");
+  if (type === "forum") dropPostExtras(chosen);
   if (type === "product") return [...productHeader(chosen, body), chosen];
   return [chosen];
 }

@@ -114,14 +114,16 @@ export function createBrowserEngine(
     try {
       const { viewport, custom, cleanup } = await preparePage(lease, target, options, engineOptions.stealth);
       const actions = options.actions ?? [];
-      const requests = guardRequests(page, {
+      const requests = guardRequests({
         guard: config.disableSsrfProtection ? undefined : guard,
         origin: target.origin,
         headers: custom,
         images: options.screenshot !== undefined || actions.some((a) => a.type === "screenshot"),
         signal,
       });
-      lease.interceptRequests(requests.handle);
+      // A guard with no proxy behind it (another pool's browser) must see every request itself.
+      const guarded = !config.disableSsrfProtection && !lease.proxied;
+      await lease.interceptRequests(requests.handle, guarded ? "all" : requests.scope);
       tracker = trackActivity(page);
       page.on("response", onResponse);
 

@@ -229,8 +229,14 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     contextsOpened++;
     gen.opening++;
     try {
-      const { browser, contextOptions } = await gen.ready;
-      const slot = await openSlot(browser, partition, onPageLoaded, contextUses, contextOptions);
+      const { browser, contextOptions, proxy } = await gen.ready;
+      // Without the proxy, the request filter is the only SSRF check: it must see every frame.
+      const slot = await openSlot(browser, partition, onPageLoaded, {
+        maxUses: contextUses,
+        contextOptions,
+        proxied: proxy !== undefined,
+        filterAll: !config.disableSsrfProtection && !proxy,
+      });
       if (gen.closed) {
         // The pool closed meanwhile: the context must not outlive it in a connected browser.
         await slot.close();

@@ -1,7 +1,6 @@
-import type { HTTPRequest, Page } from "puppeteer-core";
 import { SiphonError } from "../../errors.ts";
 import type { SsrfGuard } from "../ssrf.ts";
-import { isFavicon, isMainNavigation } from "./settle.ts";
+import type { InterceptScope, PausedRequest } from "./intercept.ts";
 
 /** What the request filter of one page enforces. */
 export interface RequestRules {
@@ -18,14 +17,18 @@ export interface RequestRules {
 
 /** The request filter of one fetch. */
 export interface RequestFilter {
+  /** The requests the filter has anything to decide about: the rest need no round trip. */
+  readonly scope: InterceptScope;
   /** Continues or aborts one intercepted request of the page (see PageLease.interceptRequests). */
-  handle(request: HTTPRequest): void;
+  handle(request: PausedRequest): void;
   /** Why the SSRF guard refused a main-frame document (the page or a redirect hop), if it did. */
   documentRefusal(): SiphonError | undefined;
 }
 
 /** Resource types nobody reads from a rendered page, blocked to save time and bandwidth. */
 const ALWAYS_BLOCKED = new Set(["font", "media"]);
+/** The browser's own request for a site icon after load. */
+const FAVICON = /\/favicon\.ico$/i;
 /** Schemes that never reach the network: nothing to guard. */
 const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
 
@@ -34,15 +37,21 @@ function hostKey(url: URL): string {
 }
 
 /**
- * The request filter of one fetch on `page` (whose requests are intercepted): aborts fonts,
- * media and (unless wanted) images, refuses every request (document, redirect hop, frame,
- * subresource) whose host the SSRF guard refuses, and adds the caller's headers to same-origin
- * requests. Verdicts are cached per host for the filter's lifetime (one fetch). The filter
- * resolves names but never connects; behind the browser's SSRF proxy (see launchBrowser), the
- * proxy checks each connection again and pins it to the address it checked, so this early
- * verdict, which makes a refused page a clear forbidden_url, leaves no window for rebinding.
+ * The request filter of one fetch: aborts fonts, media, the site icon and (unless wanted)
+ * images, refuses every request (document, redirect hop, frame, subresource) whose host the
+ * SSRF guard refuses and every one that is not http(s) or local (file:, ftp:, chrome:...), and
+ * adds the caller's headers to same-origin requests. Verdicts are cached per host for the
+ * filter's lifetime (one fetch). The filter resolves names but never connects; behind the
+ * browser's SSRF proxy (see launchBrowser), the proxy checks each connection again and pins it
+ * to the address it checked, so this early verdict, which makes a refused page a clear
+ * forbidden_url, leaves no window for rebinding.
+ *
+ * Its `scope` is what it needs to see: documents (every frame's, for the scheme and SSRF
+ * verdicts) and the types it blocks; everything when there are headers to add. Scripts, styles
+ * and API calls then go out without a round trip each, checked by the proxy alone. A slot
+ * without the proxy shows the filter every request whatever its scope (see openSlot).
  */
-export function guardRequests(page: Page, rules: RequestRules): RequestFilter {
+export function guardRequests(rules: RequestRules): RequestFilter {
   const verdicts = new Map<string, Promise<SiphonError | undefined>>();
   const hasHeaders = Object.keys(rules.headers).length > 0;
   let refusedDocument: SiphonError | undefined;
@@ -66,35 +75,40 @@ export function guardRequests(page: Page, rules: RequestRules): RequestFilter {
     return found;
   }
 
-  async function decide(request: HTTPRequest): Promise<void> {
-    if (
-      ALWAYS_BLOCKED.has(request.resourceType()) ||
-      (!rules.images && request.resourceType() === "image") ||
-      isFavicon(request)
-    ) {
-      return request.abort("blockedbyclient");
-    }
+  async function decide(request: PausedRequest): Promise<void> {
+    const type = request.resourceType;
     let url: URL;
     try {
-      url = new URL(request.url());
+      url = new URL(request.url);
     } catch {
-      return request.abort("blockedbyclient");
+      return request.abort();
+    }
+    if (
+      ALWAYS_BLOCKED.has(type) ||
+      (!rules.images && type === "image") ||
+      (type === "other" && FAVICON.test(url.pathname))
+    ) {
+      return request.abort();
     }
     if (LOCAL_SCHEMES.has(url.protocol)) return request.continue();
     // file:, ftp:, chrome: and the like would read the server's own machine.
-    if (url.protocol !== "http:" && url.protocol !== "https:") return request.abort("blockedbyclient");
+    if (url.protocol !== "http:" && url.protocol !== "https:") return request.abort();
     const refused = await verdict(url);
     if (refused) {
-      if (isMainNavigation(page, request)) refusedDocument = refused;
-      return request.abort("blockedbyclient");
+      if (request.mainDocument) refusedDocument = refused;
+      return request.abort();
     }
     if (hasHeaders && url.origin === rules.origin) {
-      return request.continue({ headers: { ...request.headers(), ...rules.headers } });
+      return request.continue({ ...request.headers, ...rules.headers });
     }
     return request.continue();
   }
 
+  const types = ["document", "font", "media"];
+  if (!rules.images) types.push("image");
+
   return {
+    scope: hasHeaders ? "all" : { types, favicon: true },
     handle(request) {
       // The page may close (timeout) while a verdict is pending; its request is gone with it.
       decide(request).catch(() => {});

@@ -3,10 +3,10 @@ import type {
   BrowserContext,
   BrowserContextOptions,
   CDPSession,
-  HTTPRequest,
   Page,
   Target,
 } from "puppeteer-core";
+import { type Interceptor, type InterceptScope, interceptPage, type PausedRequest } from "./intercept.ts";
 import { isMainNavigation } from "./settle.ts";
 
 /** A wipe that takes longer means a stuck page: the slot is closed instead. */
@@ -44,12 +44,17 @@ export interface PageLease {
    * ones that differ. Whoever changes a setting through `session` keeps its entry right.
    */
   applied: Map<string, string>;
+  /** Every connection of the page goes through siphon's SSRF proxy, which checks it. */
+  proxied: boolean;
   /**
-   * Hands every request the page makes during this lease to `handler`, which must continue or
-   * abort it. Interception stays on for the slot's life: without a handler requests continue;
-   * once the lease ends, all are aborted.
+   * Hands the requests in `scope` the page makes during this lease to `handler`, which must
+   * continue or abort each; the others go out untouched. A slot whose requests are the only
+   * SSRF check (see openSlot's `filterAll`) holds every request of every frame whatever the
+   * scope. The scope stays with the slot (changing it costs the browser some work): until a
+   * lease sets one, every request is held and continued; once a lease ends, those held are
+   * aborted.
    */
-  interceptRequests(handler: (request: HTTPRequest) => void): void;
+  interceptRequests(handler: (request: PausedRequest) => void, scope: InterceptScope): Promise<void>;
 }
 
 /**
@@ -69,7 +74,8 @@ export interface Slot {
    * each origin the page sent a request to. Closes the slot instead when the request failed,
    * the slot reached its most uses, the request opened another page, loaded a cross-origin
    * frame (its partitioned storage cannot be named for clearing), left a listener on the page,
-   * or the wipe fails. The page's requests are refused from the call on; the wipe starts once
+   * or the wipe fails. The page's held requests (see interceptRequests) are refused from the
+   * call on, the others go out until the page has left (its scripts stop); the wipe starts once
    * `beforeWipe` resolves. Permission answers need no wipe: preparePage keeps any from being
    * remembered. Never throws.
    * @returns true when the slot can be lent again
@@ -104,6 +110,21 @@ function settledWithin<T>(promise: Promise<T>, ms: number, what: string): Promis
   });
 }
 
+/** How a slot is opened. */
+export interface SlotOptions {
+  /** Requests it serves before its context is closed and a new one opened (SIPHON_BROWSER_CONTEXT_USES). */
+  maxUses: number;
+  /** How the context is opened: the SSRF proxy of a connected browser (LaunchedBrowser.contextOptions). */
+  contextOptions?: BrowserContextOptions;
+  /** Every connection of the page goes through siphon's SSRF proxy (PageLease.proxied). */
+  proxied: boolean;
+  /**
+   * Hold every request of every frame (see interceptPage's `everyFrame`): the request filter is
+   * the only SSRF check of a browser that is not behind the proxy.
+   */
+  filterAll: boolean;
+}
+
 /**
  * Opens a slot in `browser`: a new incognito context and page, with request interception on.
  * `partition` names the kind of request it may serve (see BrowserPool.withPage); `onLoaded` is
@@ -114,17 +135,21 @@ export async function openSlot(
   browser: Browser,
   partition: string,
   onLoaded: () => void,
-  /** Requests it serves before its context is closed and a new one opened (SIPHON_BROWSER_CONTEXT_USES). */
-  maxUses: number,
-  /** How the context is opened: the SSRF proxy of a connected browser (LaunchedBrowser.contextOptions). */
-  contextOptions?: BrowserContextOptions,
+  options: SlotOptions,
 ): Promise<Slot> {
+  const { maxUses, contextOptions, proxied, filterAll } = options;
   const context = await browser.createBrowserContext(contextOptions);
   let page: Page;
   let session: CDPSession;
+  let interceptor: Interceptor;
   try {
     page = await context.newPage();
-    [session] = await Promise.all([page.createCDPSession(), page.setRequestInterception(true)]);
+    session = await page.createCDPSession();
+    interceptor = await interceptPage(page, session, filterAll, (request) => {
+      if (!lent) request.abort();
+      else if (handler) handler(request);
+      else request.continue();
+    });
   } catch (error) {
     await context.close().catch(() => {});
     throw error;
@@ -135,7 +160,7 @@ export async function openSlot(
   let uses = 0;
   let lease = 0;
   let lent = false;
-  let handler: ((request: HTTPRequest) => void) | undefined;
+  let handler: ((request: PausedRequest) => void) | undefined;
   /** Why the slot must not be lent again, once something happened that a wipe cannot undo. */
   let spoiled: string | undefined;
   let listenersAtLend: number[] = [];
@@ -158,13 +183,6 @@ export async function openSlot(
       if (request.isNavigationRequest() && frame && frame !== page.mainFrame()) {
         if (origin !== originOf(page.mainFrame().url())) spoiled = "cross-origin frame";
       }
-    }
-    try {
-      if (!lent) void request.abort("blockedbyclient").catch(() => {});
-      else if (handler) handler(request);
-      else void request.continue().catch(() => {});
-    } catch {
-      // Already handled, or the page is gone: nothing to decide.
     }
   });
   page.on("load", loaded);
@@ -225,8 +243,11 @@ export async function openSlot(
         context,
         session,
         applied,
-        interceptRequests(next) {
-          if (id === lease && lent) handler = next;
+        proxied,
+        async interceptRequests(next, scope) {
+          if (id !== lease || !lent) return;
+          handler = next;
+          await interceptor.scope(scope);
         },
       };
     },

@@ -1,4 +1,4 @@
-import type { Page } from "puppeteer-core";
+import type { JSHandle, Page } from "puppeteer-core";
 import type { ActivityTracker } from "./settle.ts";
 
 /**
@@ -6,7 +6,8 @@ import type { ActivityTracker } from "./settle.ts";
  *  1. no main-frame navigation under way (a script-driven reload, a JS challenge);
  *  2. the network has been quiet for NETWORK_QUIET_MS: no request open that holds the page
  *     (EventSource, WebSocket, beacons and requests open over LONG_REQUEST_MS never do);
- *  3. the DOM has not changed for DOM_QUIET_MS (at least FIRST_CHANGE_MS after the wait began);
+ *  3. the DOM has not changed for DOM_QUIET_MS, by a clock that watches it from the moment the
+ *     wait begins, so a page that drew while the network settled is read without a second look;
  *  4. the page no longer looks like an app that has not drawn yet: an empty app root, a visible
  *     spinner, progress bar or "Loading…" text with little other text, or a body with no text
  *     at all while scripts run. Such a page is waited for, change by change, up to the app cap
@@ -15,13 +16,12 @@ import type { ActivityTracker } from "./settle.ts";
  * A page that never draws returns at the cap with what it has and says why.
  */
 
-/** How long the DOM must stay unchanged after a change before a page counts as drawn. */
-const DOM_QUIET_MS = 30;
 /**
- * How long a page that has not changed yet gets to start: frameworks draw a tick after load (a
- * short timer, a first fetch), and a 30 ms window alone would end before a 50 ms timer.
+ * How long the DOM must stay unchanged before a page counts as drawn, counted from the last
+ * change (or from when readiness began, for a page that does not change): what a framework
+ * schedules for the next tick, a frame or a microtask after its data, lands within it.
  */
-const FIRST_CHANGE_MS = 60;
+const DOM_QUIET_MS = 30;
 /** Quiet network time after the last request ends: chained calls start within it. */
 const NETWORK_QUIET_MS = 50;
 /** Longest wait for the network and the DOM to go quiet on a page that looks drawn. */
@@ -63,11 +63,37 @@ export interface ReadinessLimits {
   appWaitMs: number;
 }
 
+/** In the page: when the DOM last changed (performance.now()), by an observer started with the wait. */
+interface DomClock {
+  /** The last change, or when the clock started. */
+  last: number;
+  /** The last change a look has reported. */
+  seen: number;
+  /** Called on every change (by the look waiting for one). */
+  wake?: () => void;
+  stop(): void;
+}
+
+/** Runs in the page: starts the DOM clock of one wait for readiness. */
+function startClock(): DomClock {
+  const clock: DomClock = {
+    last: performance.now(),
+    seen: performance.now(),
+    stop: () => observer.disconnect(),
+  };
+  const observer = new MutationObserver(() => {
+    clock.last = performance.now();
+    clock.wake?.();
+  });
+  observer.observe(document, { childList: true, subtree: true, characterData: true });
+  return clock;
+}
+
 /**
- * Runs in the page: waits until the DOM has been quiet for `quietMs` (at least `firstMs` after
- * the call; with `untilChange`, only after a first change), or `maxMs`, then looks at it.
+ * Runs in the page: waits until the DOM has been quiet for `quietMs` by `clock` (with
+ * `untilChange`, only after a change this look sees), or `maxMs`, then looks at it.
  */
-function observe(quietMs: number, firstMs: number, maxMs: number, untilChange: boolean): Promise<PageLook> {
+function observe(clock: DomClock, quietMs: number, maxMs: number, untilChange: boolean): Promise<PageLook> {
   const ROOTS =
     "#root,#app,#__next,#__nuxt,#___gatsby,#svelte,#main-app,#application,app-root,[ng-app],[ng-version]";
   const LOADERS =
@@ -122,22 +148,26 @@ function observe(quietMs: number, firstMs: number, maxMs: number, untilChange: b
   // Without a script nothing can change the document after load.
   if (document.scripts.length === 0) return Promise.resolve(look(false));
   return new Promise((resolve) => {
-    let changed = false;
-    const first = performance.now() + firstMs;
-    const finish = () => {
-      observer.disconnect();
-      clearTimeout(quiet);
-      clearTimeout(cap);
-      resolve(look(changed));
+    const since = clock.seen;
+    const cap = performance.now() + maxMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      clearTimeout(timer);
+      const now = performance.now();
+      const changed = clock.last > since;
+      const quietAt = clock.last + quietMs;
+      if (now >= cap || ((changed || !untilChange) && now >= quietAt)) {
+        clock.wake = undefined;
+        clock.seen = clock.last;
+        resolve(look(changed));
+        return;
+      }
+      // Wake when the DOM has been quiet long enough (or at the cap); a change reschedules.
+      const next = changed || !untilChange ? Math.min(quietAt, cap) : cap;
+      timer = setTimeout(check, Math.max(0, next - now));
     };
-    let quiet = untilChange ? undefined : setTimeout(finish, Math.max(quietMs, firstMs));
-    const cap = setTimeout(finish, maxMs);
-    const observer = new MutationObserver(() => {
-      changed = true;
-      clearTimeout(quiet);
-      quiet = setTimeout(finish, Math.max(quietMs, first - performance.now()));
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
+    clock.wake = untilChange ? check : undefined;
+    check();
   });
 }
 
@@ -174,18 +204,26 @@ export async function waitUntilReady(
   let until = Math.min(limits.deadline, started + SETTLE_MAX_MS);
   let lastChange = started;
   let untilChange = false;
-  let relook = false;
   let verdict: Verdict | undefined;
-  const done = (ready: boolean): Readiness => ({
-    ready,
-    unfinished: ready ? undefined : verdict?.unfinished,
-    waitedMs: Date.now() - started,
-  });
+  // The DOM clock of the current document; a navigation takes it away, and a new one is started.
+  let clock: JSHandle<DomClock> | undefined;
+  const done = (ready: boolean): Readiness => {
+    const stopped = clock;
+    if (stopped)
+      void stopped
+        .evaluate((c) => c.stop())
+        .then(
+          () => stopped.dispose(),
+          () => {},
+        );
+    return { ready, unfinished: ready ? undefined : verdict?.unfinished, waitedMs: Date.now() - started };
+  };
   for (;;) {
     if (page.isClosed()) return done(!verdict?.strong);
     const outOfTime = Date.now() >= until;
     if (!outOfTime && tracker.navigating) {
       await tracker.nextLoad(until - Date.now());
+      clock = undefined;
       untilChange = false;
       continue;
     }
@@ -197,12 +235,13 @@ export async function waitUntilReady(
         : undefined;
     let look: PageLook;
     try {
-      const slice = Math.max(0, until - lookStarted);
+      clock ??= await page.evaluateHandle(startClock);
+      const slice = Math.max(0, until - Date.now());
       [look] = await Promise.all([
         page.evaluate(
           observe,
+          clock,
           DOM_QUIET_MS,
-          untilChange || relook ? 0 : FIRST_CHANGE_MS,
           untilChange ? Math.min(slice, CHANGE_SLICE_MS) : slice,
           untilChange,
         ),
@@ -210,20 +249,18 @@ export async function waitUntilReady(
       ]);
     } catch {
       // The document was replaced mid-look (a navigation): go round and wait for the new one.
+      clock = undefined;
       if (Date.now() >= until) return done(!verdict?.strong);
       untilChange = false;
       continue;
     }
     // A navigation began, or requests came or went while we looked: what they bring may not be
-    // drawn in this look yet.
+    // drawn in this look yet. Look again: the clock has watched the DOM meanwhile, so a page
+    // that drew within the quiet window is read at once.
     if ((tracker.navigating || tracker.lastActivity > lookStarted) && Date.now() < until) {
       untilChange = false;
-      // After a navigation the new page gets its first-change window; after requests, only the
-      // quiet window: what they brought is drawn by now or within it.
-      relook = !tracker.navigating;
       continue;
     }
-    relook = false;
     if (look.changed) lastChange = Date.now();
     verdict = judge(look);
     if (!verdict) return done(true);

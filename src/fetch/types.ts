@@ -61,6 +61,12 @@ export interface EngineFetchOptions {
   languages?: string[];
   /** Capture an image of the page once load, wait and actions are done. */
   screenshot?: CaptureOptions;
+  /**
+   * The browsing session the fetch belongs to (a crawl or batch job's id): the browser keeps a
+   * page's cookies, storage and HTTP cache for the session's next fetch instead of wiping them
+   * (see BrowserPool's WithPageOptions.session). Other fetches never see them.
+   */
+  session?: string;
 }
 
 /** One way of getting a page (simple HTTP, browser, stealth). Engines never choose each other. */

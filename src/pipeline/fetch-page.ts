@@ -33,6 +33,11 @@ export interface FetchDeps {
   now?: () => number;
   /** Over the weekly quota: simple HTTP only, no browser or stealth, whatever the request asks. */
   httpOnly?: boolean;
+  /**
+   * The browsing session of a job's pages (its id): rendered pages of one job share cookies,
+   * storage and the HTTP cache, and skip the browser's wipe between them (EngineFetchOptions.session).
+   */
+  browserSession?: string;
 }
 
 export interface CacheInfo {
@@ -148,6 +153,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
               location: input.location,
               languages: input.languages,
               screenshot: formats.screenshot ? { ...formats.screenshot, format: "png" } : undefined,
+              session: deps.browserSession,
             },
     },
     deps.engines,

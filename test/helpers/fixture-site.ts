@@ -11,6 +11,7 @@ import {
   scrollPage,
   selectPage,
   tallPage,
+  visitorPage,
 } from "./site-pages/browser-pages.ts";
 import { compatSiteRoutes } from "./site-pages/compat.ts";
 import { atomFeed, DATA_JSON, PLAIN_TEXT, robotsTxt, rssFeed, sitemap } from "./site-pages/data.ts";
@@ -150,6 +151,8 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     ["/scroll", () => html(scrollPage())],
     ["/tall", () => html(tallPage())],
     ["/cookies", (request) => html(cookiesPage(request))],
+    ["/visitor", (request) => visitorPage(request)],
+    ["/visitor/next", (request) => visitorPage(request)],
     ["/select", () => html(selectPage())],
     ["/hover", () => html(hoverPage())],
     ["/keys", () => html(keysPage())],

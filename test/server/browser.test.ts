@@ -3,8 +3,10 @@ import type { FetchResult } from "../../src/schemas/fetch.ts";
 import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
 import {
   CHALLENGE_ARTICLE_TEXT,
+  FIRST_VISIT_TEXT,
   type FixtureSite,
   FORM_RESULT_PREFIX,
+  RETURN_VISIT_TEXT,
   SPA_TEXT,
   startFixtureSite,
 } from "../helpers/fixture-site.ts";
@@ -154,4 +156,33 @@ describe("POST /v1/screenshot", () => {
       await guarded.close();
     }
   });
+});
+
+describe("a job's rendered pages share one browsing session", () => {
+  test("the crawl's second page is sent the cookie its first page was given; a fetch outside the job is not", async () => {
+    const started = await app.request("/v1/crawl", {
+      method: "POST",
+      body: JSON.stringify({
+        url: `${site.url}/visitor`,
+        limit: 2,
+        maxConcurrency: 1,
+        ignoreSitemap: true,
+        scrapeOptions: { render: true, format: "text", maxAge: 0 },
+      }),
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    let poll: { status: string; data: { url: string; markdown: string }[] } = { status: "", data: [] };
+    for (let i = 0; i < 600 && !["completed", "failed", "cancelled"].includes(poll.status); i++) {
+      await Bun.sleep(50);
+      poll = await (await app.request(`/v1/crawl/${id}`)).json();
+    }
+    expect(poll.status).toBe("completed");
+    const byUrl = new Map(poll.data.map((page) => [new URL(page.url).pathname, page.markdown]));
+    expect(byUrl.get("/visitor")).toContain(FIRST_VISIT_TEXT);
+    expect(byUrl.get("/visitor/next")).toContain(RETURN_VISIT_TEXT);
+
+    const outside = await resultOf(await postFetch(app, { url: `${site.url}/visitor/next`, render: true }));
+    expect(outside.content).toContain(FIRST_VISIT_TEXT);
+  }, 60_000);
 });

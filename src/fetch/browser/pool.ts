@@ -27,6 +27,13 @@ export interface WithPageOptions {
    * within one partition. Default "default".
    */
   partition?: string;
+  /**
+   * A browsing session (a crawl or batch job): the page a request of the session used is kept
+   * for the session's next request, unwiped, for SESSION_KEEP_MS, so the session's pages share
+   * cookies, storage and the HTTP cache as in one person's browser, and skip the wipe between
+   * them. No other request is lent such a page before it is wiped.
+   */
+  session?: string;
 }
 
 /** The shared browser of a process, lending one warm, isolated page per request. */
@@ -64,7 +71,7 @@ interface Generation {
   slots: Set<Slot>;
   /** Slots being opened. */
   opening: number;
-  /** Wiped slots waiting for a request, most recently used last. */
+  /** Slots waiting for a request (wiped, or kept for a session), most recently used last. */
   idle: Slot[];
   closed?: Promise<void>;
 }
@@ -77,6 +84,8 @@ interface Waiter {
 const DEFAULT_PARTITION = "default";
 /** Longest a wipe waits for the other pages to finish loading before it runs anyway. */
 const WIPE_DEFER_MAX_MS = 300;
+/** How long a page kept for a browsing session waits for its next request before it is wiped. */
+export const SESSION_KEEP_MS = 2_000;
 
 /** Creates the pool; nothing is launched until the first withPage. */
 export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): BrowserPool {
@@ -92,6 +101,10 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   let contextsOpened = 0;
   const contextUses = Math.max(1, config.browserContextUses);
   let closed = false;
+  /** Sessions whose page is being released to be kept for them (see runOnce). */
+  const keeping = new Map<string, Promise<void>>();
+  /** The latest keep of each slot kept for a session: only its timer may wipe the slot. */
+  const keeps = new WeakMap<Slot, number>();
   /** Wipes waiting for a quiet moment (see quietMoment). */
   const deferredWipes = new Set<() => void>();
 
@@ -214,14 +227,50 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     return slot.close();
   }
 
-  /** An idle slot of the partition, else a new one (closing an idle one of another partition to make room). */
-  function takeSlot(gen: Generation, partition: string): Promise<Slot> {
+  /** Takes the most recently used idle slot of the partition that `fits`, if any. */
+  function pickIdle(gen: Generation, partition: string, fits: (slot: Slot) => boolean): Slot | undefined {
     for (let i = gen.idle.length - 1; i >= 0; i--) {
-      if (gen.idle[i]!.partition === partition) return Promise.resolve(gen.idle.splice(i, 1)[0]!);
+      const slot = gen.idle[i]!;
+      if (slot.partition === partition && fits(slot)) return gen.idle.splice(i, 1)[0];
+    }
+    return undefined;
+  }
+
+  /**
+   * An idle slot of the partition: one kept for `session`, else a wiped one, else one kept for
+   * another session, wiped first (cheaper than a new context); else a new one (closing an idle
+   * one of another partition to make room).
+   */
+  async function takeSlot(gen: Generation, partition: string, session: string | undefined): Promise<Slot> {
+    const kept =
+      session === undefined ? undefined : pickIdle(gen, partition, (slot) => slot.owner === session);
+    if (kept) return kept;
+    const wiped = pickIdle(gen, partition, (slot) => slot.owner === undefined);
+    if (wiped) return wiped;
+    const other = pickIdle(gen, partition, () => true);
+    if (other) {
+      if (await other.clean()) return other;
+      gen.slots.delete(other);
     }
     // Holding a turn, a browser with `limit` slots always has an idle one to give up.
     if (gen.slots.size + gen.opening >= limit && gen.idle.length > 0) void dropSlot(gen, gen.idle.shift()!);
     return addSlot(gen, partition);
+  }
+
+  /** Wipes a slot kept for `session` that its session has not asked for again in SESSION_KEEP_MS. */
+  function expireKept(gen: Generation, slot: Slot, session: string): void {
+    const token = (keeps.get(slot) ?? 0) + 1;
+    keeps.set(slot, token);
+    const timer = setTimeout(async () => {
+      const at = gen.idle.indexOf(slot);
+      // Lent again meanwhile (and kept anew, with a timer of its own), or wiped already.
+      if (at < 0 || slot.owner !== session || keeps.get(slot) !== token) return;
+      gen.idle.splice(at, 1);
+      const clean = await slot.clean(quietMoment);
+      if (clean && !gen.retired && !closed) gen.idle.push(slot);
+      else await dropSlot(gen, slot);
+    }, SESSION_KEEP_MS);
+    timer.unref?.();
   }
 
   /** Opens a slot in the generation's browser; call while holding a turn, so the bound holds. */
@@ -268,6 +317,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   async function runOnce<T>(
     fn: (page: Page, lease: PageLease) => Promise<T>,
     partition: string,
+    session: string | undefined,
   ): Promise<Outcome<T>> {
     const gen = currentGeneration();
     gen.inFlight++;
@@ -275,10 +325,26 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     if (gen.started >= recycleAfter) retire(gen);
     let slot: Slot | undefined;
     const finish = async (failed: boolean) => {
+      // The session's next request, often asked for at once, waits until this page is kept.
+      let kept = () => {};
+      if (session !== undefined && slot && !failed) {
+        const promise = new Promise<void>((resolve) => {
+          kept = () => {
+            if (keeping.get(session) === promise) keeping.delete(session);
+            resolve();
+          };
+        });
+        keeping.set(session, promise);
+      }
       if (slot) {
-        const reusable = await slot.release(failed, quietMoment);
-        if (reusable && !gen.retired && !closed) gen.idle.push(slot);
-        else {
+        // release never throws.
+        const reusable = await slot.release(failed, quietMoment, session);
+        if (reusable && !gen.retired && !closed) {
+          gen.idle.push(slot);
+          if (slot.owner !== undefined) expireKept(gen, slot, slot.owner);
+          kept();
+        } else {
+          kept();
           await dropSlot(gen, slot);
           if (!failed && !gen.retired && !closed) await replaceSlot(gen, partition);
         }
@@ -288,7 +354,8 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       if (gen.retired && gen.inFlight === 0) void closeGeneration(gen);
     };
     try {
-      slot = await takeSlot(gen, partition);
+      if (session !== undefined) await keeping.get(session);
+      slot = await takeSlot(gen, partition, session);
       const lease = slot.lend();
       const value = await fn(lease.page, lease);
       // The caller gets its answer now; wiping the page (tens of ms) happens behind it.
@@ -303,14 +370,14 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
 
   return {
     async withPage<T>(fn: (page: Page, lease: PageLease) => Promise<T>, options: WithPageOptions = {}) {
-      const { signal, partition = DEFAULT_PARTITION } = options;
+      const { signal, partition = DEFAULT_PARTITION, session } = options;
       if (closed) throw closedError();
       await acquireSlot(signal);
       let release: Promise<void> = Promise.resolve();
       try {
         for (let attempt = 0; ; attempt++) {
           if (closed) throw closedError();
-          const outcome = await runOnce(fn, partition);
+          const outcome = await runOnce(fn, partition, session);
           if ("value" in outcome) {
             // The turn stays taken until the page is wiped, so the bound holds.
             release = outcome.done;

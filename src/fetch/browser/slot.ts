@@ -33,6 +33,24 @@ const REQUEST_EVENTS = [
   "metrics",
 ] as const;
 
+/** Where the events puppeteer itself follows each open request with sit in REQUEST_EVENTS. */
+const IN_FLIGHT_EVENTS = ["response", "requestfinished", "requestfailed"].map((event) =>
+  REQUEST_EVENTS.indexOf(event as (typeof REQUEST_EVENTS)[number]),
+);
+
+/**
+ * Whether a request left a listener on the page: counts per event at release above those at
+ * lend. Puppeteer's page follows every open request with one listener on each of response,
+ * requestfinished and requestfailed until it ends, so a request still open at release (a
+ * beacon, a late image) adds one to each of the three: that much is not a leftover.
+ */
+export function listenersLeft(atLend: number[], atRelease: number[]): boolean {
+  const over = atRelease.map((count, i) => count - (atLend[i] ?? 0));
+  const open = Math.max(0, Math.min(...IN_FLIGHT_EVENTS.map((i) => over[i] ?? 0)));
+  for (const i of IN_FLIGHT_EVENTS) over[i] = (over[i] ?? 0) - open;
+  return over.some((extra) => extra > 0);
+}
+
 /** What one request borrows: a warm page, its context, and the slot's CDP session. */
 export interface PageLease {
   page: Page;
@@ -65,6 +83,11 @@ export interface Slot {
   readonly partition: string;
   /** True from lend() or a main-frame navigation request of the page to its next load event. */
   readonly loading: boolean;
+  /**
+   * The browsing session whose state the page holds, when it was released to be kept for it
+   * (see release's `keepFor`); undefined when the page is wiped.
+   */
+  readonly owner: string | undefined;
   /** Lends the page to a request; call release() when it is done. */
   lend(): PageLease;
   /**
@@ -77,10 +100,18 @@ export interface Slot {
    * or the wipe fails. The page's held requests (see interceptRequests) are refused from the
    * call on, the others go out until the page has left (its scripts stop); the wipe starts once
    * `beforeWipe` resolves. Permission answers need no wipe: preparePage keeps any from being
-   * remembered. Never throws.
+   * remembered. With `keepFor` (a browsing session) the page is not wiped: it stays where it
+   * is, its state kept for that session's next request (see `owner`), until clean() wipes it.
+   * Never throws.
    * @returns true when the slot can be lent again
    */
-  release(failed: boolean, beforeWipe?: () => Promise<void>): Promise<boolean>;
+  release(failed: boolean, beforeWipe?: () => Promise<void>, keepFor?: string): Promise<boolean>;
+  /**
+   * Wipes a page kept for a session (as release does) so that any request may have it. Never
+   * throws; closes the slot when the wipe fails.
+   * @returns true when the slot can be lent again
+   */
+  clean(beforeWipe?: () => Promise<void>): Promise<boolean>;
   /** Closes the context and its page; idempotent, never throws. */
   close(): Promise<void>;
 }
@@ -166,6 +197,7 @@ export async function openSlot(
   let listenersAtLend: number[] = [];
   let closing: Promise<void> | undefined;
   let loading = false;
+  let owner: string | undefined;
   const loaded = () => {
     if (!loading) return;
     loading = false;
@@ -225,10 +257,28 @@ export async function openSlot(
     ]);
   }
 
+  /** Wipes the page; closes the slot instead when that fails or the page got spoiled meanwhile. */
+  async function wipeOrClose(beforeWipe?: () => Promise<void>): Promise<boolean> {
+    try {
+      await beforeWipe?.();
+      await settledWithin(wipe(), WIPE_TIMEOUT_MS, "wiping the page");
+      // A page opened or a frame loaded while the old page was still being left.
+      if (spoiled) throw new Error(spoiled);
+      owner = undefined;
+      return true;
+    } catch {
+      await slot.close();
+      return false;
+    }
+  }
+
   const slot: Slot = {
     partition,
     get loading() {
       return loading;
+    },
+    get owner() {
+      return owner;
     },
     lend() {
       uses++;
@@ -252,25 +302,29 @@ export async function openSlot(
       };
     },
 
-    async release(failed, beforeWipe) {
+    async release(failed, beforeWipe, keepFor) {
       lent = false;
       handler = undefined;
       loaded();
-      const leftListeners = listenerCounts().some((count, i) => count > (listenersAtLend[i] ?? 0));
+      const leftListeners = listenersLeft(listenersAtLend, listenerCounts());
       if (failed || spoiled || leftListeners || uses >= maxUses || page.isClosed()) {
         await slot.close();
         return false;
       }
-      try {
-        await beforeWipe?.();
-        await settledWithin(wipe(), WIPE_TIMEOUT_MS, "wiping the page");
-        // A page opened or a frame loaded while the old page was still being left.
-        if (spoiled) throw new Error(spoiled);
+      if (keepFor !== undefined) {
+        owner = keepFor;
         return true;
-      } catch {
+      }
+      return wipeOrClose(beforeWipe);
+    },
+
+    async clean(beforeWipe) {
+      if (owner === undefined) return !page.isClosed();
+      if (spoiled || page.isClosed()) {
         await slot.close();
         return false;
       }
+      return wipeOrClose(beforeWipe);
     },
 
     close() {

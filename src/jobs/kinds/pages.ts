@@ -60,6 +60,8 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
       signal,
       now: ctx.now,
       httpOnly: await ctx.httpOnly(),
+      // The job's rendered pages share a browsing session, as one person's browser would.
+      browserSession: job.id,
       // The caller is remote: an llmApiBase passes the same SSRF rules as every fetch.
       apiBasePolicy: "guard",
       llmLog: ctx.log,

@@ -120,6 +120,26 @@ export function cookiesPage(request: Request): string {
   );
 }
 
+/** What /visitor says to a browser that has not been there before, and to one that has. */
+export const FIRST_VISIT_TEXT = "Welcome, first-time visitor: here is the tour of the reading room.";
+export const RETURN_VISIT_TEXT = "Welcome back, returning visitor: your reading list is where you left it.";
+
+/**
+ * /visitor and /visitor/next: greet by the `visitor` cookie, which they set on the first visit
+ * (a site's own session state); /visitor links to /visitor/next.
+ */
+export function visitorPage(request: Request): Response {
+  const returning = /(?:^|;\s*)visitor=returning/.test(request.headers.get("cookie") ?? "");
+  const greeting = returning ? RETURN_VISIT_TEXT : FIRST_VISIT_TEXT;
+  const body = page(
+    "Reading room",
+    `<h1>Reading room</h1>\n<p>${greeting}</p>\n<p><a href="/visitor/next">The next room</a></p>`,
+  );
+  const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8" };
+  if (!returning) headers["set-cookie"] = "visitor=returning; Path=/";
+  return new Response(body, { headers });
+}
+
 /** A <select id="size">; the chosen value appears in #chosen. */
 export function selectPage(): string {
   const options = SELECT_OPTIONS.map((size) => `<option value="${size}">${size}</option>`).join("");

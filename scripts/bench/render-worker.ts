@@ -10,6 +10,10 @@
  * - `siphon`: the browser engine (createBrowserEngine) on its shared pool, as a scrape uses it:
  *   every request intercepted (fonts, media and images blocked), its readiness rule
  *   (src/fetch/browser/readiness.ts) decides when to read; the body it returns is checked.
+ *   Every page is an independent request: its page is wiped before the next one has it.
+ * - `siphon-job`: the same, with every page part of one job's browsing session (the `session`
+ *   option a crawl or batch job passes): a page is kept for the job's next page instead of
+ *   being wiped, as Crawlee's session pool shares a session's cookies across its requests.
  * - `crawlee-idle`: Crawlee's PuppeteerCrawler as a user would write it for an SPA they do not
  *   know: default navigation (page.goto, waitUntil "load"), then `page.waitForNetworkIdle()`
  *   (puppeteer's defaults: no request in flight for 500 ms) in the requestHandler, then
@@ -34,7 +38,7 @@
  * to the end of the last one. Latency per page is measured the same way. CPU time is the
  * machine's (see machineCpuSeconds) over the timed pages, per page.
  *
- *   bun scripts/bench/render-worker.ts <siphon|crawlee-idle|crawlee-load> <siteUrl> <urls> <delay> <concurrency> <warmup>
+ *   bun scripts/bench/render-worker.ts <siphon|siphon-job|crawlee-idle|crawlee-load> <siteUrl> <urls> <delay> <concurrency> <warmup>
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,7 +46,7 @@ import { join } from "node:path";
 import { CHROMIUM_ARGS } from "../../src/fetch/browser/launch.ts";
 import { itemText } from "../../test/helpers/site-pages/apps.ts";
 
-export const TOOLS = ["siphon", "crawlee-idle", "crawlee-load"] as const;
+export const TOOLS = ["siphon", "siphon-job", "crawlee-idle", "crawlee-load"] as const;
 export type Tool = (typeof TOOLS)[number];
 
 /** What one worker run prints. */
@@ -157,7 +161,8 @@ interface WorkerArgs {
 const itemUrl = (site: string, n: number, delay: number) => `${site}/app/item/${n}?delay=${delay}`;
 const itemOf = (url: string) => Number(/\/app\/item\/(\d+)/.exec(url)?.[1]);
 
-async function runSiphon(args: WorkerArgs): Promise<Timed> {
+/** siphon's side; with `session`, every page as one job's (EngineFetchOptions.session), as a crawl or batch renders them. */
+async function runSiphon(args: WorkerArgs, session?: string): Promise<Timed> {
   const [{ loadConfig }, { createBrowserEngine }, { createBrowserPool }] = await Promise.all([
     import("../../src/config.ts"),
     import("../../src/fetch/browser/engine.ts"),
@@ -178,7 +183,7 @@ async function runSiphon(args: WorkerArgs): Promise<Timed> {
         for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
           const startedAt = performance.now();
           try {
-            const page = await engine.fetch(itemUrl(args.site, n, args.delay));
+            const page = await engine.fetch(itemUrl(args.site, n, args.delay), { session });
             const html = decoder.decode(page.body);
             results.push({
               n,
@@ -317,7 +322,9 @@ if (import.meta.main) {
   const home = mkdtempSync(join(tmpdir(), `siphon-render-bench-${tool}-`));
   try {
     const timed =
-      tool === "siphon" ? await runSiphon(args) : await runCrawlee(args, tool === "crawlee-idle", home);
+      tool === "siphon" || tool === "siphon-job"
+        ? await runSiphon(args, tool === "siphon-job" ? "bench-job" : undefined)
+        : await runCrawlee(args, tool === "crawlee-idle", home);
     process.stdout.write(`${JSON.stringify(summarise(tool as Tool, args, timed))}\n`);
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -5,11 +5,13 @@
  *     that launches a browser per request. Warm-up runs at both concurrencies, so the pool has
  *     opened its pages (up to browserConcurrency, each reused for many requests) before
  *     anything is measured. Memory is the summed VmRSS of this process and every process under
- *     it (Chromium and its helpers), sampled during the /spa renders;
+ *     it (Chromium and its helpers), sampled during the /spa renders. Then /spa again at
+ *     concurrency 1 as one job's pages (the session a crawl or batch passes: no wipe between);
  *  2. warm renders at concurrency 1 of /app/api?delay=300 (a spinner until a fetch() to a JSON
  *     API that answers after 300 ms draws the article), on the same pool, and their p50 less
  *     the API's own 300 ms: what the render itself costs;
- *  3. siphon against Crawlee's PuppeteerCrawler on the same distinct SPA URLs
+ *  3. siphon (as independent requests, and as one job's browsing session, as a crawl or batch
+ *     renders its pages) against Crawlee's PuppeteerCrawler on the same distinct SPA URLs
  *     (/app/item/1..N?delay=D, each drawn after its own API call), each tool in its own process
  *     (scripts/bench/render-worker.ts, which describes both configurations), one after the
  *     other, alternating which goes first each round, at the same concurrency (4, siphon's
@@ -73,10 +75,11 @@ const API_WARM_UP = 3;
 const SPA_CONCURRENCY = 4;
 /** Pages each tool renders on its browser before the timed ones (two per concurrent slot). */
 const SPA_WARM_UP = 2 * SPA_CONCURRENCY;
-/** The tools of the comparison; the ratio is siphon's correct pages/s over each one's. */
-const TOOLS: readonly Tool[] = ["siphon", "crawlee-idle", "crawlee-load"];
+/** The tools of the comparison; the ratios are siphon's correct pages/s over each one's. */
+const TOOLS: readonly Tool[] = ["siphon", "siphon-job", "crawlee-idle", "crawlee-load"];
 const TOOL_NAMES: Record<Tool, string> = {
-  siphon: "siphon (browser engine, readiness rule)",
+  siphon: "siphon (browser engine, independent requests: wiped between pages)",
+  "siphon-job": "siphon (browser engine, one job's session, as a crawl or batch)",
   "crawlee-idle": "Crawlee PuppeteerCrawler (load + waitForNetworkIdle)",
   "crawlee-load": "Crawlee PuppeteerCrawler (defaults: load only)",
 };
@@ -213,11 +216,16 @@ interface SpaSummary {
   cpuMsPerPage: number;
   /** siphon's correct pages/s over this tool's (null when this tool got none right). */
   siphonRatio: number | null;
+  /** siphon's correct pages/s as one job's session over this tool's. */
+  siphonJobRatio: number | null;
 }
 
 function summariseSpa(runs: Outcome[]): SpaSummary[] {
   const of = (tool: Tool) => runs.filter((r) => r.tool === tool);
   const siphon = median(of("siphon").map((r) => r.correctPerSecond));
+  const siphonJob = median(of("siphon-job").map((r) => r.correctPerSecond));
+  const ratio = (mine: number, theirs: number) =>
+    theirs > 0 && mine > 0 ? Math.round((mine / theirs) * 100) / 100 : null;
   return TOOLS.filter((tool) => of(tool).length > 0).map((tool) => {
     const mine = of(tool);
     const pick = (
@@ -243,7 +251,8 @@ function summariseSpa(runs: Outcome[]): SpaSummary[] {
       correctPerSecond,
       pageP50Ms: Math.round(pick("p50Ms")),
       cpuMsPerPage: Math.round(pick("cpuMsPerPage")),
-      siphonRatio: correctPerSecond > 0 ? Math.round((siphon / correctPerSecond) * 100) / 100 : null,
+      siphonRatio: ratio(siphon, correctPerSecond),
+      siphonJobRatio: ratio(siphonJob, correctPerSecond),
     };
   });
 }
@@ -260,8 +269,10 @@ const rendered = async (
   target: { fetch: typeof engine.fetch },
   href = url,
   mustHold = '<div id="root"><main>',
+  /** As one job's pages (EngineFetchOptions.session): kept for each other instead of wiped. */
+  session?: string,
 ) => {
-  const page = await target.fetch(href);
+  const page = await target.fetch(href, { session });
   // A render that missed the script-built content would make the numbers meaningless.
   if (!decoder.decode(page.body).includes(mustHold)) {
     throw new Error(`the content of ${href.replace(site.url, "")} was not rendered`);
@@ -297,6 +308,10 @@ try {
   clearInterval(sampler);
   sample();
   rss.end = treeRssMiB(process.pid);
+  log(`/spa: ${half} renders at concurrency 1 as one job's pages…`);
+  const asJob = () => rendered(engine, url, undefined, "bench-job");
+  await measure(WARM_UP, 1, asJob);
+  rows.push(row("/spa", "pool, one job's session", 1, await measure(half, 1, asJob)));
 
   log(`${apiPath}: ${args.apiRenders} renders at concurrency 1…`);
   await measure(API_WARM_UP, 1, renderedApi);
@@ -381,14 +396,15 @@ try {
           `${SPA_WARM_UP} warm-up pages, ${args.rounds} round(s)${args.rounds > 1 ? ", medians" : ""}:\n`,
       );
       console.log(
-        "| Tool | Concurrency | URLs | Correct pages | Pages returned | Wall s | Pages/s | Correct pages/s | Page p50 ms | Machine CPU ms/page | siphon/tool (correct pages/s) |",
+        "| Tool | Concurrency | URLs | Correct pages | Pages returned | Wall s | Pages/s | Correct pages/s | Page p50 ms | Machine CPU ms/page | siphon/tool (correct pages/s) | siphon job/tool |",
       );
-      console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      const shown = (r: number | null) => (r === null ? "n/a (none correct)" : `${r.toFixed(2)}x`);
       for (const s of spa) {
-        const ratio = s.siphonRatio === null ? "n/a (none correct)" : `${s.siphonRatio.toFixed(2)}x`;
         console.log(
           `| ${TOOL_NAMES[s.tool]} | ${s.concurrency} | ${s.urls} | ${s.correct} | ${s.pages} | ${s.wallSeconds} | ` +
-            `${s.pagesPerSecond} | ${s.correctPerSecond} | ${s.pageP50Ms} | ${s.cpuMsPerPage} | ${ratio} |`,
+            `${s.pagesPerSecond} | ${s.correctPerSecond} | ${s.pageP50Ms} | ${s.cpuMsPerPage} | ` +
+            `${shown(s.siphonRatio)} | ${shown(s.siphonJobRatio)} |`,
         );
       }
       for (const r of spaRuns.filter(

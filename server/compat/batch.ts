@@ -8,7 +8,7 @@ import { validate } from "../../src/schemas/validate.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 import { compatMetered, compatPlugin } from "./http.ts";
-import { callerJob, type JobDeps, pagesErrors, pagesPoll, pollUrl } from "./job-view.ts";
+import { callerJob, type JobDeps, pagesErrors, pollAndCancelRoutes, pollUrl } from "./job-view.ts";
 import { jobPages } from "./page-options.ts";
 import { ScrapeBody } from "./scrape-body.ts";
 import { FirecrawlWebhook, toWebhook } from "./webhook.ts";
@@ -146,25 +146,17 @@ export function batchRoutes(deps: JobDeps, guard: Guard) {
         requestBody: jsonRequestBody(FirecrawlBatchBody),
       } as never,
     })
-    .get(
-      "/v2/batch/scrape/:id",
-      async ({ params, query, request }) =>
-        pagesPoll(guard, request, await callerJob(guard, request, params.id, "batch"), query),
-      {
-        detail: {
-          summary: "Poll a batch scrape (Firecrawl v2)",
-          description:
-            "As a crawl's poll: {success, status, total, completed, creditsUsed, expiresAt, data, next?}. Not metered.",
+    .use(
+      pollAndCancelRoutes(
+        "/v2/batch/scrape",
+        "batch",
+        {
+          what: "batch scrape",
+          poll: "As a crawl's poll: {success, status, total, completed, creditsUsed, expiresAt, data, next?}. Not metered.",
         },
-      },
-    )
-    .delete(
-      "/v2/batch/scrape/:id",
-      async ({ params, request }) => {
-        await callerJob(guard, request, params.id, "batch");
-        return { success: true as const, status: await deps.runner.cancel(params.id) };
-      },
-      { detail: { summary: "Cancel a batch scrape (Firecrawl v2): {success, status: cancelled}" } },
+        deps,
+        guard,
+      ),
     )
     .get("/v1/batch/scrape/:id/errors", errors, errorsDoc)
     .delete("/v1/batch/scrape/:id/errors", errors, errorsDoc)

@@ -15,7 +15,7 @@ import {
   firecrawlBatch,
   type JobDeps,
   pagesErrors,
-  pagesPoll,
+  pollAndCancelRoutes,
   pollUrl,
 } from "./job-view.ts";
 import { jobPages } from "./page-options.ts";
@@ -204,25 +204,17 @@ export function crawlRoutes(deps: JobDeps, guard: Guard) {
     })
     .get("/v1/crawl/active", ({ request }) => activeCrawls(guard, request), activeDoc)
     .get("/v2/crawl/active", ({ request }) => activeCrawls(guard, request), activeDoc)
-    .get(
-      "/v2/crawl/:id",
-      async ({ params, query, request }) =>
-        pagesPoll(guard, request, await callerJob(guard, request, params.id, "crawl"), query),
-      {
-        detail: {
-          summary: "Poll a crawl (Firecrawl v2)",
-          description:
-            "{success, status: scraping|completed|failed|cancelled, total, completed, creditsUsed, expiresAt, data: [documents], next?}: next (absolute, on the request's own origin) pages with ?skip=&limit= (default 100) and is left out on the last page. Not metered.",
+    .use(
+      pollAndCancelRoutes(
+        "/v2/crawl",
+        "crawl",
+        {
+          what: "crawl",
+          poll: "{success, status: scraping|completed|failed|cancelled, total, completed, creditsUsed, expiresAt, data: [documents], next?}: next (absolute, on the request's own origin) pages with ?skip=&limit= (default 100) and is left out on the last page. Not metered.",
         },
-      },
-    )
-    .delete(
-      "/v2/crawl/:id",
-      async ({ params, request }) => {
-        await callerJob(guard, request, params.id, "crawl");
-        return { success: true as const, status: await deps.runner.cancel(params.id) };
-      },
-      { detail: { summary: "Cancel a crawl (Firecrawl v2): {success, status: cancelled}" } },
+        deps,
+        guard,
+      ),
     )
     .get("/v1/crawl/:id/errors", errors, errorsDoc)
     .delete("/v1/crawl/:id/errors", errors, errorsDoc)

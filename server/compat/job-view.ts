@@ -5,7 +5,7 @@ import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import type { JobItem, JobRecord, JobStatus, JobType } from "../../src/store/types.ts";
 import { type Guard, identify } from "../guard.ts";
 import { nextLink, ownedJob, pollPaging } from "../routes/jobs.ts";
-import { authRequest } from "./http.ts";
+import { authRequest, compatPlugin } from "./http.ts";
 import { type Asked, toDocument } from "./scrape-map.ts";
 
 /**
@@ -160,4 +160,32 @@ export type JobDeps = FetchDeps & { runner: JobRunner };
 /** The poll URL of a job a Firecrawl route started, on the request's own origin. */
 export function pollUrl(request: Request, path: string, id: string): string {
   return `${new URL(request.url).origin}${path}/${id}`;
+}
+
+/**
+ * GET `${base}/:id` (poll, as pagesPoll) and DELETE `${base}/:id` (cancel: {success, status})
+ * of one kind of pages job, as Firecrawl v2 has them for crawls and batches. Not metered.
+ */
+export function pollAndCancelRoutes(
+  base: string,
+  type: "crawl" | "batch",
+  docs: { what: string; poll: string },
+  deps: JobDeps,
+  guard: Guard,
+) {
+  return compatPlugin(`compat:${type}:poll`)
+    .get(
+      `${base}/:id`,
+      async ({ params, query, request }) =>
+        pagesPoll(guard, request, await callerJob(guard, request, params.id, type), query),
+      { detail: { summary: `Poll a ${docs.what} (Firecrawl v2)`, description: docs.poll } },
+    )
+    .delete(
+      `${base}/:id`,
+      async ({ params, request }) => {
+        await callerJob(guard, request, params.id, type);
+        return { success: true as const, status: await deps.runner.cancel(params.id) };
+      },
+      { detail: { summary: `Cancel a ${docs.what} (Firecrawl v2): {success, status: cancelled}` } },
+    );
 }

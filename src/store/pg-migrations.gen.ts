@@ -43,5 +43,18 @@ export const PG_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795497891138,
     "hash": "5ac359aeb0429d2631335d74c405f3bf189115625d4a4823b49aa63fcf2729a8",
     "tag": "0001_accounts_notify"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"watch_checks\" (\n\t\"seq\" bigserial PRIMARY KEY NOT NULL,\n\t\"id\" text NOT NULL,\n\t\"watch_id\" text NOT NULL,\n\t\"checked_at\" bigint NOT NULL,\n\t\"trigger\" text NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"fingerprint\" text,\n\t\"previous_fingerprint\" text,\n\t\"summary\" text NOT NULL,\n\t\"added_text\" text NOT NULL,\n\t\"removed_text\" text NOT NULL,\n\t\"diff\" \"bytea\",\n\t\"status_code\" integer,\n\t\"error\" text,\n\tCONSTRAINT \"watch_checks_id_unique\" UNIQUE(\"id\")\n);\n",
+      "\nCREATE TABLE \"watches\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"account_id\" text NOT NULL,\n\t\"url\" text NOT NULL,\n\t\"name\" text,\n\t\"status\" text NOT NULL,\n\t\"interval_minutes\" integer NOT NULL,\n\t\"options\" text NOT NULL,\n\t\"webhook\" text,\n\t\"last_fingerprint\" text,\n\t\"baseline\" \"bytea\",\n\t\"last_checked_at\" bigint,\n\t\"last_changed_at\" bigint,\n\t\"last_error\" text,\n\t\"change_count\" integer DEFAULT 0 NOT NULL,\n\t\"check_count\" integer DEFAULT 0 NOT NULL,\n\t\"next_check_at\" bigint NOT NULL,\n\t\"revision\" integer DEFAULT 0 NOT NULL,\n\t\"claim_token\" text,\n\t\"claimed_until\" bigint,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);\n",
+      "\nCREATE INDEX \"watch_checks_watch\" ON \"watch_checks\" USING btree (\"watch_id\",\"seq\");",
+      "\nCREATE INDEX \"watches_account_created\" ON \"watches\" USING btree (\"account_id\",\"created_at\");",
+      "\nCREATE INDEX \"watches_next_check\" ON \"watches\" USING btree (\"next_check_at\");"
+    ],
+    "bps": true,
+    "folderMillis": 1795509822381,
+    "hash": "1abe507429aede33f2b1a4aff2e569530e74770401ed02ba55d8f8500c7af3a3",
+    "tag": "0002_watches"
   }
 ];

@@ -170,3 +170,61 @@ export const pageSnapshots = pgTable(
   },
   (table) => [index("page_snapshots_page").on(table.accountId, table.url, table.tag, table.scrapedAt)],
 );
+
+/**
+ * As SQLite's; a claim (claim_token, claimed_until) is taken by one UPDATE whose rows are
+ * locked FOR UPDATE SKIP LOCKED, so workers claiming at once never share a watch. The baseline
+ * is page content, kept as UTF-8 bytes (PostgreSQL text cannot hold NUL).
+ */
+export const watches = pgTable(
+  "watches",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    url: text("url").notNull(),
+    name: text("name"),
+    status: text("status").notNull(),
+    intervalMinutes: integer("interval_minutes").notNull(),
+    options: text("options").notNull(),
+    webhook: text("webhook"),
+    lastFingerprint: text("last_fingerprint"),
+    baseline: bytes("baseline"),
+    lastCheckedAt: ms("last_checked_at"),
+    lastChangedAt: ms("last_changed_at"),
+    lastError: text("last_error"),
+    changeCount: integer("change_count").notNull().default(0),
+    checkCount: integer("check_count").notNull().default(0),
+    nextCheckAt: ms("next_check_at").notNull(),
+    revision: integer("revision").notNull().default(0),
+    claimToken: text("claim_token"),
+    claimedUntil: ms("claimed_until"),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (table) => [
+    index("watches_account_created").on(table.accountId, table.createdAt),
+    index("watches_next_check").on(table.nextCheckAt),
+  ],
+);
+
+/** As SQLite's, with the diff (page content) as UTF-8 bytes. */
+export const watchChecks = pgTable(
+  "watch_checks",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: text("id").notNull().unique(),
+    watchId: text("watch_id").notNull(),
+    checkedAt: ms("checked_at").notNull(),
+    trigger: text("trigger").notNull(),
+    status: text("status").notNull(),
+    fingerprint: text("fingerprint"),
+    previousFingerprint: text("previous_fingerprint"),
+    summary: text("summary").notNull(),
+    addedText: text("added_text").notNull(),
+    removedText: text("removed_text").notNull(),
+    diff: bytes("diff"),
+    statusCode: integer("status_code"),
+    error: text("error"),
+  },
+  (table) => [index("watch_checks_watch").on(table.watchId, table.seq)],
+);

@@ -7,6 +7,7 @@ import { migratePg } from "./pg-migrate.ts";
 import { PG_MIGRATIONS } from "./pg-migrations.gen.ts";
 import { pgSnapshots } from "./pg-snapshots.ts";
 import { pgUsage } from "./pg-usage.ts";
+import { pgWatches } from "./pg-watches.ts";
 import type { Store } from "./types.ts";
 
 /** Options of the PostgreSQL store; each has a default. */
@@ -55,6 +56,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       usage,
       jobs: pgJobs(pg),
       snapshots: pgSnapshots(pg),
+      watches: pgWatches(pg),
       async close() {
         await usage.flush().catch(() => {});
         await pg.close();

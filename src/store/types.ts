@@ -386,10 +386,6 @@ export interface Store {
   usage: UsageStore;
   jobs: JobStore;
   snapshots: SnapshotStore;
-  /**
-   * Absent on a backend that keeps no watches yet (PostgreSQL until its implementation lands):
-   * the watch API then answers 501 not_implemented and no scheduler runs checks.
-   */
-  watches?: WatchStore;
+  watches: WatchStore;
   close(): Promise<void>;
 }

@@ -1,13 +1,14 @@
 /**
  * The watch store's contract: what every implementation of WatchStore (src/store/types.ts)
  * must do, through the interface alone. Run per backend beside the store contract
- * (sqlite.watch-contract.test.ts; PostgreSQL's runs it the same way).
+ * (sqlite.watch-contract.test.ts, pg.watch-contract.test.ts).
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type {
   Store,
   WatchCheckRecord,
   WatchCheckState,
+  WatchClaim,
   WatchRecord,
   WatchStore,
 } from "../../src/store/types.ts";
@@ -64,14 +65,6 @@ const state = (over: Partial<WatchCheckState> = {}): WatchCheckState => ({
   ...over,
 });
 
-type WithWatches = Store & { watches: WatchStore };
-
-/** A backend under this contract must keep watches. */
-function withWatches(store: Store): WithWatches {
-  if (!store.watches) throw new Error(`this ${store.kind} store keeps no watches`);
-  return store as WithWatches;
-}
-
 /** Defines the watch store's contract suite for one backend. */
 export function watchStoreContract(name: string, backend: () => Backend): void {
   const open: Store[] = [];
@@ -80,12 +73,12 @@ export function watchStoreContract(name: string, backend: () => Backend): void {
   });
 
   /** Two stores on one fresh database: two processes sharing it. */
-  async function openStores(): Promise<[WithWatches, WithWatches]> {
+  async function openStores(): Promise<[Store, Store]> {
     const db = await backend().fresh();
     const a = await db.open();
     const b = await db.open();
     open.push(a, b);
-    return [withWatches(a), withWatches(b)];
+    return [a, b];
   }
 
   describe(`${name}: WatchStore`, () => {
@@ -163,6 +156,60 @@ export function watchStoreContract(name: string, backend: () => Backend): void {
       const ids = takes.flat().map((w) => w.id);
       expect(ids.length).toBe(30);
       expect(new Set(ids).size).toBe(30);
+    });
+
+    test("two workers claiming due watches in a loop at once each take other watches, and together all", async () => {
+      const [a, b] = await openStores();
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          a.watches.create(watch({ id: `watch_${i}`, nextCheckAt: i % 7 })),
+        ),
+      );
+      /** A worker's scheduler: claims a few at a time, several claims in flight, until none is due. */
+      const worker = async (watches: WatchStore, name: string) => {
+        const taken: string[] = [];
+        const loop = async (lane: number) => {
+          for (let round = 0; ; round++) {
+            const claim: WatchClaim = { token: `${name}-${lane}-${round}`, until: 9000 };
+            const due = await watches.claimDue(1000, 3, claim);
+            if (!due.length) return;
+            taken.push(...due.map((w) => w.id));
+          }
+        };
+        await Promise.all([0, 1, 2].map(loop));
+        return taken;
+      };
+      const [byA, byB] = await Promise.all([worker(a.watches, "a"), worker(b.watches, "b")]);
+      const all = [...byA, ...byB];
+      expect(all.length).toBe(60);
+      expect(new Set(all).size).toBe(60);
+    });
+
+    test("page content with a NUL character is kept as it was (baseline, diff); summaries and errors are kept", async () => {
+      const [store] = await openStores();
+      const watches = store.watches;
+      const content = "line one\u0000\nline two";
+      await watches.create(watch({ name: "a\u0000b", baseline: content, lastFingerprint: "f1" }));
+      expect((await watches.get("watch_a"))?.baseline).toBe(content);
+      await watches.claim("watch_a", 1000, { token: "t", until: 9000 });
+      const summary = '1 line added: "x\u0000y"';
+      const recorded = await watches.finishCheck(
+        "watch_a",
+        "t",
+        0,
+        state({ fingerprint: { lastFingerprint: "f2", baseline: `${content}\u0000` } }),
+        check({ id: "chk_nul", summary, addedText: ["x\u0000y"], diff: "+x\u0000y\n", error: "e\u0000" }),
+        10,
+      );
+      expect(recorded).toBe(true);
+      expect((await watches.get("watch_a"))?.baseline).toBe(`${content}\u0000`);
+      const [kept] = await watches.checks("watch_a", 1, 0);
+      expect(kept).toMatchObject({ id: "chk_nul", addedText: ["x\u0000y"], diff: "+x\u0000y\n" });
+      // A backend may show a NUL in text meant for people as U+FFFD, as an HTML parser reads it.
+      const asRead = (text: string | null | undefined) => text?.replaceAll("\uFFFD", "\u0000");
+      expect(asRead(kept?.summary)).toBe(summary);
+      expect(asRead(kept?.error)).toBe("e\u0000");
+      expect(asRead((await watches.get("watch_a"))?.name)).toBe("a\u0000b");
     });
 
     test("finishCheck records state and history under the claim, keeping the newest `keep`", async () => {

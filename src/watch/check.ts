@@ -10,7 +10,6 @@ import { compareContent } from "./compare.ts";
 import { compileNoiseRules, filterNoise } from "./noise.ts";
 import { watchOptions } from "./options.ts";
 import { nextCheckAt } from "./schedule.ts";
-import { watchStoreOf } from "./store.ts";
 
 /** What one check needs. */
 export interface CheckDeps {
@@ -142,7 +141,7 @@ export async function runCheck(
     };
   } catch (raw) {
     if (deps.cancel?.aborted) {
-      await watchStoreOf(deps.store).release(watch.id, token);
+      await deps.store.watches.release(watch.id, token);
       const cancelled = new SiphonError("timeout", "The check was cancelled before it finished");
       return {
         check: { ...base, ...failed(cancelled, null) },
@@ -162,7 +161,7 @@ export async function runCheck(
       nextCheckAt: next,
     };
   }
-  const recorded = await watchStoreOf(deps.store).finishCheck(
+  const recorded = await deps.store.watches.finishCheck(
     watch.id,
     token,
     watch.revision,

@@ -14,5 +14,4 @@ export {
   type WatchNotifier,
   type WatchService,
 } from "./service.ts";
-export { watchStoreOf } from "./store.ts";
 export { checkView, watchView } from "./view.ts";

@@ -5,9 +5,9 @@ import { CLAIM_LEASE_MS, type WatchService } from "./service.ts";
 export const DEFAULT_TICK_MS = 5_000;
 
 /**
- * Runs due watch checks. In-process in `siphon serve` for now; a worker process can run the
- * same object later, as claiming is the store's compare-and-set and several schedulers on one
- * store never run the same check.
+ * Runs due watch checks: in `siphon serve` with role all (the single process) or worker (each
+ * worker of a hosted cluster runs one), never in an API-only process. Claiming is the store's
+ * compare-and-set, so several schedulers on one store never run the same check.
  */
 export interface WatchScheduler {
   /** Starts looking for due watches: now (catching up on overdue ones), then every tick. */
@@ -48,8 +48,7 @@ export function createWatchScheduler(service: WatchService, options: SchedulerOp
 
   async function claimAndStart(): Promise<number> {
     const free = concurrency - running.size;
-    // A backend that keeps no watches has nothing to schedule.
-    if (stopped || free <= 0 || !options.store.watches) return 0;
+    if (stopped || free <= 0) return 0;
     const token = crypto.randomUUID();
     const due = await options.store.watches.claimDue(now(), free, { token, until: now() + CLAIM_LEASE_MS });
     for (const watch of due) {

@@ -25,7 +25,6 @@ import {
   watchWebhook,
 } from "./options.ts";
 import { dueFrom } from "./schedule.ts";
-import { watchStoreOf } from "./store.ts";
 import { checkView } from "./view.ts";
 
 /** How long a claim on a watch holds: past it, a check that never finished (a dead process) is free again. */
@@ -126,14 +125,13 @@ export function createWatchService(deps: WatchDeps): WatchService {
   const log = deps.log ?? (() => {});
   const webhooks = deps.webhooks ?? createWebhookSender(deps.config, { now, log });
   const plans: Map<string, Plan> = loadPlans(deps.config);
-  // Read at each use: a backend without watches answers not_implemented, not a crash at start.
-  const watches = () => watchStoreOf(deps.store);
+  const watches = deps.store.watches;
   // Checks running in this process, by watch: a manual check joins one the scheduler runs.
   const running = new Map<string, Promise<CheckRun>>();
   const notifiers = new Map<string, WatchNotifier>();
 
   async function owned(id: string, accountId: string): Promise<WatchRecord> {
-    const watch = await watches().get(id);
+    const watch = await watches.get(id);
     if (!watch || watch.accountId !== accountId) {
       throw new SiphonError("not_found", `No watch ${id}`, { hint: "List your watches with GET /v1/watch." });
     }
@@ -208,9 +206,7 @@ export function createWatchService(deps: WatchDeps): WatchService {
     })
       .catch(async (raw) => {
         // The store failed: give the claim back rather than hold the watch for a lease.
-        await watches()
-          .release(watch.id, token)
-          .catch(() => {});
+        await watches.release(watch.id, token).catch(() => {});
         throw raw;
       })
       .then((done) => {
@@ -231,7 +227,7 @@ export function createWatchService(deps: WatchDeps): WatchService {
       const inProcess = running.get(id);
       if (inProcess) return inProcess;
       const token = crypto.randomUUID();
-      const watch = await watches().claim(id, now(), { token, until: now() + CLAIM_LEASE_MS });
+      const watch = await watches.claim(id, now(), { token, until: now() + CLAIM_LEASE_MS });
       if (watch) return { watch, token };
       if (Date.now() >= waitUntil || signal?.aborted) {
         throw new SiphonError("rate_limited", `A check of watch ${id} is already running`, {
@@ -249,7 +245,7 @@ export function createWatchService(deps: WatchDeps): WatchService {
       const options = mergeOptions(DEFAULT_OPTIONS, input);
       const intervalMinutes = createInterval(input, deps.config);
       const webhook = webhookOf(input, surface) ?? null;
-      if ((await watches().count(accountId)) >= MAX_WATCHES_PER_ACCOUNT) {
+      if ((await watches.count(accountId)) >= MAX_WATCHES_PER_ACCOUNT) {
         throw new SiphonError(
           "invalid_request",
           `An account may have at most ${MAX_WATCHES_PER_ACCOUNT} watches`,
@@ -281,11 +277,11 @@ export function createWatchService(deps: WatchDeps): WatchService {
         createdAt: at,
         updatedAt: at,
       };
-      await watches().create(watch);
+      await watches.create(watch);
       return watch;
     },
 
-    list: (accountId, limit, offset) => watches().list(accountId, limit, offset),
+    list: (accountId, limit, offset) => watches.list(accountId, limit, offset),
 
     get: owned,
 
@@ -314,17 +310,17 @@ export function createWatchService(deps: WatchDeps): WatchService {
         patch.nextCheckAt = dueFrom(watch.lastCheckedAt, interval, at);
       }
       if (Object.keys(patch).length === 0) return watch;
-      const updated = await watches().update(id, patch, at);
+      const updated = await watches.update(id, patch, at);
       if (!updated) throw new SiphonError("not_found", `No watch ${id}`);
       return updated;
     },
 
     async remove(id, accountId) {
       await owned(id, accountId);
-      await watches().delete(id);
+      await watches.delete(id);
     },
 
-    history: (watch, limit, offset = 0) => watches().checks(watch.id, limit, offset),
+    history: (watch, limit, offset = 0) => watches.checks(watch.id, limit, offset),
 
     async checkNow(id, accountId, options = {}) {
       await owned(id, accountId);

@@ -396,23 +396,6 @@ describe("scheduled checks", () => {
   });
 });
 
-describe("a store without watches", () => {
-  test("answers 501 not_implemented, and the scheduler has nothing to run", async () => {
-    const store = app.store as { watches?: unknown };
-    const kept = store.watches;
-    delete store.watches;
-    try {
-      const res = await call("POST", "/v1/watch", { url: `${site.url}/watch/pricing/none` });
-      expect(res.status).toBe(501);
-      expect((await errorOf(res)).type).toBe("not_implemented");
-      expect((await call("GET", "/v1/watch")).status).toBe(501);
-      expect(await app.scheduler?.tick()).toBe(0);
-    } finally {
-      store.watches = kept;
-    }
-  });
-});
-
 describe("OpenAPI", () => {
   test("every watch route is documented with its body, query and answers", async () => {
     const doc = (await (await app.request("/docs/json")).json()) as {

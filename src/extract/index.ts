@@ -9,6 +9,7 @@ import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
 import { findNotations, type Notations } from "./notation.ts";
 import { declaredPageType, declaredTypes, declaresArticleSchema, type PageType } from "./page-type.ts";
+import { declaredProductDescription, missingDescription } from "./product-data.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { scanPage } from "./scan.ts";
@@ -72,6 +73,12 @@ const STEPS: Step[] = [
   },
   function mainContent(ctx) {
     if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
+  },
+  function declaredProductDetails(ctx) {
+    // A product's description is content even where the page only declares it (JSON-LD).
+    if (!ctx.options.onlyMainContent || ctx.pageType !== "product") return;
+    const extra = missingDescription(ctx.$, ctx.roots, declaredProductDescription(scanPage(ctx.$), ctx.$));
+    if (extra) ctx.roots = [...ctx.roots, extra];
   },
   function includeAndExclude(ctx) {
     const { includeTags, excludeTags } = ctx.options;

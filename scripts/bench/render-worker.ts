@@ -40,11 +40,12 @@
  *
  *   bun scripts/bench/render-worker.ts <siphon|siphon-job|crawlee-idle|crawlee-load> <siteUrl> <urls> <delay> <concurrency> <warmup>
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHROMIUM_ARGS } from "../../src/fetch/browser/launch.ts";
 import { itemText } from "../../test/helpers/site-pages/apps.ts";
+import { machineCpuSeconds } from "./stats.ts";
 
 export const TOOLS = ["siphon", "siphon-job", "crawlee-idle", "crawlee-load"] as const;
 export type Tool = (typeof TOOLS)[number];
@@ -74,27 +75,6 @@ export interface Outcome {
   missing: number[];
   /** CPU time the machine spent over the timed pages (all processes), ms per page; 2 cores give 2,000 ms/s. */
   cpuMsPerPage: number;
-}
-
-const TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
-
-/**
- * CPU seconds the whole machine has spent so far outside idle (Linux /proc/stat: user, nice,
- * system, irq, softirq, steal). Counting the tool's own process tree instead loses the time of
- * renderers that exit before the end (Crawlee's page per request), so this counts everything:
- * the tool, its Chromium, the fixture site's server and whatever else runs (little, when the
- * machine is quiet).
- */
-function machineCpuSeconds(): number {
-  const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
-    .split("\n", 1)[0]!
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-  return (
-    ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) /
-    TICKS_PER_SECOND
-  );
 }
 
 /** First item number of the warm-up pages: far from the timed ones, so no URL repeats. */

@@ -34,7 +34,7 @@ import { openStore } from "../../src/store/index.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type Cluster, type ServeProcess, startCluster } from "../../test/hosted/cluster.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
-import { round1 } from "./stats.ts";
+import { machineCpuSeconds, round1 } from "./stats.ts";
 
 const pages = numberFlag("pages", 2000);
 const crawls = numberFlag("crawls", 4);
@@ -85,6 +85,7 @@ async function crawlThroughput(api: ServeProcess, key: string, site: string) {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const each = Math.floor(pages / crawls);
   const started = performance.now();
+  const cpuBefore = machineCpuSeconds();
   const ids = await Promise.all(
     Array.from({ length: crawls }, async () => {
       const response = await fetch(`${api.url}/v1/crawl`, {
@@ -118,7 +119,15 @@ async function crawlThroughput(api: ServeProcess, key: string, site: string) {
       await Bun.sleep(100);
     }
   const secondsTaken = (performance.now() - started) / 1000;
-  return { pages: done, seconds: round1(secondsTaken), pagesPerSecond: round1(done / secondsTaken) };
+  const cpuSeconds = machineCpuSeconds() - cpuBefore;
+  return {
+    pages: done,
+    seconds: round1(secondsTaken),
+    pagesPerSecond: round1(done / secondsTaken),
+    // The whole machine's CPU (servers, workers, Redis, PostgreSQL, the site) per page, and how busy its cores were.
+    cpuMsPerPage: round1((cpuSeconds * 1000) / Math.max(1, done)),
+    coresBusy: round1(cpuSeconds / secondsTaken),
+  };
 }
 
 function load(urls: string[], key: string, path: string): Promise<{ rps: number; non2xx: number }> {

@@ -149,3 +149,36 @@ test("an inactive tab panel is kept: its text is the page's, a click away", () =
   expect(content).toContain("28 litres");
   expect(content).toContain("Hand wash in cold water");
 });
+
+test("a hidden BEM tab panel (tab__content) is kept like a role=tabpanel one", () => {
+  const html = `<body><main><h1>Security services</h1><p>We protect what you build, from policy to the help desk.</p>
+    <div class="tabs"><button>Governance</button><button>Identity</button>
+    <div class="tab__content"><p>Governance sets the policies every team follows.</p></div>
+    <div class="tab__content" hidden><p>Identity services we run:</p><ul><li>Access reviews every quarter</li><li>Single sign-on rollout</li></ul></div></div></main></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("Access reviews every quarter");
+});
+
+test("tabs of sections are content even when their ids say menu", () => {
+  const intro =
+    "<p>Our consultants secure networks, clouds and the factory floor for companies of every size.</p>".repeat(
+      8,
+    );
+  const html = `<body><main><h1>Security services</h1>${intro}
+    <div class="filter-tabs" id="filter-menu-tabs-1"><div role="tablist"><button>Cloud</button><button>Factory</button></div>
+    <div role="tabpanel" id="filter-menu-tabs-1-item-1"><div class="filter-menu-item"><h3>Cloud posture</h3><p>We audit cloud accounts against your own baseline.</p></div></div>
+    <div role="tabpanel" id="filter-menu-tabs-1-item-2"><div class="filter-menu-item"><h3>Factory networks</h3><p>Operational networks get segmented and watched around the clock.</p></div></div></div>
+    </main><nav class="menu"><a href="/a">About</a><a href="/b">Careers</a></nav></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("audit cloud accounts");
+  expect(content).toContain("segmented and watched");
+  expect(content).not.toContain("Careers");
+});

@@ -124,13 +124,30 @@ function isHiddenChrome(el: Element): boolean {
 const HIDDEN_CONTENT = 1000;
 
 /** Class words of tab panels. */
-const PANEL_WORDS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel)(?:$|[\s_-])/i;
+const PANEL_WORDS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tabs?[_-]{1,2}content)(?:$|[\s_-])/i;
 
 /** A tab panel, which a click on its tab reveals. */
 function isTabPanel(el: Element): boolean {
   const a = el.attribs;
   return a.role === "tabpanel" || (a.class !== undefined && PANEL_WORDS.test(a.class));
 }
+
+/** True when a descendant is a tab panel holding a paragraph. */
+function holdsTabPanel(root: Element): boolean {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (isTabPanel(node)) {
+      if (hasDescendant(node, PARAGRAPH)) return true;
+      continue;
+    }
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
+}
+
+const PARAGRAPH = new Set(["p"]);
 
 function isHidden(el: Element): boolean {
   const a = el.attribs;
@@ -163,7 +180,7 @@ const HIDDEN_CLASS =
  */
 const JUNK_SHARE = 0.4;
 
-function isJunk(el: Element, insideContent: boolean, pageText: number): boolean {
+function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel = false): boolean {
   const a = el.attribs;
   if (el.name === "a" && a.href !== undefined && SHARE_HREF.test(a.href.trim())) return true;
   const role = a.role;
@@ -185,6 +202,12 @@ function isJunk(el: Element, insideContent: boolean, pageText: number): boolean 
   const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
   if (words.length < 2) return false;
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
+    // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
+    if (
+      !CONSENT.test(words) &&
+      (inPanel || isTabPanel(el) ? hasDescendant(el, PARAGRAPH) : holdsTabPanel(el))
+    )
+      return false;
     const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
     return visibleTextLength(el, limit) < limit;
   }
@@ -203,7 +226,7 @@ function isJunk(el: Element, insideContent: boolean, pageText: number): boolean 
  */
 export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
-  const visit = (el: Element, insideContent: boolean, inCode: boolean): void => {
+  const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
     const children = el.children;
     for (let i = 0; i < children.length; ) {
       const child = children[i]!;
@@ -218,7 +241,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
       if (
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||
-        (!inCode && isJunk(child, insideContent, pageText)) ||
+        (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
         isEmptyNoscript(child)
       ) {
         removeNode(child);
@@ -229,9 +252,10 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         child,
         insideContent || CONTENT_AREA.has(child.name) || role === "main" || role === "article",
         inCode || child.name === "pre" || child.name === "code",
+        inPanel || isTabPanel(child),
       );
       i++;
     }
   };
-  visit(root, false, false);
+  visit(root, false, false, false);
 }

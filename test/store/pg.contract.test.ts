@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openPgStore } from "../../src/store/pg-store.ts";
 import { postgresBin, startPostgres, type TestPostgres } from "../helpers/postgres.ts";
-import { storeContract } from "./contract.ts";
+import { type Backend, storeContract } from "./contract.ts";
+import { watchStoreContract } from "./watch-contract.ts";
 
 if (!postgresBin()) {
-  describe("PostgreSQL store contract", () => {
+  describe("PostgreSQL store and watch store contracts", () => {
     test.skip("skipped: PostgreSQL is not installed (scripts/setup.sh installs it from apt)", () => {});
   });
 } else {
@@ -19,12 +20,15 @@ if (!postgresBin()) {
   afterAll(async () => {
     await pg?.close();
   }, 30_000);
-  storeContract("PostgreSQL", () => ({
+  // Two stores on the database are two processes: each its own pool of connections.
+  const backend = (): Backend => ({
     async fresh() {
       await pg.empty("contract");
       return { open: (options) => openPgStore(url, { maxConnections: 4, ...options }) };
     },
-  }));
+  });
+  storeContract("PostgreSQL", backend);
+  watchStoreContract("PostgreSQL", backend);
 
   // Beyond the contract: SQLite keeps burst windows in its one server process; PostgreSQL shares them.
   describe("PostgreSQL: shared by several processes", () => {

@@ -182,3 +182,17 @@ test("tabs of sections are content even when their ids say menu", () => {
   expect(content).toContain("segmented and watched");
   expect(content).not.toContain("Careers");
 });
+
+test("aria-hidden text stays (it is on screen), but a closed aria-hidden drawer goes", () => {
+  const html = `<body><main><h1>Walking boots</h1>
+    <div class="card"><h2>Ridge mid boot</h2><i aria-hidden="true" class="stars"><span>4.7 out of 5 stars</span></i><span>$180</span></div>
+    <div class="card"><h2>Valley low shoe</h2><i aria-hidden="true" class="stars"><span>4.2 out of 5 stars</span></i><span>$140</span></div></main>
+    <aside aria-hidden="true" class="bag"><h2>Shopping bag</h2><p>Subtotal</p><p>Taxes and shipping calculated at checkout</p></aside></body>`;
+  const { content } = extractHtml(html, "https://x.example/", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("4.7 out of 5 stars");
+  expect(content).not.toContain("Taxes and shipping");
+});

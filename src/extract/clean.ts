@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, isElement, removeNode, visibleTextLength } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
 
 /** Elements that never carry readable content. */
 const DROP_TAGS = new Set([
@@ -152,10 +152,30 @@ const PARAGRAPH = new Set(["p"]);
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden !== undefined) return true;
-  if (a["aria-hidden"] === "true") return true;
   const style = a.style;
-  return style !== undefined && HIDDEN_STYLE.test(style);
+  if (style !== undefined && HIDDEN_STYLE.test(style)) return true;
+  return a["aria-hidden"] === "true" && ariaHiddenIsOff(el);
 }
+
+/** Elements that aria-hidden closes rather than merely hides from screen readers. */
+const OVERLAYS = new Set(["aside", "dialog"]);
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * aria-hidden hides from screen readers only, and its text stays on screen
+ * (a star rating's "4.5 out of 5 stars"). It is off the page's text on a
+ * drawer or dialog (a closed one), on a symbol with no words (a heading's
+ * "#" anchor, an icon), and on the drawn twin of math whose MathML is beside it.
+ */
+function ariaHiddenIsOff(el: Element): boolean {
+  if (OVERLAYS.has(el.name) || el.attribs.role === "dialog") return true;
+  if (!WORD_CHAR.test(textOf(el))) return true;
+  const parent = el.parent;
+  return parent !== null && isElement(parent) && hasDescendant(parent, MATH);
+}
+
+const MATH = new Set(["math"]);
 
 /**
  * Utility classes that hide an element in every layout ("hide", "d-none",

@@ -20,7 +20,7 @@
 import { pagePath } from "./crawl-site.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
 import { median, round1 } from "./stats.ts";
-import { runJsonWorker } from "./worker.ts";
+import { runJsonWorker, startCrawlSite } from "./worker.ts";
 
 const pages = numberFlag("pages", 2000);
 const rounds = numberFlag("rounds", 1);
@@ -43,23 +43,6 @@ interface Run {
   rssEndMiB: number;
   /** What the site saw: page requests, distinct pages, repeated fetches. */
   served: { requests: number; pages: number; duplicates: number };
-}
-
-async function startSite(): Promise<{ url: string; stop(): void }> {
-  const child = Bun.spawn(["bun", `${here}crawl-site.ts`, "--pages", String(pages)], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("crawl-site.ts exited before printing its URL");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const { url } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string };
-  return { url, stop: () => child.kill() };
 }
 
 async function runWorker(crawler: Crawler, url: string): Promise<Run> {
@@ -108,7 +91,7 @@ async function warmUp(url: string) {
   );
 }
 
-const site = await startSite();
+const site = await startCrawlSite(pages);
 const runs: Run[] = [];
 try {
   await warmUp(site.url);

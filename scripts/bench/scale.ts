@@ -35,6 +35,7 @@ import type { Store } from "../../src/store/types.ts";
 import { type Cluster, type ServeProcess, startCluster } from "../../test/hosted/cluster.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
 import { machineCpuSeconds, round1 } from "./stats.ts";
+import { startCrawlSite } from "./worker.ts";
 
 const pages = numberFlag("pages", 2000);
 const crawls = numberFlag("crawls", 4);
@@ -43,7 +44,6 @@ const connections = numberFlag("connections", 50);
 /** Pages each worker runs at once: by default all the crawls' pages in flight (5 each), as one process runs them. */
 const workerConcurrency = numberFlag("worker-concurrency", 5 * crawls);
 const json = hasFlag("json");
-const here = new URL(".", import.meta.url).pathname;
 const say = (line: string) => {
   if (!json) console.error(line);
 };
@@ -52,23 +52,6 @@ const say = (line: string) => {
 const PLANS = JSON.stringify({
   bench: { weeklyQuota: 1_000_000_000, burstPerHour: 1_000_000_000, price: 0, extraPricePerRequest: 0 },
 });
-
-async function startSite(): Promise<{ url: string; stop(): void }> {
-  const child = Bun.spawn(["bun", `${here}crawl-site.ts`, "--pages", String(pages)], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("crawl-site.ts exited before printing its URL");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const { url } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string };
-  return { url, stop: () => child.kill() };
-}
 
 async function keyOn(store: Store): Promise<string> {
   const { key } = await createAccountWithKey(store.accounts, {
@@ -168,7 +151,7 @@ async function latency(url: string, key: string, path: string, n = 2000) {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-const site = await startSite();
+const site = await startCrawlSite(pages);
 const cluster: Cluster = await startCluster({
   SIPHON_PLANS: PLANS,
   SIPHON_CACHE: "true",

@@ -18,3 +18,22 @@ export async function runJsonWorker<T>(name: string, command: string[]): Promise
   if (err.trim()) console.error(`[${name}] ${err.trim()}`);
   return JSON.parse(line) as T;
 }
+
+/**
+ * Starts the generated crawl site (scripts/bench/crawl-site.ts) with `pages` pages in its own
+ * process and resolves with its URL, read from the JSON line it prints first.
+ */
+export async function startCrawlSite(pages: number): Promise<{ url: string; stop(): void }> {
+  const script = new URL("./crawl-site.ts", import.meta.url).pathname;
+  const child = Bun.spawn(["bun", script, "--pages", String(pages)], { stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("crawl-site.ts exited before printing its URL");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const { url } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string };
+  return { url, stop: () => child.kill() };
+}

@@ -1,5 +1,4 @@
 import { Type as T } from "@sinclair/typebox";
-import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError, toSiphonError } from "../../src/errors.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
 import { submitBatch } from "../../src/jobs/submit.ts";
@@ -7,8 +6,8 @@ import { BatchBody, DEFAULT_MAX_CONCURRENCY } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
-import { compatMetered, compatPlugin } from "./http.ts";
-import { callerJob, type JobDeps, pagesErrors, pollAndCancelRoutes, pollUrl } from "./job-view.ts";
+import { compatPlugin } from "./http.ts";
+import { callerJob, type JobDeps, pagesErrors, pollAndCancelRoutes, startFirecrawlJob } from "./job-view.ts";
 import { jobPages } from "./page-options.ts";
 import { ScrapeBody } from "./scrape-body.ts";
 import { FirecrawlWebhook, toWebhook } from "./webhook.ts";
@@ -101,23 +100,15 @@ export function startBatch(
   set: { headers: Record<string, string | number> },
 ) {
   const batch = toBatch(raw, version);
-  return compatMetered(guard, request, set, "batch", async (admission) => {
-    const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-    const job = await submitBatch(
-      batch.input,
-      accountId,
-      { ...deps, now: guard.now() },
-      { surface: { name: "firecrawl", pages: batch.pages }, webhook: batch.webhook },
-    );
-    deps.runner.submit(job.id);
-    const body: Record<string, unknown> = {
-      success: true,
-      id: job.id,
-      url: pollUrl(request, `/v${version}/batch/scrape`, job.id),
-    };
-    if (batch.invalidURLs) body.invalidURLs = batch.invalidURLs;
-    return { body, credits: 0 };
-  });
+  const extra = batch.invalidURLs ? { invalidURLs: batch.invalidURLs } : {};
+  return startFirecrawlJob(
+    "batch",
+    `/v${version}/batch/scrape`,
+    batch,
+    submitBatch,
+    { deps, guard, request, set },
+    extra,
+  );
 }
 
 const START =

@@ -1,5 +1,4 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
 import { submitCrawl } from "../../src/jobs/submit.ts";
@@ -8,7 +7,7 @@ import { CrawlBody, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../../src/s
 import { validate } from "../../src/schemas/validate.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
-import { type BodyFields, compatMetered, compatPlugin, offOnly, readFirecrawlBody } from "./http.ts";
+import { type BodyFields, compatPlugin, offOnly, readFirecrawlBody } from "./http.ts";
 import {
   activeCrawls,
   callerJob,
@@ -16,7 +15,7 @@ import {
   type JobDeps,
   pagesErrors,
   pollAndCancelRoutes,
-  pollUrl,
+  startFirecrawlJob,
 } from "./job-view.ts";
 import { jobPages } from "./page-options.ts";
 import { FirecrawlWebhook, toWebhook } from "./webhook.ts";
@@ -145,20 +144,7 @@ export function startCrawl(
 ) {
   const body = validate(FirecrawlCrawlBody, readFirecrawlBody(raw, CRAWL_FIELDS));
   const crawl = toCrawl(body, version);
-  return compatMetered(guard, request, set, "crawl", async (admission) => {
-    const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-    const job = await submitCrawl(
-      crawl.input,
-      accountId,
-      { ...deps, now: guard.now() },
-      { surface: { name: "firecrawl", pages: crawl.pages }, webhook: crawl.webhook },
-    );
-    deps.runner.submit(job.id);
-    return {
-      body: { success: true as const, id: job.id, url: pollUrl(request, `/v${version}/crawl`, job.id) },
-      credits: 0,
-    };
-  });
+  return startFirecrawlJob("crawl", `/v${version}/crawl`, crawl, submitCrawl, { deps, guard, request, set });
 }
 
 const startDescription = (version: 1 | 2) =>

@@ -1,11 +1,12 @@
+import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
-import { type PageView, surfaceOf } from "../../src/jobs/surface.ts";
+import { type JobSurface, type PageView, type SurfaceSubmit, surfaceOf } from "../../src/jobs/surface.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import type { JobItem, JobRecord, JobStatus, JobType } from "../../src/store/types.ts";
 import { type Guard, identify } from "../guard.ts";
 import { nextLink, ownedJob, pollPaging } from "../routes/jobs.ts";
-import { authRequest, compatPlugin } from "./http.ts";
+import { authRequest, compatMetered, compatPlugin } from "./http.ts";
 import { type Asked, toDocument } from "./scrape-map.ts";
 
 /**
@@ -188,4 +189,49 @@ export function pollAndCancelRoutes(
       },
       { detail: { summary: `Cancel a ${docs.what} (Firecrawl v2): {success, status: cancelled}` } },
     );
+}
+
+/** A Firecrawl crawl or batch start, checked and shaped for siphon's submit. */
+export interface FirecrawlStart<I> {
+  input: I;
+  pages: JobSurface["pages"];
+  webhook: SurfaceSubmit["webhook"];
+}
+
+/**
+ * Submits a Firecrawl crawl or batch as siphon's job (one request in the burst window; pages
+ * are charged as fetched) and answers 200 `{success, id, url, ...extra}`, url polling it at
+ * `${pollPath}/:id` on the request's own origin.
+ */
+export function startFirecrawlJob<I>(
+  route: "crawl" | "batch",
+  pollPath: string,
+  start: FirecrawlStart<I>,
+  submit: (
+    input: I,
+    accountId: string,
+    deps: { store: JobDeps["store"]; config: JobDeps["config"]; now: number },
+    extra: SurfaceSubmit,
+  ) => Promise<JobRecord>,
+  http: { deps: JobDeps; guard: Guard; request: Request; set: { headers: Record<string, string | number> } },
+  extra: Record<string, unknown> = {},
+) {
+  const { deps, guard, request, set } = http;
+  return compatMetered(guard, request, set, route, async (admission) => {
+    const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
+    const job = await submit(
+      start.input,
+      accountId,
+      { ...deps, now: guard.now() },
+      {
+        surface: { name: "firecrawl", pages: start.pages },
+        webhook: start.webhook,
+      },
+    );
+    deps.runner.submit(job.id);
+    return {
+      body: { success: true as const, id: job.id, url: pollUrl(request, pollPath, job.id), ...extra },
+      credits: 0,
+    };
+  });
 }

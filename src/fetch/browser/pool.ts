@@ -101,8 +101,6 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
   let contextsOpened = 0;
   const contextUses = Math.max(1, config.browserContextUses);
   let closed = false;
-  /** Sessions whose page is being released to be kept for them (see runOnce). */
-  const keeping = new Map<string, Promise<void>>();
   /** The latest keep of each slot kept for a session: only its timer may wipe the slot. */
   const keeps = new WeakMap<Slot, number>();
   /** Wipes waiting for a quiet moment (see quietMoment). */
@@ -325,26 +323,16 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     if (gen.started >= recycleAfter) retire(gen);
     let slot: Slot | undefined;
     const finish = async (failed: boolean) => {
-      // The session's next request, often asked for at once, waits until this page is kept.
-      let kept = () => {};
-      if (session !== undefined && slot && !failed) {
-        const promise = new Promise<void>((resolve) => {
-          kept = () => {
-            if (keeping.get(session) === promise) keeping.delete(session);
-            resolve();
-          };
-        });
-        keeping.set(session, promise);
-      }
-      if (slot) {
+      // Kept for its session at once, before the caller has its answer: the session's next
+      // request, often asked for right away, finds the page idle.
+      if (slot && !failed && session !== undefined && !gen.retired && !closed && slot.keep(session)) {
+        gen.idle.push(slot);
+        expireKept(gen, slot, session);
+      } else if (slot) {
         // release never throws.
-        const reusable = await slot.release(failed, quietMoment, session);
-        if (reusable && !gen.retired && !closed) {
-          gen.idle.push(slot);
-          if (slot.owner !== undefined) expireKept(gen, slot, slot.owner);
-          kept();
-        } else {
-          kept();
+        const reusable = await slot.release(failed, quietMoment);
+        if (reusable && !gen.retired && !closed) gen.idle.push(slot);
+        else {
           await dropSlot(gen, slot);
           if (!failed && !gen.retired && !closed) await replaceSlot(gen, partition);
         }
@@ -354,7 +342,6 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       if (gen.retired && gen.inFlight === 0) void closeGeneration(gen);
     };
     try {
-      if (session !== undefined) await keeping.get(session);
       slot = await takeSlot(gen, partition, session);
       const lease = slot.lend();
       const value = await fn(lease.page, lease);

@@ -85,7 +85,7 @@ export interface Slot {
   readonly loading: boolean;
   /**
    * The browsing session whose state the page holds, when it was released to be kept for it
-   * (see release's `keepFor`); undefined when the page is wiped.
+   * (see keep); undefined when the page is wiped.
    */
   readonly owner: string | undefined;
   /** Lends the page to a request; call release() when it is done. */
@@ -100,12 +100,17 @@ export interface Slot {
    * or the wipe fails. The page's held requests (see interceptRequests) are refused from the
    * call on, the others go out until the page has left (its scripts stop); the wipe starts once
    * `beforeWipe` resolves. Permission answers need no wipe: preparePage keeps any from being
-   * remembered. With `keepFor` (a browsing session) the page is not wiped: it stays where it
-   * is, its state kept for that session's next request (see `owner`), until clean() wipes it.
-   * Never throws.
+   * remembered. Never throws.
    * @returns true when the slot can be lent again
    */
-  release(failed: boolean, beforeWipe?: () => Promise<void>, keepFor?: string): Promise<boolean>;
+  release(failed: boolean, beforeWipe?: () => Promise<void>): Promise<boolean>;
+  /**
+   * Ends the lease without a wipe when the page may be lent again (as release judges it): it
+   * stays where it is, its state kept for `session`'s next request (see `owner`) until clean()
+   * wipes it. At once, so the pool has the page idle before the caller has its answer.
+   * @returns false (and nothing changed) when the page must be released instead
+   */
+  keep(session: string): boolean;
   /**
    * Wipes a page kept for a session (as release does) so that any request may have it. Never
    * throws; closes the slot when the wipe fails.
@@ -257,6 +262,15 @@ export async function openSlot(
     ]);
   }
 
+  const endLease = () => {
+    lent = false;
+    handler = undefined;
+    loaded();
+  };
+  /** Whether the page may serve another request: nothing happened to it that a wipe cannot undo. */
+  const reusable = () =>
+    !spoiled && !listenersLeft(listenersAtLend, listenerCounts()) && uses < maxUses && !page.isClosed();
+
   /** Wipes the page; closes the slot instead when that fails or the page got spoiled meanwhile. */
   async function wipeOrClose(beforeWipe?: () => Promise<void>): Promise<boolean> {
     try {
@@ -302,20 +316,20 @@ export async function openSlot(
       };
     },
 
-    async release(failed, beforeWipe, keepFor) {
-      lent = false;
-      handler = undefined;
-      loaded();
-      const leftListeners = listenersLeft(listenersAtLend, listenerCounts());
-      if (failed || spoiled || leftListeners || uses >= maxUses || page.isClosed()) {
+    async release(failed, beforeWipe) {
+      endLease();
+      if (failed || !reusable()) {
         await slot.close();
         return false;
       }
-      if (keepFor !== undefined) {
-        owner = keepFor;
-        return true;
-      }
       return wipeOrClose(beforeWipe);
+    },
+
+    keep(session) {
+      if (!reusable()) return false;
+      endLease();
+      owner = session;
+      return true;
     },
 
     async clean(beforeWipe) {

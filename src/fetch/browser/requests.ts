@@ -1,6 +1,7 @@
 import { SiphonError } from "../../errors.ts";
 import type { SsrfGuard } from "../ssrf.ts";
 import type { InterceptScope, PausedRequest } from "./intercept.ts";
+import { isFaviconRequest } from "./settle.ts";
 
 /** What the request filter of one page enforces. */
 export interface RequestRules {
@@ -27,8 +28,6 @@ export interface RequestFilter {
 
 /** Resource types nobody reads from a rendered page, blocked to save time and bandwidth. */
 const ALWAYS_BLOCKED = new Set(["font", "media"]);
-/** The browser's own request for a site icon after load. */
-const FAVICON = /\/favicon\.ico$/i;
 /** Schemes that never reach the network: nothing to guard. */
 const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
 
@@ -86,7 +85,7 @@ export function guardRequests(rules: RequestRules): RequestFilter {
     if (
       ALWAYS_BLOCKED.has(type) ||
       (!rules.images && type === "image") ||
-      (type === "other" && FAVICON.test(url.pathname))
+      isFaviconRequest(type, request.url)
     ) {
       return request.abort();
     }

@@ -22,8 +22,13 @@ const NEVER_HOLDING = new Set([
 export const LONG_REQUEST_MS = 500;
 
 /** The browser's own request for a site icon after load: nothing the page waits for. */
+export function isFaviconRequest(resourceType: string, url: string): boolean {
+  return resourceType === "other" && /\/favicon\.ico$/i.test(url.split("?")[0] ?? "");
+}
+
+/** isFaviconRequest for a puppeteer request. */
 export function isFavicon(request: HTTPRequest): boolean {
-  return request.resourceType() === "other" && /\/favicon\.ico$/i.test(request.url().split("?")[0] ?? "");
+  return isFaviconRequest(request.resourceType(), request.url());
 }
 
 /** Whether `request` navigates the page's main frame (not a frame inside it). */

@@ -4,12 +4,14 @@ import {
   contains,
   type Element,
   forEachElement,
+  hasDescendant,
   isElement,
   removeNode,
-  textOf,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
+import { productHeader } from "./product-header.ts";
 import { measure, type TextStats } from "./stats.ts";
+import { dropArticleMeta, dropPhotoCaptions, dropPostExtras } from "./trims.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
 const SIDE_WORDS =
@@ -168,59 +170,6 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
   for (const el of doomed) removeNode(el);
 }
 
-/** Class words of an article's byline, dateline and metadata strip. */
-const META_WORDS =
-  /(?:^|[\s_-])(?:byline|bylines|author|authors|dateline|date|timestamp|published|pubdate|post-?meta|entry-?meta|article-?meta|meta)(?:$|[\s_-])/;
-/** Text above which an element named like metadata holds more than a byline. */
-const META_MAX = 300;
-
-/**
- * Drops an article's byline, dateline and metadata strip ("By Ana Reyes,
- * Published 10:02 AM"): the result carries author and date as metadata, and
- * readers of the text skip them. Only on pages declared articles: elsewhere
- * these words name other things.
- */
-function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
-  const doomed: Element[] = [];
-  const visit = (el: Element): void => {
-    for (const child of el.children as AnyNode[]) {
-      if (!isElement(child)) continue;
-      const s = stats.get(child);
-      if (!s) continue;
-      const a = child.attribs;
-      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
-      if (words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(child, TITLE)) {
-        doomed.push(child);
-        continue;
-      }
-      visit(child);
-    }
-  };
-  visit(root);
-  for (const el of doomed) removeNode(el);
-}
-
-const TITLE = new Set(["h1"]);
-
-/** Class words of what forum software prints around a post: signatures, member titles and counts, reaction bars. */
-const POST_EXTRAS =
-  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar)(?:$|[\s_-])/;
-
-/**
- * Drops a thread's post extras: the signature under each post, the member's
- * title, join date and post count beside it, the reactions bar. The author
- * line (name, date) and the post stay.
- */
-function dropPostExtras(root: Element): void {
-  const doomed: Element[] = [];
-  forEachElement(root, (el) => {
-    const a = el.attribs;
-    const w = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
-    if (w.length > 1 && POST_EXTRAS.test(w)) doomed.push(el);
-  });
-  for (const el of doomed) removeNode(el);
-}
-
 /** A trailing block with less prose than this, mostly teasers or links, is not the article's. */
 const TRAIL_PROSE = 100;
 const TRAIL_SHARE = 0.5;
@@ -308,92 +257,6 @@ function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Eleme
     if (restGood >= REST_PROSE && restGood >= REST_SHARE * childGood) return cur;
     cur = next;
   }
-}
-
-/** Class words of photo captions and credits on article pages (elsewhere "caption" often names a card's text). */
-const CAPTION_WORDS = /(?:^|[\s_-])(?:caption|credit|photo-?credit|image-?credit)s?(?:$|[\s_-])/;
-/** Text above which a caption-named element is more than a caption. */
-const CAPTION_MAX = 400;
-
-/**
- * Drops the captions of photos: they describe an image the text does not
- * carry, and neither benchmark's readers count them as the article. The
- * `<figcaption>` of code, a table ("Listing 9-3: ...") or a quotation stays; on a page
- * declared an article, short elements named captions or credits go too.
- */
-function dropPhotoCaptions(root: Element, stats: Map<Element, TextStats>, article: boolean): void {
-  const doomed: Element[] = [];
-  forEachElement(root, (el) => {
-    if (el.name === "figcaption") {
-      const figure = el.parent as Element | null;
-      if (figure?.name === "figure" && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
-    } else if (article && el.attribs.class && CAPTION_WORDS.test(el.attribs.class.toLowerCase())) {
-      if ((stats.get(el)?.text ?? 0) < CAPTION_MAX) doomed.push(el);
-    }
-  });
-  for (const el of doomed) removeNode(el);
-}
-
-/** What a figure holds when its caption is text worth keeping; anything else is media (photo, video, embed). */
-const CAPTIONED_DATA = new Set(["pre", "code", "table", "blockquote"]);
-
-function hasDescendant(root: Element, names: Set<string>): boolean {
-  let found = false;
-  forEachElement(root, (el) => {
-    if (names.has(el.name)) found = true;
-  });
-  return found;
-}
-
-/** A price as shops print it: a currency sign or code beside an amount. */
-const PRICE =
-  /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|SEK|NOK|DKK|PLN|JPY|INR)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|SEK|NOK|DKK|PLN|JPY|INR)\b)/;
-/** Text up to which an element beside the title is a price label, not a paragraph that mentions one. */
-const PRICE_MAX = 40;
-
-/**
- * A product page's title and price when the chosen content (its
- * description and specifications) leaves them out: the h1 before it, and
- * the first price label in the h1's block.
- */
-function productHeader(chosen: Element, body: Element): Element[] {
-  let h1: Element | null = null;
-  forEachElement(body, (el) => {
-    if (!h1 && el.name === "h1") h1 = el;
-  });
-  const title = h1 as Element | null;
-  if (!title || contains(chosen, title) || contains(title, chosen) || !precedes(title, chosen)) return [];
-  const header: Element[] = [title];
-  const block = title.parent as Element | null;
-  if (block && block !== body && !contains(block, chosen)) {
-    let price: Element | null = null;
-    forEachElement(block, (el) => {
-      if (price || contains(el, title) || contains(title, el)) return;
-      const text = textOf(el);
-      if (text.length <= PRICE_MAX && PRICE.test(text) && !hasDescendant(el, BLOCKS_IN_PRICE)) price = el;
-    });
-    if (price) header.push(price);
-  }
-  return header;
-}
-
-const BLOCKS_IN_PRICE = new Set(["p", "div", "li", "ul", "table"]);
-
-/** True when `a` comes before `b` in document order (neither containing the other). */
-function precedes(a: Element, b: Element): boolean {
-  const path = (n: Element): AnyNode[] => {
-    const out: AnyNode[] = [];
-    for (let cur: AnyNode | null = n; cur; cur = cur.parent) out.unshift(cur);
-    return out;
-  };
-  const pa = path(a);
-  const pb = path(b);
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  const parent = pa[i - 1] as Element | undefined;
-  if (!parent || i >= pa.length || i >= pb.length) return false;
-  const kids = parent.children as AnyNode[];
-  return kids.indexOf(pa[i]!) < kids.indexOf(pb[i]!);
 }
 
 /** Share of the main area's prose (or text) below which the best block is one section among many. */

@@ -127,3 +127,12 @@ export function visibleTextLength(root: AnyNode, limit = Number.POSITIVE_INFINIT
   }
   return n;
 }
+
+/** True when some element under `root` (root excluded) has one of `names`. */
+export function hasDescendant(root: Element, names: Set<string>): boolean {
+  let found = false;
+  forEachElement(root, (el) => {
+    if (names.has(el.name)) found = true;
+  });
+  return found;
+}

@@ -1,0 +1,86 @@
+/**
+ * Trims applied to the chosen content by page type: an article's byline and
+ * photo captions, a forum post's signature and member extras.
+ */
+import { type AnyNode, type Element, forEachElement, hasDescendant, isElement, removeNode } from "./nodes.ts";
+import type { TextStats } from "./stats.ts";
+
+/** Class words of an article's byline, dateline and metadata strip. */
+const META_WORDS =
+  /(?:^|[\s_-])(?:byline|bylines|author|authors|dateline|date|timestamp|published|pubdate|post-?meta|entry-?meta|article-?meta|meta)(?:$|[\s_-])/;
+/** Text above which an element named like metadata holds more than a byline. */
+const META_MAX = 300;
+
+/**
+ * Drops an article's byline, dateline and metadata strip ("By Ana Reyes,
+ * Published 10:02 AM"): the result carries author and date as metadata, and
+ * readers of the text skip them. Only on pages declared articles: elsewhere
+ * these words name other things.
+ */
+export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
+  const doomed: Element[] = [];
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const s = stats.get(child);
+      if (!s) continue;
+      const a = child.attribs;
+      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      if (words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(child, TITLE)) {
+        doomed.push(child);
+        continue;
+      }
+      visit(child);
+    }
+  };
+  visit(root);
+  for (const el of doomed) removeNode(el);
+}
+
+const TITLE = new Set(["h1"]);
+
+/** Class words of what forum software prints around a post: signatures, member titles and counts, reaction bars. */
+const POST_EXTRAS =
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar)(?:$|[\s_-])/;
+
+/**
+ * Drops a thread's post extras: the signature under each post, the member's
+ * title, join date and post count beside it, the reactions bar. The author
+ * line (name, date) and the post stay.
+ */
+export function dropPostExtras(root: Element): void {
+  const doomed: Element[] = [];
+  forEachElement(root, (el) => {
+    const a = el.attribs;
+    const w = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+    if (w.length > 1 && POST_EXTRAS.test(w)) doomed.push(el);
+  });
+  for (const el of doomed) removeNode(el);
+}
+
+/** Class words of photo captions and credits on article pages (elsewhere "caption" often names a card's text). */
+const CAPTION_WORDS = /(?:^|[\s_-])(?:caption|credit|photo-?credit|image-?credit)s?(?:$|[\s_-])/;
+/** Text above which a caption-named element is more than a caption. */
+const CAPTION_MAX = 400;
+
+/**
+ * Drops the captions of photos: they describe an image the text does not
+ * carry, and neither benchmark's readers count them as the article. The
+ * `<figcaption>` of code, a table ("Listing 9-3: ...") or a quotation stays; on a page
+ * declared an article, short elements named captions or credits go too.
+ */
+export function dropPhotoCaptions(root: Element, stats: Map<Element, TextStats>, article: boolean): void {
+  const doomed: Element[] = [];
+  forEachElement(root, (el) => {
+    if (el.name === "figcaption") {
+      const figure = el.parent as Element | null;
+      if (figure?.name === "figure" && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
+    } else if (article && el.attribs.class && CAPTION_WORDS.test(el.attribs.class.toLowerCase())) {
+      if ((stats.get(el)?.text ?? 0) < CAPTION_MAX) doomed.push(el);
+    }
+  });
+  for (const el of doomed) removeNode(el);
+}
+
+/** What a figure holds when its caption is text worth keeping; anything else is media (photo, video, embed). */
+const CAPTIONED_DATA = new Set(["pre", "code", "table", "blockquote"]);

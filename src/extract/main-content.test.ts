@@ -201,3 +201,37 @@ test("a thread keeps each post and its author line, and drops signatures and mem
   expect(content).not.toContain("Joined");
   expect(content).not.toContain("ask me anything");
 });
+
+const recipeCards = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<article class="entry"><a href="/r/${i}"><img src="/i/${i}.jpg" alt=""></a><h2 class="entry-title"><a href="/r/${i}">Crispy baked recipe number ${i}</a></h2></article>`,
+  ).join("");
+
+test("a layout wrapper named after its sidebar keeps the main landmark it holds", () => {
+  const html = `<body><div class="archive-description"><h1>Baked recipes</h1><p>Everything from the oven, sorted by date: breakfasts, snacks, sides and dinners that come out crispy.</p>
+    <p>Each recipe was tested three times in a home oven, and every one lists the time, the temperature and the tray to use.</p></div>
+    <div class="content-sidebar-wrap"><main class="content">${recipeCards(10)}</main>
+    <aside class="sidebar"><p>Hi, I am the cook behind this blog.</p></aside></div></body>`;
+  const { content } = extractHtml(html, "https://recipes.example/category/baked", main);
+  for (let i = 0; i < 10; i++) expect(content).toContain(`Crispy baked recipe number ${i}`);
+  expect(content).not.toContain("I am the cook");
+});
+
+test("a category page's introduction of a few paragraphs keeps the cards that follow it", () => {
+  const intro = [
+    "Quick and healthy baked recipes for breakfast, snacks and dinner, all tested in our kitchen.",
+    "We love the oven and how it makes everything crispy and delicious with little to no oil at all.",
+    "For meal prep, bake a tray of vegetables on Sunday and use them in bowls all through the week.",
+    "Still looking for a new oven? Our buying guide compares the models we use at home every day.",
+  ]
+    .map((p) => `<p>${p}</p>`)
+    .join("");
+  const html = `<html><head><meta property="og:type" content="article"></head><body>
+    <div class="archive-description"><h1>Baked recipes</h1>${intro}</div>
+    <div class="site-inner"><main class="content">${recipeCards(20)}</main></div></body></html>`;
+  const { content } = extractHtml(html, "https://recipes.example/category/baked", main);
+  expect(content).toContain("Quick and healthy baked recipes");
+  for (let i = 0; i < 20; i++) expect(content).toContain(`Crispy baked recipe number ${i}`);
+});

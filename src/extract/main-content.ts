@@ -118,6 +118,12 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
   // A side element holding much of the page's prose is the content, whatever its name.
   const limit = Math.min(1500, 0.3 * (page?.good ?? 0));
   const groups = new Map<string, { text: number; els: Element[] }>();
+  // A layout wrapper named after its sidebar ("content-sidebar-wrap") that holds the main landmark is not a sidebar.
+  const holdsMain = new Set<AnyNode>();
+  forEachElement(body, (el) => {
+    if (el.name === "main" || el.attribs.role === "main")
+      for (let p: AnyNode | null = el; p && p !== body; p = p.parent) holdsMain.add(p);
+  });
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
@@ -128,7 +134,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
       const landmark = child.name === "aside" || a.role === "complementary";
       const word = landmark ? "" : SIDE_WORDS.exec(words)?.[1];
       // A side column holding code is the code samples beside an API reference, not chrome.
-      if (word === undefined || s.good >= limit || hasDescendant(child, CODE_BLOCK)) {
+      if (word === undefined || s.good >= limit || holdsMain.has(child) || hasDescendant(child, CODE_BLOCK)) {
         visit(child);
         continue;
       }
@@ -287,6 +293,23 @@ function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, Text
 }
 
 /**
+ * Whether short prose chosen as an article (a category page's description)
+ * is the introduction of a listing: the best listing block holds the prose,
+ * and more teaser text than the prose has follows it (a listing's items come
+ * after its introduction; a rail of headlines before a story is not its list).
+ */
+function introOfListing(body: Element, chosen: Element, stats: Map<Element, TextStats>): boolean {
+  const s = stats.get(chosen)!;
+  if (s.good >= ARTICLE_PROSE) return false;
+  const listing = bestBlock(body, stats, LISTING);
+  if (listing === chosen || !contains(listing, chosen)) return false;
+  let after = 0;
+  for (let el: AnyNode = chosen; el !== listing && el.parent; el = el.parent)
+    for (let next = el.next; next; next = next.next) if (isElement(next)) after += stats.get(next)?.card ?? 0;
+  return after >= s.good;
+}
+
+/**
  * Picks the main content of a cleaned page, by what the page declares itself
  * to be (`type`, see page-type.ts; `weakType` when only `og:type` says
  * article). One bottom-up measuring pass, then the element with the most
@@ -312,7 +335,10 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
   if (land) {
     chosen = land;
     dropLinkBlocks(chosen, stats);
-  } else if (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) {
+  } else if (
+    (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) &&
+    !((type === null || weakType) && introOfListing(body, chosen, stats))
+  ) {
     dropLinkBlocks(chosen, stats);
     trimTrailingTeasers(chosen, stats);
     if (type === "article") dropArticleMeta(chosen, stats);

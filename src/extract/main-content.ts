@@ -11,7 +11,7 @@ import {
 import type { PageType } from "./page-type.ts";
 import { productHeader } from "./product-header.ts";
 import { measure, type TextStats } from "./stats.ts";
-import { dropArticleMeta, dropPhotoCaptions, dropPostExtras } from "./trims.ts";
+import { dropArticleMeta, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
 const SIDE_WORDS =
@@ -357,6 +357,9 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   dropPhotoCaptions(chosen, stats, type === "article");
   if (type === "forum") dropPostExtras(chosen);
-  if (type === "product") return [...productHeader(chosen, body), chosen];
+  if (type === "product") {
+    dropReviews(chosen, stats);
+    return [...productHeader(chosen, body), chosen];
+  }
   return [chosen];
 }

@@ -1,6 +1,7 @@
 /**
  * Trims applied to the chosen content by page type: an article's byline and
- * photo captions, a forum post's signature and member extras.
+ * photo captions, a forum post's signature and member extras, a product's
+ * customer reviews.
  */
 import { type AnyNode, type Element, forEachElement, hasDescendant, isElement, removeNode } from "./nodes.ts";
 import type { TextStats } from "./stats.ts";
@@ -84,3 +85,39 @@ export function dropPhotoCaptions(root: Element, stats: Map<Element, TextStats>,
 
 /** What a figure holds when its caption is text worth keeping; anything else is media (photo, video, embed). */
 const CAPTIONED_DATA = new Set(["pre", "code", "table", "blockquote"]);
+
+/** Class words of a product's customer reviews ("reviews", "bvseo-review", "customerReviews"). */
+const REVIEW_WORDS = /(?:^|[\s_-])(?:reviews?|customer-?reviews?|product-?reviews?)(?:$|[\s_-])/;
+/** Prose after a lone review block up to which it closes the page, rather than quoting critics inside the description. */
+const REVIEWS_TAIL = 300;
+
+/** Prose that follows `el` inside `root`. */
+function proseAfter(el: Element, root: Element, stats: Map<Element, TextStats>): number {
+  let n = 0;
+  for (let cur: AnyNode = el; cur !== root && cur.parent; cur = cur.parent)
+    for (let next = cur.next; next; next = next.next) if (isElement(next)) n += stats.get(next)?.good ?? 0;
+  return n;
+}
+
+/**
+ * Drops a product's customer reviews: what buyers wrote is not the product's
+ * description. Several reviews (more than one paragraph under review names)
+ * go wherever they sit; a single block named reviews goes only when it ends
+ * the content, since a box of critics' quotes may open the description.
+ */
+export function dropReviews(root: Element, stats: Map<Element, TextStats>): void {
+  const found: Element[] = [];
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const a = child.attribs;
+      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      if (a.itemprop === "review" || (words.length > 1 && REVIEW_WORDS.test(words))) found.push(child);
+      else visit(child);
+    }
+  };
+  visit(root);
+  let paras = 0;
+  for (const el of found) paras += stats.get(el)?.paras ?? 0;
+  for (const el of found) if (paras >= 2 || proseAfter(el, root, stats) <= REVIEWS_TAIL) removeNode(el);
+}

@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import { extractHtml } from "./index.ts";
+
+const main = { format: "text", onlyMainContent: true, images: false } as const;
+const product = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail shoe","offers":{"@type":"Offer","price":"120.00","priceCurrency":"USD"}}</script>`;
+const description = [
+  "A light trail shoe with a grippy outsole for wet rock and loose gravel alike, built for long days.",
+  "The upper is a recycled mesh that drains quickly and dries before the next river crossing comes.",
+  "A rock plate under the forefoot protects from sharp stones without taking the feel of the ground.",
+  "Sizes run true; choose a half size up if you wear thick socks or plan long descents in the hills.",
+]
+  .map((p) => `<p>${p}</p>`)
+  .join("");
+
+test("a product page drops its customer reviews, many or closing the page", () => {
+  const review = (i: number) =>
+    `<div class="review"><span>5 stars</span><p>Review ${i}: bought these for a hut-to-hut trek and they held up for two weeks of rain and mud.</p></div>`;
+  const html = `<html><head>${product}</head><body><main><h1>Trail shoe</h1>${description}
+    <section class="reviews"><h2>What buyers say</h2>${[1, 2, 3].map(review).join("")}</section></main></body></html>`;
+  const { content } = extractHtml(html, "https://shop.example/trail-shoe", main);
+  expect(content).toContain("A light trail shoe");
+  expect(content).toContain("Sizes run true");
+  expect(content).not.toContain("hut-to-hut");
+
+  const lone = `<html><head>${product}</head><body><main><h1>Trail shoe</h1>${description}
+    <section class="reviews"><h2>Reviews</h2><p>Bought these for a hut-to-hut trek and they held up for two weeks of rain and mud.</p></section></main></body></html>`;
+  expect(extractHtml(lone, "https://shop.example/trail-shoe", main).content).not.toContain("hut-to-hut");
+});
+
+test("a product page keeps a single quote box named reviews that opens its description", () => {
+  const html = `<html><head>${product}</head><body><main><h1>Trail shoe</h1>
+    <div id="reviews"><h2>Reviews</h2><p>"The best trail shoe of the year, light and sure-footed on any ground." Outdoor Magazine, 9/10</p></div>
+    ${description}</main></body></html>`;
+  const { content } = extractHtml(html, "https://shop.example/trail-shoe", main);
+  expect(content).toContain("The best trail shoe of the year");
+  expect(content).toContain("Sizes run true");
+});

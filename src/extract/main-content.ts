@@ -9,6 +9,7 @@ import {
   removeNode,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
+import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
 import { measure, type TextStats } from "./stats.ts";
 import { dropArticleMeta, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
@@ -323,6 +324,8 @@ function introOfListing(body: Element, chosen: Element, stats: Map<Element, Text
  * Never returns nothing for a page with text: falls back to the whole body.
  */
 export function selectMainContent(body: Element, type: PageType | null = null, weakType = false): Element[] {
+  // Other products' cards, with their prices, outweigh a short description.
+  if (type === "product") dropProductGrids(body);
   const first = measure(body);
   const droppedSide = dropSideChrome(body, first);
   const droppedComments = dropComments(body, first, type === "forum");

@@ -1,7 +1,7 @@
 import { type AnyNode, contains, type Element, forEachElement, hasDescendant, textOf } from "./nodes.ts";
 
 /** A price as shops print it: a currency sign or code beside an amount. */
-const PRICE =
+export const PRICE =
   /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|SEK|NOK|DKK|PLN|JPY|INR)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|SEK|NOK|DKK|PLN|JPY|INR)\b)/;
 /** Text up to which an element beside the title is a price label, not a paragraph that mentions one. */
 const PRICE_MAX = 40;

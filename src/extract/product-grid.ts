@@ -1,0 +1,48 @@
+import {
+  type AnyNode,
+  type Element,
+  hasDescendant,
+  isElement,
+  removeNode,
+  textOf,
+  visibleTextLength,
+} from "./nodes.ts";
+import { PRICE } from "./product-header.ts";
+
+/** Text up to which a priced element is one product card, not a section that mentions a price. */
+const CARD_MAX = 600;
+/** Priced cards from which a row of siblings is a grid of products. */
+const GRID_CARDS = 3;
+const TITLE = new Set(["h1"]);
+/** Table rows with prices are the product's own price tiers or variants, not other products. */
+const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot"]);
+
+/**
+ * Drops the grids of other products on a product page ("similar items",
+ * "customers also bought"): an element whose children are, for the most
+ * part, short cards that each show a price. The product's own title block
+ * (its h1) and price tables stay.
+ */
+export function dropProductGrids(body: Element): void {
+  const doomed: Element[] = [];
+  const visit = (el: Element): void => {
+    const kids = (el.children as AnyNode[]).filter(isElement);
+    if (kids.length >= GRID_CARDS && !TABLE_PARTS.has(el.name)) {
+      let items = 0;
+      let priced = 0;
+      for (const k of kids) {
+        const n = visibleTextLength(k, CARD_MAX + 1);
+        if (n === 0) continue;
+        items++;
+        if (n <= CARD_MAX && PRICE.test(textOf(k))) priced++;
+      }
+      if (priced >= GRID_CARDS && priced >= 0.5 * items && !hasDescendant(el, TITLE)) {
+        doomed.push(el);
+        return;
+      }
+    }
+    for (const k of kids) visit(k);
+  };
+  visit(body);
+  for (const el of doomed) removeNode(el);
+}

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Job, Queue, QueueEvents, WaitingError, Worker } from "bullmq";
+import { type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { loadPlans } from "../auth/plans.ts";
 import type { Config } from "../config.ts";
@@ -36,6 +36,8 @@ const JOBS_QUEUE = "jobs";
 const PAGES_QUEUE = "pages";
 /** Cancellations, to whichever process holds the job's work. */
 const CONTROL = `${KEY_PREFIX}job-control`;
+/** A job's finished pages, to the process coordinating it: `c` or `f` (completed, failed) and the entry id. */
+const PAGES_DONE = `${KEY_PREFIX}job-pages:`;
 /** A dispatched page whose completion was not heard of for this long is looked up in the queue. */
 const CHECK_AFTER_MS = 3_000;
 /** A page that failed in the queue (the store away) is sent again after this pause. */
@@ -173,16 +175,36 @@ export async function createQueuedRunner(
 
   /** Whoever is told the page finished: the coordinator's dispatch, by page entry id. */
   const waiters = new Map<string, { done: () => void; since: number }>();
-  const pageEvents = new QueueEvents(PAGES_QUEUE, {
-    connection: connect("siphon-queue-events"),
-    prefix: BULL_PREFIX,
+  /**
+   * Cancellations and the finished pages of the jobs this process coordinates, on one subscribed
+   * connection. A page's end is published by the worker that ran it, on its job's channel, after
+   * BullMQ removed its entry (so the page can be queued again under the same id); only the
+   * coordinating process hears it, where a QueueEvents stream would have every worker read every
+   * event of every page.
+   */
+  const control = connect("siphon-control");
+  await control.subscribe(CONTROL).catch(() => {});
+  control.on("message", (channel: string, message: string) => {
+    if (channel !== CONTROL) return pageDone(message);
+    const held = coordinating.get(message);
+    if (held) stop(held, "cancel");
+    const cached = pageRuns.get(message);
+    if (cached) {
+      stop(cached.held, "cancel");
+      pageRuns.delete(message);
+    }
   });
-  pageEvents.on("error", () => {});
-  pageEvents.on("completed", ({ jobId }) => waiters.get(jobId)?.done());
-  pageEvents.on("failed", ({ jobId }) => {
-    const waiter = waiters.get(jobId);
-    if (waiter) setTimeout(waiter.done, RETRY_PAGE_MS);
-  });
+  function pageDone(message: string) {
+    const waiter = waiters.get(message.slice(1));
+    if (!waiter) return;
+    // A page that failed in the queue (the store away) is sent again after a pause.
+    if (message.startsWith("f")) setTimeout(waiter.done, RETRY_PAGE_MS);
+    else waiter.done();
+  }
+  const publishDone = (entry: Job<{ id: string }> | undefined, state: "c" | "f") => {
+    if (entry?.id)
+      void redis.run((r) => r.publish(PAGES_DONE + entry.data.id, state + entry.id)).catch(() => {});
+  };
 
   /** Sends a page to the pages queue and resolves once it finished, failed, or its entry is gone. */
   const dispatch =
@@ -206,7 +228,7 @@ export async function createQueuedRunner(
           .catch(() => setTimeout(done, RETRY_PAGE_MS));
       });
 
-  // Completions are heard through a Redis stream; one Redis lost is looked up instead.
+  // A completion message lost (pub/sub is at most once, Redis away) is looked up instead.
   const checker = setInterval(async () => {
     const now = Date.now();
     for (const [entry, waiter] of waiters) {
@@ -225,6 +247,7 @@ export async function createQueuedRunner(
     if (coordinating.has(id)) return;
     const held: Held = { abort: new AbortController(), reason: null };
     coordinating.set(id, held);
+    await control.subscribe(PAGES_DONE + id).catch(() => {});
     try {
       await executor.run(id, held.abort.signal, { dispatch: dispatch(id, held.abort.signal) });
     } catch (raw) {
@@ -234,6 +257,7 @@ export async function createQueuedRunner(
     } finally {
       coordinating.delete(id);
       executor.forget(id);
+      void control.unsubscribe(PAGES_DONE + id).catch(() => {});
     }
     if (held.reason === "shutdown") await handBack(entry, token);
   }
@@ -329,23 +353,13 @@ export async function createQueuedRunner(
     { ...workerOptions, connection: connect("siphon-worker-pages") },
   );
   for (const worker of [jobsWorker, pagesWorker]) worker.on("error", () => {});
+  pagesWorker.on("completed", (entry) => publishDone(entry, "c"));
+  pagesWorker.on("failed", (entry) => publishDone(entry, "f"));
   // Redis lost the entry (restarted empty): another worker may run the job from its re-enqueued entry.
   jobsWorker.on("lockRenewalFailed", (ids: string[]) => {
     for (const id of ids) {
       const held = coordinating.get(id);
       if (held) stop(held, "lost");
-    }
-  });
-
-  const control = connect("siphon-control");
-  await control.subscribe(CONTROL).catch(() => {});
-  control.on("message", (_channel: string, id: string) => {
-    const held = coordinating.get(id);
-    if (held) stop(held, "cancel");
-    const cached = pageRuns.get(id);
-    if (cached) {
-      stop(cached.held, "cancel");
-      pageRuns.delete(id);
     }
   });
 
@@ -379,7 +393,6 @@ export async function createQueuedRunner(
     // With Redis away the workers cannot hand back: what they hold comes back after the stall timeout.
     if (!(await within(stopped, CLOSE_WAIT_MS))) for (const client of connections) client.disconnect();
     await within(control.quit(), 1_000);
-    await within(pageEvents.close(), 1_000);
     await closeQueues();
   }
 

@@ -35,3 +35,14 @@ test("a product page keeps a single quote box named reviews that opens its descr
   expect(content).toContain("The best trail shoe of the year");
   expect(content).toContain("Sizes run true");
 });
+
+test("a thread drops the badges beside each post (post counts, helpful votes)", () => {
+  const post = (i: number) =>
+    `<div class="post"><div class="profile"><a href="/u/${i}">traveller${i}</a><div class="postBadge badge"><span>${i * 120} posts</span></div><div class="votesBadge badge"><span>${i * 7} helpful votes</span></div></div>
+    <div class="postcontent"><p>Reply ${i}: take the early train to the onsen village, the baths are quiet before nine and the walk is lovely.</p></div></div>`;
+  const html = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body><main><h1>Onsen tips</h1>${[1, 2, 3, 4].map(post).join("")}</main></body></html>`;
+  const { content } = extractHtml(html, "https://forum.example/t/3", main);
+  for (let i = 1; i <= 4; i++) expect(content).toContain(`Reply ${i}:`);
+  expect(content).not.toContain("helpful votes");
+  expect(content).not.toContain("240 posts");
+});

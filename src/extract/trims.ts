@@ -40,9 +40,9 @@ export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): 
 
 const TITLE = new Set(["h1"]);
 
-/** Class words of what forum software prints around a post: signatures, member titles and counts, reaction bars. */
+/** Class words of what forum software prints around a post: signatures, member titles, counts and badges, reaction bars. */
 const POST_EXTRAS =
-  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?)(?:$|[\s_-])/;
 
 /**
  * Drops a thread's post extras: the signature under each post, the member's

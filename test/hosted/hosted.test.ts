@@ -3,6 +3,8 @@
  * --role api|worker`) on one Redis and one PostgreSQL, all on loopback.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Redis } from "ioredis";
+import { pageEntryId } from "../../src/jobs/queue.ts";
 import { postgresBin } from "../helpers/postgres.ts";
 import { redisBin } from "../helpers/redis.ts";
 import { type Cluster, type ServeProcess, startCluster, startLinkedSite } from "./cluster.ts";
@@ -150,6 +152,32 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
     }
     expect(statuses).toEqual([401, 401]);
   }, 30_000);
+
+  test("each finished page is announced once, on its own job's channel, by the worker that ran it", async () => {
+    // What the coordinator waits on: without it, each page would wait for the 3 s lookup instead.
+    const listener = new Redis(cluster.redis.url(), { lazyConnect: true });
+    await listener.connect();
+    const heard: { channel: string; message: string }[] = [];
+    listener.on("pmessage", (_pattern: string, channel: string, message: string) =>
+      heard.push({ channel, message }),
+    );
+    await listener.psubscribe("siphon:job-pages:*");
+    try {
+      const id = await startCrawl(apiA, 30);
+      const ended = await until(apiB, id, (p) => TERMINAL.includes(p.status), 30_000);
+      expect(ended.status).toBe("completed");
+      await Bun.sleep(200);
+      const ours = heard.filter((h) => h.channel === `siphon:job-pages:${id}`);
+      expect(heard.length).toBe(ours.length);
+      expect(ours.map((h) => h.message).sort()).toEqual(
+        pageUrls(ended)
+          .map((url) => `c${pageEntryId(id, url)}`)
+          .sort(),
+      );
+    } finally {
+      listener.disconnect();
+    }
+  }, 60_000);
 
   test("SIGTERM hands a worker's held work back at once: the crawl ends well before that worker's stall timeout", async () => {
     for (const worker of workers.splice(0)) expect(await worker.stop("SIGTERM")).toBe(0);

@@ -6,15 +6,12 @@ import { queryNumber } from "../../src/schemas/common.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { WATCH_HISTORY_KEPT, type WatchCreateInput, type WatchPatchInput } from "../../src/schemas/watch.ts";
 import type { WatchCheckRecord, WatchRecord } from "../../src/store/types.ts";
-import {
-  type WatchHook,
-  type WatchNotifier,
-  type WatchService,
-  watchOptions,
-} from "../../src/watch/index.ts";
+import type { WatchHook, WatchService } from "../../src/watch/index.ts";
 import { type Guard, identify } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 import { authRequest, type BodyFields, compatMetered, compatPlugin, readFirecrawlBody } from "./http.ts";
+import { Schedule, scheduleMinutes } from "./monitor-schedule.ts";
+import { checkView, firecrawlMonitorEvents, monitorView, pageView } from "./monitor-views.ts";
 
 /**
  * Firecrawl's monitor API (/v2/monitor) over siphon's watches: a monitor is a watch of one
@@ -24,28 +21,6 @@ import { authRequest, type BodyFields, compatMetered, compatPlugin, readFirecraw
  */
 
 const SURFACE = "firecrawl";
-const TARGET_ID = "scrape-0";
-const MINUTE = 1;
-const UNITS: Record<string, number> = { minute: MINUTE, hour: 60, day: 1440, week: 10_080 };
-
-const Schedule = T.Object(
-  {
-    cron: T.Optional(
-      T.String({
-        maxLength: 100,
-        description: "Five fields; fixed intervals only: */N minutes, hourly, every H hours, daily, weekly",
-      }),
-    ),
-    text: T.Optional(
-      T.String({
-        maxLength: 100,
-        description: 'Plain words: "every 30 minutes", "hourly", "every 2 hours", "daily", "weekly"',
-      }),
-    ),
-    timezone: T.Optional(T.String({ maxLength: 64, description: "Accepted; an interval needs none" })),
-  },
-  { additionalProperties: false, description: "One of cron or text" },
-);
 
 const Target = T.Object(
   {
@@ -154,74 +129,6 @@ const PageQuery = T.Object(
 
 const notImplemented = (message: string, hint: string) =>
   new SiphonError("not_implemented", message, { hint });
-
-// ---------------------------------------------------------------------------------------------
-// Schedules: Firecrawl's cron or words, as a watch's interval.
-
-/** The interval (minutes) of Firecrawl words: "every 30 minutes", "hourly", "every 2 hours", "daily"… */
-function textMinutes(text: string): number {
-  const words = text.trim().toLowerCase().replace(/\s+/g, " ");
-  const single: Record<string, number> = { hourly: 60, daily: 1440, weekly: 10_080 };
-  if (single[words]) return single[words];
-  const every = /^every (?:(\d+) )?(minute|min|hour|hr|day|week)s?$/.exec(words);
-  if (!every) {
-    throw notImplemented(
-      `schedule.text "${text}" is not an interval siphon can keep`,
-      'Say how often, as "every 30 minutes", "hourly", "every 2 hours", "daily" or "weekly": ' +
-        "siphon checks at a fixed interval from the last check, not at set times of day.",
-    );
-  }
-  const unit = { min: "minute", hr: "hour" }[every[2] as string] ?? (every[2] as string);
-  return Number(every[1] ?? 1) * (UNITS[unit] as number);
-}
-
-/** The interval (minutes) of a cron of fixed intervals; anything else is refused. */
-function cronMinutes(cron: string): number {
-  const parts = cron.trim().split(/\s+/);
-  const [minute, hour, day, month, weekday] = parts;
-  const fixed = (field: string | undefined, max: number) =>
-    field !== undefined && /^\d+$/.test(field) && Number(field) <= max;
-  const step = (field: string | undefined) => (field ? /^\*\/(\d+)$/.exec(field)?.[1] : undefined);
-  if (parts.length === 5 && day === "*" && month === "*") {
-    if (weekday === "*") {
-      if (minute === "*" && hour === "*") return 1;
-      if (step(minute) && hour === "*") return Number(step(minute));
-      if (fixed(minute, 59) && hour === "*") return 60;
-      if (fixed(minute, 59) && step(hour)) return Number(step(hour)) * 60;
-      if (fixed(minute, 59) && fixed(hour, 23)) return 1440;
-    } else if (fixed(minute, 59) && fixed(hour, 23) && fixed(weekday, 7)) return 10_080;
-  }
-  throw notImplemented(
-    `schedule.cron "${cron}" is not a fixed interval`,
-    "siphon checks at a fixed interval: use */N * * * * (minutes), 0 * * * * (hourly), 0 */H * * *, " +
-      "0 0 * * * (daily) or 0 0 * * 0 (weekly); the minute and hour fields set no time of day.",
-  );
-}
-
-/** A schedule's interval in minutes. Throws invalid_request (neither or both) or not_implemented. */
-function scheduleMinutes(schedule: Static<typeof Schedule>): number {
-  if ((schedule.cron === undefined) === (schedule.text === undefined)) {
-    throw new SiphonError("invalid_request", "schedule needs exactly one of cron or text");
-  }
-  return schedule.cron !== undefined ? cronMinutes(schedule.cron) : textMinutes(schedule.text as string);
-}
-
-/** An interval as Firecrawl reads a schedule back: words always, cron when one says it exactly. */
-function scheduleView(minutes: number): { cron?: string; text: string; timezone: string } {
-  const unit =
-    minutes % 10_080 === 0 ? "week" : minutes % 1440 === 0 ? "day" : minutes % 60 === 0 ? "hour" : "minute";
-  const count = minutes / (UNITS[unit] as number);
-  const text = count === 1 ? `every ${unit}` : `every ${count} ${unit}s`;
-  let cron: string | undefined;
-  if (minutes === 1) cron = "* * * * *";
-  else if (minutes < 60 && 60 % minutes === 0) cron = `*/${minutes} * * * *`;
-  else if (minutes === 60) cron = "0 * * * *";
-  else if (minutes < 1440 && minutes % 60 === 0 && 24 % (minutes / 60) === 0)
-    cron = `0 */${minutes / 60} * * *`;
-  else if (minutes === 1440) cron = "0 0 * * *";
-  else if (minutes === 10_080) cron = "0 0 * * 0";
-  return { ...(cron ? { cron } : {}), text, timezone: "UTC" };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Requests: a monitor's body as a watch's.
@@ -337,134 +244,6 @@ function refuseUnsupported(body: Static<typeof MonitorUpdateBody>): string[] {
 }
 
 const BODY_FIELDS: BodyFields = { accepted: Object.keys(MonitorUpdateBody.properties) };
-
-// ---------------------------------------------------------------------------------------------
-// Answers: watches and checks as monitors, checks and pages.
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/** A check's one page as Firecrawl counts pages. */
-function pageStatus(check: WatchCheckRecord): "same" | "new" | "changed" | "removed" | "error" {
-  if (check.status === "baseline") return "new";
-  if (check.status === "error")
-    return check.statusCode === 404 || check.statusCode === 410 ? "removed" : "error";
-  return check.status;
-}
-
-function summaryOf(check: WatchCheckRecord) {
-  const status = pageStatus(check);
-  const count = (s: string) => (status === s ? 1 : 0);
-  return {
-    totalPages: 1,
-    same: count("same"),
-    changed: count("changed"),
-    new: count("new"),
-    removed: count("removed"),
-    error: count("error"),
-  };
-}
-
-function monitorView(watch: WatchRecord, last: WatchCheckRecord | undefined) {
-  const options = watchOptions(watch.options);
-  const hook = watch.webhook as WatchHook | null;
-  const scrapeOptions: Record<string, unknown> = {
-    formats: ["markdown"],
-    onlyMainContent: options.onlyMainContent,
-  };
-  if (options.includeTags.length) scrapeOptions.includeTags = options.includeTags;
-  if (options.excludeTags.length) scrapeOptions.excludeTags = options.excludeTags;
-  return {
-    id: watch.id,
-    name: watch.name ?? `Monitor ${watch.url}`,
-    status: watch.status === "paused" ? "paused" : "active",
-    schedule: scheduleView(watch.intervalMinutes),
-    nextRunAt: watch.status === "paused" ? null : iso(watch.nextCheckAt),
-    lastRunAt: iso(watch.lastCheckedAt),
-    currentCheckId: null,
-    targets: [{ id: TARGET_ID, type: "scrape", urls: [watch.url], scrapeOptions }],
-    webhook: hook
-      ? {
-          url: hook.url,
-          ...(hook.headers ? { headers: hook.headers } : {}),
-          ...(hook.metadata ? { metadata: hook.metadata } : {}),
-          events: (hook.events ?? ["page", "completed"]).map((e) =>
-            e === "page" ? "monitor.page" : "monitor.check.completed",
-          ),
-        }
-      : null,
-    notification: null,
-    // The newest checks kept, as the days they span at this interval.
-    retentionDays: Math.max(1, Math.ceil((WATCH_HISTORY_KEPT * watch.intervalMinutes) / 1440)),
-    estimatedCreditsPerMonth: Math.ceil((30 * 1440) / watch.intervalMinutes),
-    lastCheckSummary: last ? summaryOf(last) : null,
-    goal: null,
-    judgeEnabled: false,
-    createdAt: iso(watch.createdAt),
-    updatedAt: iso(watch.updatedAt),
-  };
-}
-
-function checkView(watch: WatchRecord, check: WatchCheckRecord) {
-  const at = iso(check.checkedAt);
-  const read = check.status !== "error";
-  return {
-    id: check.id,
-    monitorId: watch.id,
-    status: read ? "completed" : "failed",
-    trigger: check.trigger,
-    scheduledFor: null,
-    startedAt: at,
-    finishedAt: at,
-    estimatedCredits: 1,
-    reservedCredits: null,
-    actualCredits: read ? 1 : 0,
-    billingStatus: read ? "confirmed" : "not_applicable",
-    summary: summaryOf(check),
-    targetResults: [{ targetId: TARGET_ID, type: "scrape" }],
-    notificationStatus: null,
-    error: check.error,
-    createdAt: at,
-    updatedAt: at,
-  };
-}
-
-function pageView(watch: WatchRecord, check: WatchCheckRecord) {
-  return {
-    id: `${check.id}:0`,
-    targetId: TARGET_ID,
-    url: watch.url,
-    status: pageStatus(check),
-    previousScrapeId: null,
-    currentScrapeId: null,
-    statusCode: check.statusCode,
-    error: check.error,
-    metadata: {
-      fingerprint: check.fingerprint,
-      previousFingerprint: check.previousFingerprint,
-      summary: check.summary,
-    },
-    diff: check.diff ? { text: check.diff } : null,
-    snapshot: null,
-    judgment: null,
-    createdAt: iso(check.checkedAt),
-  };
-}
-
-/** monitor.page after every check, then monitor.check.completed. */
-export const firecrawlMonitorEvents: WatchNotifier = (watch, check) => {
-  const success = check.status !== "error";
-  const page = { monitorId: watch.id, checkId: check.id, ...pageView(watch, check) };
-  const completed = {
-    monitorId: watch.id,
-    checkId: check.id,
-    status: "completed",
-    summary: summaryOf(check),
-  };
-  return [
-    { event: "page", data: { checkId: check.id, success, items: [page] } },
-    { event: "completed", data: { checkId: check.id, success, items: [completed] } },
-  ];
-};
 
 // ---------------------------------------------------------------------------------------------
 

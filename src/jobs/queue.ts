@@ -8,8 +8,9 @@ import type { Engines } from "../pipeline/fetch-page.ts";
 import { KEY_PREFIX, type RedisConnection } from "../store/redis-connection.ts";
 import { redisOf } from "../store/redis-store.ts";
 import type { Store } from "../store/types.ts";
-import { type JobRun, openPageRun, processItem } from "./kinds/pages.ts";
+import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
+import { createPageRuns, type Held, held, stop } from "./queue-held.ts";
 import { redisEventBus } from "./queue-redis-events.ts";
 import { createJobExecutor, type JobRunner, type RunnerDeps } from "./runner.ts";
 import { createWebhookSender } from "./webhooks.ts";
@@ -54,20 +55,6 @@ const within = (work: Promise<unknown>, ms: number): Promise<boolean> =>
     ),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref?.()),
   ]);
-
-type StopReason = "cancel" | "shutdown" | "lost";
-
-/** Work this process holds for one job: aborted, with a reason, on cancel, shutdown or lost claim. */
-interface Held {
-  abort: AbortController;
-  reason: StopReason | null;
-}
-
-function stop(held: Held, reason: StopReason): void {
-  if (held.reason) return;
-  held.reason = reason;
-  held.abort.abort();
-}
 
 /** A page's queue entry id: one per job and URL, so the same page is never queued twice at once. */
 export function pageEntryId(jobId: string, url: string): string {
@@ -167,11 +154,8 @@ export async function createQueuedRunner(
 
   /** Coordinators (entries of the jobs queue) this process runs, by job id. */
   const coordinating = new Map<string, Held>();
-  /** Page jobs this process runs pages of, by job id; read again from the store every few seconds. */
-  const pageRuns = new Map<
-    string,
-    { held: Held; run: Promise<JobRun | null>; checkedAt: number; usedAt: number }
-  >();
+  /** Page jobs this process runs pages of. */
+  const pageRuns = createPageRuns(deps.store, executor, CHECK_AFTER_MS);
 
   /** Whoever is told the page finished: the coordinator's dispatch, by page entry id. */
   const waiters = new Map<string, { done: () => void; since: number }>();
@@ -186,13 +170,9 @@ export async function createQueuedRunner(
   await control.subscribe(CONTROL).catch(() => {});
   control.on("message", (channel: string, message: string) => {
     if (channel !== CONTROL) return pageDone(message);
-    const held = coordinating.get(message);
-    if (held) stop(held, "cancel");
-    const cached = pageRuns.get(message);
-    if (cached) {
-      stop(cached.held, "cancel");
-      pageRuns.delete(message);
-    }
+    const work = coordinating.get(message);
+    if (work) stop(work, "cancel");
+    pageRuns.cancel(message);
   });
   function pageDone(message: string) {
     const waiter = waiters.get(message.slice(1));
@@ -245,21 +225,21 @@ export async function createQueuedRunner(
     const id = entry.data.id;
     // Another entry of a job this process already runs (re-enqueued after Redis lost it): one is enough.
     if (coordinating.has(id)) return;
-    const held: Held = { abort: new AbortController(), reason: null };
-    coordinating.set(id, held);
+    const work = held();
+    coordinating.set(id, work);
     await control.subscribe(PAGES_DONE + id).catch(() => {});
     try {
-      await executor.run(id, held.abort.signal, { dispatch: dispatch(id, held.abort.signal) });
+      await executor.run(id, work.abort.signal, { dispatch: dispatch(id, work.abort.signal) });
     } catch (raw) {
       // The store away: the job stays as it is and is enqueued again once it is back.
-      if (!held.abort.signal.aborted && toSiphonError(raw).type !== "store_unavailable")
+      if (!work.abort.signal.aborted && toSiphonError(raw).type !== "store_unavailable")
         await executor.fail(id, raw).catch(() => {});
     } finally {
       coordinating.delete(id);
       executor.forget(id);
       void control.unsubscribe(PAGES_DONE + id).catch(() => {});
     }
-    if (held.reason === "shutdown") await handBack(entry, token);
+    if (work.reason === "shutdown") await handBack(entry, token);
   }
 
   /** Puts a claimed entry back in the queue for another worker, now. */
@@ -268,52 +248,10 @@ export async function createQueuedRunner(
     throw new WaitingError();
   }
 
-  /** The job's page run in this process, or null when the job is not processing (skip its pages). */
-  function pageRunOf(id: string) {
-    const now = Date.now();
-    let cached = pageRuns.get(id);
-    if (cached && now - cached.checkedAt > CHECK_AFTER_MS) {
-      cached.checkedAt = now;
-      const run = cached;
-      // Cancelled or ended meanwhile (a control message lost): stop its pages here.
-      void deps.store.jobs.get(id).then(
-        (job) => {
-          if (job?.status !== "processing") {
-            stop(run.held, "cancel");
-            if (pageRuns.get(id) === run) pageRuns.delete(id);
-          }
-        },
-        () => {},
-      );
-    }
-    if (!cached) {
-      const held: Held = { abort: new AbortController(), reason: null };
-      const run = deps.store.jobs
-        .get(id)
-        .then((job) =>
-          job?.status === "processing" ? openPageRun(executor.context(job, held.abort.signal)) : null,
-        );
-      cached = { held, run, checkedAt: now, usedAt: now };
-      pageRuns.set(id, cached);
-      const entry = cached;
-      // A failed read is not remembered: the next page reads again.
-      run.then(
-        (value) => {
-          if (value === null && pageRuns.get(id) === entry) pageRuns.delete(id);
-        },
-        () => {
-          if (pageRuns.get(id) === entry) pageRuns.delete(id);
-        },
-      );
-    }
-    cached.usedAt = now;
-    return cached;
-  }
-
   /** Runs one page here; hands it back to the queue when this process shuts down. */
   async function page(entry: Job<{ id: string; url: string; depth: number }>, token?: string): Promise<void> {
     const { id, url: pageUrl, depth } = entry.data;
-    const cached = pageRunOf(id);
+    const cached = pageRuns.of(id);
     const run = await cached.run;
     if (!run || cached.held.abort.signal.aborted) {
       if (cached.held.reason === "shutdown") await handBack(entry, token);
@@ -323,17 +261,6 @@ export async function createQueuedRunner(
     if (cached.held.reason === "shutdown") await handBack(entry, token);
     if (!cached.held.abort.signal.aborted) await run.ctx.progress();
   }
-
-  // Page runs of jobs no page arrived for in a while are forgotten (their robots.txt read again if needed).
-  const idle = setInterval(() => {
-    const now = Date.now();
-    for (const [id, cached] of pageRuns)
-      if (now - cached.usedAt > 60_000) {
-        pageRuns.delete(id);
-        executor.forget(id);
-      }
-  }, 30_000);
-  idle.unref?.();
 
   const workerOptions = {
     prefix: BULL_PREFIX,
@@ -358,8 +285,8 @@ export async function createQueuedRunner(
   // Redis lost the entry (restarted empty): another worker may run the job from its re-enqueued entry.
   jobsWorker.on("lockRenewalFailed", (ids: string[]) => {
     for (const id of ids) {
-      const held = coordinating.get(id);
-      if (held) stop(held, "lost");
+      const work = coordinating.get(id);
+      if (work) stop(work, "lost");
     }
   });
 
@@ -384,12 +311,11 @@ export async function createQueuedRunner(
     closing = true;
     clearInterval(checker);
     clearInterval(reconciler);
-    clearInterval(idle);
     clearInterval(sweep);
     // Stop taking work, then hand what is held back to the queue.
     const stopped = Promise.all(workers.map((w) => w.close()));
     for (const held of coordinating.values()) stop(held, "shutdown");
-    for (const cached of pageRuns.values()) stop(cached.held, "shutdown");
+    pageRuns.stopAll("shutdown");
     // With Redis away the workers cannot hand back: what they hold comes back after the stall timeout.
     if (!(await within(stopped, CLOSE_WAIT_MS))) for (const client of connections) client.disconnect();
     await within(control.quit(), 1_000);

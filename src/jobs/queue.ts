@@ -314,7 +314,7 @@ export async function createQueuedRunner(
     clearInterval(sweep);
     // Stop taking work, then hand what is held back to the queue.
     const stopped = Promise.all(workers.map((w) => w.close()));
-    for (const held of coordinating.values()) stop(held, "shutdown");
+    for (const work of coordinating.values()) stop(work, "shutdown");
     pageRuns.stopAll("shutdown");
     // With Redis away the workers cannot hand back: what they hold comes back after the stall timeout.
     if (!(await within(stopped, CLOSE_WAIT_MS))) for (const client of connections) client.disconnect();

@@ -235,3 +235,17 @@ test("a category page's introduction of a few paragraphs keeps the cards that fo
   expect(content).toContain("Quick and healthy baked recipes");
   for (let i = 0; i < 20; i++) expect(content).toContain(`Crispy baked recipe number ${i}`);
 });
+
+test("an article drops a testimonial carousel that outweighs it; a page of testimonials keeps them", () => {
+  const quotes = Array.from(
+    { length: 24 },
+    (_, i) =>
+      `<div class="testimonial slide"><p>Quote ${i}: the staff were friendly, the rooms were clean and we never waited long for an appointment.</p><div class="name">Parent ${i}</div></div>`,
+  ).join("");
+  const article = `<body><main><article><h1>Sleep training your toddler</h1>${para(12, "Toddlers wake at night for many reasons, and routines help them settle again.")}</article></main><section class="carousel">${quotes}</section></body>`;
+  const a = extractHtml(article, "https://clinic.example/sleep", main).content;
+  expect(a).toContain("Paragraph 12");
+  expect(a).not.toContain("Quote 3");
+  const page = `<body><main><h1>What parents say</h1><div class="carousel">${quotes}</div></main></body>`;
+  expect(extractHtml(page, "https://clinic.example/reviews", main).content).toContain("Quote 3");
+});

@@ -114,11 +114,18 @@ function dropComments(body: Element, stats: Map<Element, TextStats>, thread: boo
  */
 const SIDE_SHARE = 0.5;
 
+/**
+ * Customers' quotes: a carousel of them may outweigh the article it follows
+ * (sliders clone every slide), yet beside an article's prose they are not
+ * the page's text; a page of testimonials alone keeps them.
+ */
+const QUOTE_WORDS = /^testimonials?$/;
+
 function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean {
   const page = stats.get(body);
   // A side element holding much of the page's prose is the content, whatever its name.
   const limit = Math.min(1500, 0.3 * (page?.good ?? 0));
-  const groups = new Map<string, { text: number; els: Element[] }>();
+  const groups = new Map<string, { text: number; good: number; els: Element[] }>();
   // A layout wrapper named after its sidebar ("content-sidebar-wrap") that holds the main landmark is not a sidebar.
   const holdsMain = new Set<AnyNode>();
   forEachElement(body, (el) => {
@@ -141,17 +148,19 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
       }
       let group = groups.get(word);
       if (!group) {
-        group = { text: 0, els: [] };
+        group = { text: 0, good: 0, els: [] };
         groups.set(word, group);
       }
       group.text += s.text;
+      group.good += s.good;
       group.els.push(child);
     }
   };
   visit(body);
   let dropped = false;
   for (const [word, group] of groups) {
-    if (word && group.text > SIDE_SHARE * (page?.text ?? 0)) continue;
+    const besideArticle = QUOTE_WORDS.test(word) && (page?.good ?? 0) - group.good >= ARTICLE_PROSE;
+    if (word && !besideArticle && group.text > SIDE_SHARE * (page?.text ?? 0)) continue;
     for (const el of group.els) removeNode(el);
     dropped = true;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseColor, parseCss, resolveVars } from "./css.ts";
-import { extractBranding, stylesheetLinks } from "./index.ts";
+import { extractBranding } from "./index.ts";
+import { stylesheetLinks } from "./markup.ts";
 
 const PAGE = `<!doctype html><html lang="en"><head>
 <title>Pricing - Acme Tools</title>

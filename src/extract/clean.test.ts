@@ -196,3 +196,28 @@ test("aria-hidden text stays (it is on screen), but a closed aria-hidden drawer 
   expect(content).toContain("4.7 out of 5 stars");
   expect(content).not.toContain("Taxes and shipping");
 });
+
+test("a chapter's table of contents, listing its pages, stays; an on-this-page box of anchors goes", () => {
+  const sections = ["Introduction", "Index Types", "Multicolumn Indexes", "Unique Indexes"];
+  const chapter = sections
+    .map((s, i) => `<li><a href="indexes-${i}.html">11.${i + 1}. ${s}</a></li>`)
+    .join("");
+  const onPage = ["B-Tree", "Hash", "GiST", "GIN"]
+    .map((s) => `<li><a href="#${s}">Anchor ${s}</a></li>`)
+    .join("");
+  const html = `<body><main><h1>Chapter 11. Indexes</h1>
+    <div class="toc"><p><strong>Table of Contents</strong></p><ul>${chapter}</ul></div>
+    <p>Indexes are a common way to enhance database performance, and this chapter explains each kind.</p>
+    <h2>Index Types</h2><div class="toc"><ul>${onPage}</ul></div>
+    <p>PostgreSQL provides several index types, each suited to different kinds of queries and data.</p></main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://docs.example/indexes.html", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("11.3. Multicolumn Indexes");
+    expect(content).not.toContain("Anchor GiST");
+    expect(content).toContain("PostgreSQL provides several index types");
+  }
+});

@@ -1,4 +1,13 @@
-import { type AnyNode, type Element, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
+import {
+  type AnyNode,
+  type Element,
+  isElement,
+  listsOtherPages,
+  removeNode,
+  TOC_WORD,
+  textOf,
+  visibleTextLength,
+} from "./nodes.ts";
 
 /** Elements that never carry readable content. */
 const DROP_TAGS = new Set([
@@ -222,6 +231,8 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
   const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
   if (words.length < 2) return false;
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
+    // A chapter's table of contents, listing its pages, is what the chapter page says.
+    if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
     if (
       !CONSENT.test(words) &&

@@ -6,7 +6,9 @@ import {
   forEachElement,
   hasDescendant,
   isElement,
+  listsOtherPages,
   removeNode,
+  TOC_WORD,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
@@ -142,7 +144,13 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
       const landmark = child.name === "aside" || a.role === "complementary";
       const word = landmark ? "" : SIDE_WORDS.exec(words)?.[1];
       // A side column holding code is the code samples beside an API reference, not chrome.
-      if (word === undefined || s.good >= limit || holdsMain.has(child) || hasDescendant(child, CODE_BLOCK)) {
+      if (
+        word === undefined ||
+        s.good >= limit ||
+        holdsMain.has(child) ||
+        hasDescendant(child, CODE_BLOCK) ||
+        isChapterContents(child)
+      ) {
         visit(child);
         continue;
       }
@@ -167,6 +175,12 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
   return dropped;
 }
 
+/** A chapter's table of contents (see listsOtherPages): links, yet the chapter page's own text. */
+function isChapterContents(el: Element): boolean {
+  const words = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+  return TOC_WORD.test(words) && listsOtherPages(el);
+}
+
 /** Drops link-dominated blocks (menus, tag lists, "read next" link lists) inside the chosen content. */
 function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
   const doomed: Element[] = [];
@@ -175,6 +189,7 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
       if (!isElement(child)) continue;
       const s = stats.get(child);
       if (!s) continue;
+      if (isChapterContents(child)) continue;
       if (s.text > 0 && s.bad > 0.6 * s.text && s.good < 200) {
         doomed.push(child);
         continue;

@@ -136,3 +136,26 @@ export function hasDescendant(root: Element, names: Set<string>): boolean {
   });
   return found;
 }
+
+/** Class words of a table of contents. */
+export const TOC_WORD = /(?:^|[\s_-])(?:toc|table-?of-?contents)(?:$|[\s_-])/;
+/** Links from which a table of contents is a chapter's list of its pages. */
+const CHAPTER_LINKS = 3;
+
+/**
+ * Whether a table of contents lists other pages (a chapter's sections, each
+ * its own page) rather than this page's headings (`#anchor` links, the
+ * "on this page" box beside the text): the first is the chapter's content.
+ */
+export function listsOtherPages(el: Element): boolean {
+  let pages = 0;
+  let anchors = 0;
+  forEachElement(el, (d) => {
+    if (d.name !== "a") return;
+    const href = d.attribs.href?.trim();
+    if (!href) return;
+    if (href.startsWith("#")) anchors++;
+    else pages++;
+  });
+  return pages >= CHAPTER_LINKS && anchors * 4 < pages;
+}

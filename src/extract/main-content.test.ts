@@ -249,3 +249,14 @@ test("an article drops a testimonial carousel that outweighs it; a page of testi
   const page = `<body><main><h1>What parents say</h1><div class="carousel">${quotes}</div></main></body>`;
   expect(extractHtml(page, "https://clinic.example/reviews", main).content).toContain("Quote 3");
 });
+
+test("a contact form inside the content goes; a page wrapped in one form stays", () => {
+  const form = `<form action="/contact"><p>This field is for validation purposes and should be left unchanged.</p><label for="n">Name (Required)</label><input id="n"><label for="e">Email (Required)</label><input id="e" type="email"></form>`;
+  const body = para(6, "We design packaging that tells a brand's story on the shelf and in the hand.");
+  const service = `<body><main><h1>Packaging design</h1>${body}${form}</main></body>`;
+  const s = extractHtml(service, "https://studio.example/packaging", main).content;
+  expect(s).toContain("Paragraph 6");
+  expect(s).not.toContain("Email (Required)");
+  const framed = `<body><form action="/page.aspx"><main><h1>Packaging design</h1>${body}<label>Search the site</label></main></form></body>`;
+  expect(extractHtml(framed, "https://studio.example/page.aspx", main).content).toContain("Paragraph 6");
+});

@@ -201,6 +201,27 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
   for (const el of doomed) removeNode(el);
 }
 
+/** Share of the content's text up to which a form in it is a form beside the content, not the page's frame. */
+const FORM_SHARE = 0.3;
+/** A field's label: what is left of a form once cleaning has dropped its inputs. */
+const LABEL = new Set(["label"]);
+
+/**
+ * Drops the forms inside the content (contact, quote and sign-up forms):
+ * their labels and help texts ("Email (Required)") are not the page's text.
+ * A form holding much of the content is the page's frame (ASP.NET wraps
+ * whole pages in one) and stays.
+ */
+function dropForms(root: Element, stats: Map<Element, TextStats>): void {
+  const limit = FORM_SHARE * (stats.get(root)?.text ?? 0);
+  const doomed: Element[] = [];
+  forEachElement(root, (el) => {
+    if (el.name === "form" && (stats.get(el)?.text ?? 0) <= limit && hasDescendant(el, LABEL))
+      doomed.push(el);
+  });
+  for (const el of doomed) removeNode(el);
+}
+
 /** A trailing block with less prose than this, mostly teasers or links, is not the article's. */
 const TRAIL_PROSE = 100;
 const TRAIL_SHARE = 0.5;
@@ -380,6 +401,8 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
     else dropLinkBlocks(chosen, stats);
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
+  // A product's form holds its options (colours, sizes): the product's facts.
+  if (type !== "product") dropForms(chosen, stats);
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   dropPhotoCaptions(chosen, stats, type === "article");

@@ -406,7 +406,7 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   dropPhotoCaptions(chosen, stats, type === "article");
-  if (type === "forum") dropPostExtras(chosen);
+  if (type === "forum" || type === null) dropPostExtras(chosen, type === "forum");
   if (type === "product") {
     dropReviews(chosen, stats);
     return [...productHeader(chosen, body), chosen];

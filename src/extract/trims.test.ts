@@ -46,3 +46,16 @@ test("a thread drops the badges beside each post (post counts, helpful votes)", 
   expect(content).not.toContain("helpful votes");
   expect(content).not.toContain("240 posts");
 });
+
+test("a thread that declares nothing is told by its members' signatures, which go; one signature-named block stays", () => {
+  const post = (i: number) =>
+    `<div class="msg"><span class="user">member${i}</span><span class="post_time">2 years ago</span><div class="msg_text"><p>Post ${i}: the stream starts in an hour and the recording goes up on the channel right after it ends.</p></div><div class="signature">Sig ${i}: currently playing three games at once</div></div>`;
+  const thread = `<body><main><h1>Showcase discussion thread</h1>${[1, 2, 3, 4].map(post).join("")}</main></body>`;
+  const t = extractHtml(thread, "https://boards.example/t/1", main).content;
+  expect(t).toContain("Post 4: the stream");
+  expect(t).not.toContain("Sig 2");
+  const page = `<body><main><h1>Our brand</h1>${description}<div class="signature">Signature collection: handmade in Portugal</div><div class="badge">Bestseller</div></main></body>`;
+  const p = extractHtml(page, "https://brand.example/about", main).content;
+  expect(p).toContain("Signature collection");
+  expect(p).toContain("Bestseller");
+});

@@ -44,18 +44,30 @@ const TITLE = new Set(["h1"]);
 const POST_EXTRAS =
   /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?)(?:$|[\s_-])/;
 
+/** Class words only forum software uses (a badge or a title may sit on a product card). */
+const MEMBER_WORDS =
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?stats|member-?stats|post-?signature)(?:$|[\s_-])/;
+/** Members' signatures or stats from which an undeclared page is a thread: one per post of several posts. */
+const THREAD_MEMBERS = 3;
+
 /**
  * Drops a thread's post extras: the signature under each post, the member's
  * title, join date and post count beside it, the reactions bar. The author
- * line (name, date) and the post stay.
+ * line (name, date) and the post stay. `declared` says the page is a thread;
+ * otherwise the extras themselves tell one (several members' signatures or
+ * stats), and without them nothing is dropped.
  */
-export function dropPostExtras(root: Element): void {
+export function dropPostExtras(root: Element, declared = true): void {
   const doomed: Element[] = [];
+  let members = 0;
   forEachElement(root, (el) => {
     const a = el.attribs;
     const w = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
-    if (w.length > 1 && POST_EXTRAS.test(w)) doomed.push(el);
+    if (w.length < 2 || !POST_EXTRAS.test(w)) return;
+    doomed.push(el);
+    if (MEMBER_WORDS.test(w)) members++;
   });
+  if (!declared && members < THREAD_MEMBERS) return;
   for (const el of doomed) removeNode(el);
 }
 

@@ -221,3 +221,22 @@ test("a chapter's table of contents, listing its pages, stays; an on-this-page b
     expect(content).toContain("PostgreSQL provides several index types");
   }
 });
+
+test("dialogs, flyouts, tooltips and toasts named by class are chrome in both modes", () => {
+  const html = `<body><main><h1>ThinkPad P16s</h1>
+    <p>A mobile workstation with a 16 inch display, certified for engineering and design applications.</p>
+    <div class="dialog_container"><span>Add items to your cart?</span><p>We've noticed that you've entered a different store. Do you want to add these items?</p></div>
+    <div class="flyout-panel">Compare up to four models side by side</div>
+    <span class="price-tooltip">Price excludes taxes and delivery charges</span>
+    <div class="toast">Item added to your wish list</div></main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://shop.example/p16s", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("mobile workstation");
+    for (const chrome of ["entered a different store", "Compare up to four", "excludes taxes", "wish list"])
+      expect(content).not.toContain(chrome);
+  }
+});

@@ -59,3 +59,13 @@ test("a thread that declares nothing is told by its members' signatures, which g
   expect(p).toContain("Signature collection");
   expect(p).toContain("Bestseller");
 });
+
+test("a thread drops each post's vote and like counts", () => {
+  const post = (i: number) =>
+    `<div class="post"><div class="js-vote-count">${i * 7}</div><p>Answer ${i}: press Ctrl+E, then Escape, and the focus moves to the file list in every version.</p><div class="post-likes">${i + 40} likes</div></div>`;
+  const html = `<html><head><script type="application/ld+json">{"@type":"QAPage"}</script></head><body><main><h1>Focus the file pane</h1>${[1, 2, 3].map(post).join("")}</main></body></html>`;
+  const { content } = extractHtml(html, "https://qa.example/q/1", main);
+  expect(content).toContain("Answer 3: press");
+  expect(content).not.toContain("21");
+  expect(content).not.toContain("likes");
+});

@@ -40,9 +40,9 @@ export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): 
 
 const TITLE = new Set(["h1"]);
 
-/** Class words of what forum software prints around a post: signatures, member titles, counts and badges, reaction bars. */
+/** Class words of what forum software prints around a post: signatures, member titles, counts and badges, reaction bars, vote and like counts. */
 const POST_EXTRAS =
-  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?|votes?|voting|vote-?count|likes|like-?count)(?:$|[\s_-])/;
 
 /** Class words only forum software uses (a badge or a title may sit on a product card). */
 const MEMBER_WORDS =

@@ -25,6 +25,16 @@ test("one product is a product page, several are a listing", () => {
   expect(typeOf(`<meta property="og:type" content="product">`)).toBe("product");
 });
 
+test("one product group is a product page, whatever number of variants it declares", () => {
+  const variant = (size: string) => ({ "@type": "Product", size, offers: { "@type": "Offer", price: "60" } });
+  const group = {
+    "@type": "ProductGroup",
+    name: "Faux leather jacket",
+    hasVariant: ["S", "M", "L", "XL"].map(variant),
+  };
+  expect(typeOf(ld(group))).toBe("product");
+});
+
 test("articles, documentation and pages that say nothing", () => {
   expect(typeOf(ld({ "@type": ["NewsArticle"], author: { "@type": "Person" } }))).toBe("article");
   expect(typeOf(`<meta property="og:type" content="article">`)).toBe("article");

@@ -84,13 +84,16 @@ export function declaresArticleSchema(d: DeclaredTypes): boolean {
 
 /**
  * The page type a page declares, or null when it says nothing that decides
- * it: forum postings and Q&A pages are threads; one Product (with offers) is a
- * product page, several are a collection; item lists and collection pages
- * are listings; articles and `og:type` article are articles.
+ * it: forum postings and Q&A pages are threads; one Product (with offers),
+ * or one ProductGroup with its variants, is a product page, several are a
+ * collection; item lists and collection pages are listings; articles and
+ * `og:type` article are articles.
  */
 export function declaredPageType(d: DeclaredTypes): PageType | null {
   if (has(d, FORUM_TYPES) || d.ogType === "forum") return "forum";
   const products = d.schema.get("Product") ?? 0;
+  // One ProductGroup is one product in its sizes and colours, each variant declared a Product.
+  if (d.schema.get("ProductGroup") === 1) return "product";
   if (products >= 3) return "listing";
   if (products > 0 || d.ogType === "product" || d.ogType === "product.item") return "product";
   if (has(d, LISTING_TYPES) || d.ogType === "product.group") return "listing";

@@ -1,11 +1,13 @@
 /**
  * Render benchmark, in one run:
  *  1. warm renders of the fixture site's JavaScript page (/spa, drawn by a 50 ms timer) through
- *     the browser engine and its shared pool, at concurrency 1 and 4, against a naive baseline
+ *     the browser engine and its shared pool, at concurrency 1 (back to back, and one at a time
+ *     500 ms apart, as occasional requests meet it) and 4, against a naive baseline
  *     that launches a browser per request. Warm-up runs at both concurrencies, so the pool has
  *     opened its pages (up to browserConcurrency, each reused for many requests) before
  *     anything is measured. Memory is the summed VmRSS of this process and every process under
- *     it (Chromium and its helpers), sampled during the /spa renders. Then /spa again at
+ *     it (Chromium and its helpers), sampled during the /spa renders by a process of its own
+ *     (scripts/bench/rss-sampler.ts), so the timed event loop never waits on /proc. Then /spa again at
  *     concurrency 1 as one job's pages (the session a crawl or batch passes: no wipe between);
  *  2. warm renders at concurrency 1 of /app/api?delay=300 (a spinner until a fetch() to a JSON
  *     API that answers after 300 ms draws the article), on the same pool, and their p50 less
@@ -35,12 +37,12 @@
  * --delay: how long each SPA URL's API takes to answer, ms (default 300)
  * --rounds: rounds of the comparison (default 1; 0 skips it)
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { loadConfig } from "../../src/config.ts";
 import { createBrowserEngine } from "../../src/fetch/browser/engine.ts";
 import { createBrowserPool } from "../../src/fetch/browser/pool.ts";
 import { apiText, startFixtureSite } from "../../test/helpers/fixture-site.ts";
 import type { Outcome, Tool } from "./render-worker.ts";
+import { startRssSampler, treeRssMiB } from "./rss-sampler.ts";
 import { median } from "./stats.ts";
 import { runJsonWorker } from "./worker.ts";
 
@@ -115,34 +117,6 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-/** Summed VmRSS in MiB of `root` and all its descendants (Linux /proc). */
-function treeRssMiB(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The command name may hold spaces and parentheses: the ppid is the 2nd field after the last ")".
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  let kib = 0;
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // Gone while we looked.
-    }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return Math.round(kib / 1024);
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
@@ -152,6 +126,8 @@ async function measure(
   total: number,
   concurrency: number,
   render: () => Promise<void>,
+  /** A pause before each render, left out of the timings (the wall time is then the renders' sum). */
+  pauseMs = 0,
 ): Promise<{ latencies: number[]; wallMs: number }> {
   const latencies: number[] = [];
   let next = 0;
@@ -159,13 +135,15 @@ async function measure(
   const worker = async () => {
     while (next < total) {
       next++;
+      if (pauseMs) await Bun.sleep(pauseMs);
       const t = performance.now();
       await render();
       latencies.push(performance.now() - t);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { latencies, wallMs: performance.now() - started };
+  const wallMs = pauseMs ? latencies.reduce((sum, ms) => sum + ms, 0) : performance.now() - started;
+  return { latencies, wallMs };
 }
 
 function row(
@@ -280,10 +258,9 @@ const rendered = async (
 };
 const renderedApi = () => rendered(engine, `${site.url}${apiPath}`, apiText(API_DELAY_MS));
 
+/** The pause between the spaced renders: longer than a wipe takes. */
+const PAUSE_MS = 500;
 const rss = { warm: 0, end: 0, peak: 0 };
-const sample = () => {
-  rss.peak = Math.max(rss.peak, treeRssMiB(process.pid));
-};
 const rows: Row[] = [];
 const spaRuns: Outcome[] = [];
 const log = (message: string) => {
@@ -294,9 +271,19 @@ try {
   await measure(WARM_UP, 1, () => rendered(engine));
   await measure(WARM_UP, WARM_UP_CONCURRENCY, () => rendered(engine));
   rss.warm = treeRssMiB(process.pid);
-  const sampler = setInterval(sample, 250);
+  // Sampled from another process: reading /proc here would hold up the renders being timed.
+  const sampler = startRssSampler(process.pid);
   const half = Math.max(1, Math.floor(args.renders / 2));
   rows.push(row("/spa", "pool (shared browser)", 1, await measure(half, 1, () => rendered(engine))));
+  // As a person at a terminal or an occasional API call meets it: the previous page's wipe is done.
+  rows.push(
+    row(
+      "/spa",
+      `pool, one request at a time, ${PAUSE_MS} ms apart`,
+      1,
+      await measure(Math.min(half, 50), 1, () => rendered(engine), PAUSE_MS),
+    ),
+  );
   rows.push(
     row(
       "/spa",
@@ -305,9 +292,9 @@ try {
       await measure(args.renders - half || 1, 4, () => rendered(engine)),
     ),
   );
-  clearInterval(sampler);
-  sample();
+  rss.peak = await sampler.stop();
   rss.end = treeRssMiB(process.pid);
+  rss.peak = Math.max(rss.peak, rss.end);
   log(`/spa: ${half} renders at concurrency 1 as one job's pages…`);
   const asJob = () => rendered(engine, url, undefined, "bench-job");
   await measure(WARM_UP, 1, asJob);

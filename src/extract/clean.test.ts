@@ -240,3 +240,19 @@ test("dialogs, flyouts, tooltips and toasts named by class are chrome in both mo
       expect(content).not.toContain(chrome);
   }
 });
+
+test("bare UUIDs scrambling a heading's text go; a UUID in a table cell or in code stays", () => {
+  const html = `<body><main><h2>Similar <span class="a1">items</span><span class="f12a26fc-61f0-4e2b-9d3c-2a1b3c4d5e6f">303097ac-d3e5-41e1-baf5-303640756ebf</span></h2>
+    <p>Three tops in black, white and green, size 6, worn once and washed before sending.</p>
+    <table><tr><th>Key</th><td>511e4748-1bce-40c8-9c69-f944ec710640</td></tr></table>
+    <p>Call <code>8eaedc9a-fffb-4d31-b369-f888e1af8ca0</code> to fetch it.</p></main></body>`;
+  const { content } = extractHtml(html, "https://shop.example/item/1", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("Similar items");
+  expect(content).not.toContain("303097ac");
+  expect(content).toContain("511e4748-1bce-40c8-9c69-f944ec710640");
+  expect(content).toContain("8eaedc9a-fffb-4d31-b369-f888e1af8ca0");
+});

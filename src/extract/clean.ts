@@ -115,6 +115,21 @@ function isEmptyNoscript(el: Element): boolean {
 
 const NOSCRIPT_CONTENT = 200;
 
+const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
+/** Where an identifier is data a reader looks up (a table of keys), not filler. */
+const DATA_CELLS = new Set(["td", "th", "code", "kbd", "samp"]);
+
+/**
+ * A span or block whose whole text is a UUID: a machine identifier that
+ * scripts read or that scrambles scraped text (interleaved with the real
+ * letters and hidden by the stylesheet), never words for a reader.
+ */
+function isBareIdentifier(el: Element): boolean {
+  if (DATA_CELLS.has(el.name) || el.children.length !== 1) return false;
+  const only = el.children[0]!;
+  return only.type === "text" && UUID.test(only.data);
+}
+
 /**
  * Hidden elements are dropped, except large ones: those are content a script
  * swaps in or reveals (streamed page sections, tabs, accordions), which is
@@ -273,7 +288,8 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||
         (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
-        isEmptyNoscript(child)
+        isEmptyNoscript(child) ||
+        (!inCode && isBareIdentifier(child))
       ) {
         removeNode(child);
         continue;

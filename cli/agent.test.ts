@@ -6,7 +6,7 @@ import type { AgentResponse } from "../src/schemas/agent.ts";
 import { startTestApp, type TestApp } from "../test/helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../test/helpers/fake-llm.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
-import { run } from "../test/helpers/run.ts";
+import { run, runCli } from "../test/helpers/run.ts";
 import { ARTICLE_TITLE } from "../test/helpers/site-pages/article.ts";
 
 const main = join(import.meta.dir, "main.ts");
@@ -39,17 +39,7 @@ beforeEach(() => {
 
 /** Runs `bun cli/main.ts agent …` against the fakes; no terminal, no outside network. */
 function siphon(args: string[], env: Record<string, string> = {}) {
-  return run([process.execPath, main, "agent", ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      SIPHON_HOME: home,
-      DISABLE_SSRF_PROTECTION: "true",
-      SIPHON_ESCALATION: "false",
-      ...llm.env(),
-      ...env,
-    },
-  });
+  return runCli(["agent", ...args], home, { ...llm.env(), ...env });
 }
 
 const article = () => `${site.url}/article`;

@@ -7,9 +7,9 @@ import { startTestApp, type TestApp } from "../test/helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../test/helpers/fake-llm.ts";
 import { type FakeSearch, RESULT_PAGES, startFakeSearch } from "../test/helpers/fake-search.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
-import { run } from "../test/helpers/run.ts";
+import { runCli } from "../test/helpers/run.ts";
 
-const main = join(import.meta.dir, "main.ts");
+const _main = join(import.meta.dir, "main.ts");
 const KEY = "sk-cli-answer-4e8b2a6c0d1f3e5a7b9cSECRET";
 /** Each run starts bun (0.5-1 s on a busy 2-core machine); tests that run several get room. */
 const SEVERAL_RUNS_MS = 30_000;
@@ -33,17 +33,10 @@ afterAll(async () => {
 
 /** Runs `bun cli/main.ts answer …` against the fakes; no terminal, no outside network. */
 function siphon(args: string[], env: Record<string, string> = {}) {
-  return run([process.execPath, main, "answer", ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      SIPHON_HOME: home,
-      DISABLE_SSRF_PROTECTION: "true",
-      SIPHON_ESCALATION: "false",
-      SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
-      ...llm.env(),
-      ...env,
-    },
+  return runCli(["answer", ...args], home, {
+    SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
+    ...llm.env(),
+    ...env,
   });
 }
 

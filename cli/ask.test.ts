@@ -6,10 +6,10 @@ import type { AskResponse } from "../src/schemas/ask.ts";
 import { startTestApp, type TestApp } from "../test/helpers/app.ts";
 import { BRAVE_KEY, type FakeSearch, startFakeSearch } from "../test/helpers/fake-search.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
-import { run } from "../test/helpers/run.ts";
+import { runCli } from "../test/helpers/run.ts";
 import { KNOWLEDGE_RESULTS } from "../test/helpers/site-pages/knowledge.ts";
 
-const main = join(import.meta.dir, "main.ts");
+const _main = join(import.meta.dir, "main.ts");
 /** Each run starts bun (0.5-1 s on a busy 2-core machine); tests that run several get room. */
 const SEVERAL_RUNS_MS = 30_000;
 const TIDE_MILL_WHEEL = "Tide mills therefore used undershot or low breastshot wheels";
@@ -31,17 +31,10 @@ afterAll(async () => {
 
 /** Runs `bun cli/main.ts ask …` against the fake engines; no terminal, no outside network. */
 function siphon(args: string[], env: Record<string, string> = {}) {
-  return run([process.execPath, main, "ask", ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      SIPHON_HOME: home,
-      DISABLE_SSRF_PROTECTION: "true",
-      SIPHON_ESCALATION: "false",
-      SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
-      SIPHON_BRAVE_URL: engines.braveUrl,
-      ...env,
-    },
+  return runCli(["ask", ...args], home, {
+    SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
+    SIPHON_BRAVE_URL: engines.braveUrl,
+    ...env,
   });
 }
 

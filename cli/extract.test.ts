@@ -6,12 +6,12 @@ import type { ExtractJobPoll, ExtractResponse } from "../src/schemas/extract.ts"
 import { startTestApp, type TestApp } from "../test/helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../test/helpers/fake-llm.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
-import { run } from "../test/helpers/run.ts";
+import { runCli } from "../test/helpers/run.ts";
 import { ARTICLE_TITLE } from "../test/helpers/site-pages/article.ts";
 import { PRODUCT_NAME } from "../test/helpers/site-pages/product.ts";
 import { STRUCTURED_SCHEMAS, structuredExpected } from "../test/helpers/site-pages/structured.ts";
 
-const main = join(import.meta.dir, "main.ts");
+const _main = join(import.meta.dir, "main.ts");
 const KEY = "sk-cli-extract-5e6f7a8b9c0d1e2fSECRET";
 /** Each run starts bun (0.5-1 s on a busy 2-core machine); tests that run several get room. */
 const SEVERAL_RUNS_MS = 30_000;
@@ -41,17 +41,7 @@ beforeEach(() => {
 
 /** Runs `bun cli/main.ts extract …` against the fakes; no terminal, no outside network. */
 function siphon(args: string[], env: Record<string, string> = {}) {
-  return run([process.execPath, main, "extract", ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      SIPHON_HOME: home,
-      DISABLE_SSRF_PROTECTION: "true",
-      SIPHON_ESCALATION: "false",
-      ...llm.env(),
-      ...env,
-    },
-  });
+  return runCli(["extract", ...args], home, { ...llm.env(), ...env });
 }
 
 const SELECTORS = JSON.stringify({ title: "h1", links: ["main a@href"] });

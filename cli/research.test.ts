@@ -8,9 +8,9 @@ import { startTestApp, type TestApp } from "../test/helpers/app.ts";
 import { type FakeLlm, type FakeLlmRequest, startFakeLlm } from "../test/helpers/fake-llm.ts";
 import { type FakeSearch, startFakeSearch } from "../test/helpers/fake-search.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
-import { run } from "../test/helpers/run.ts";
+import { runCli } from "../test/helpers/run.ts";
 
-const main = join(import.meta.dir, "main.ts");
+const _main = join(import.meta.dir, "main.ts");
 const KEY = "sk-cli-research-3b7d1f5a9c2e4b6dSECRET";
 const SERVICE_KEY = "sk-cli-research-service-6e0a4c8b2d1fSECRET";
 /** Each run starts bun (0.5-1 s on a busy 2-core machine); tests that run several get room. */
@@ -48,17 +48,10 @@ beforeEach(() => {
 
 /** Runs `bun cli/main.ts research …` against the fakes; no terminal, no outside network. */
 function siphon(args: string[], env: Record<string, string> = {}) {
-  return run([process.execPath, main, "research", ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      SIPHON_HOME: home,
-      DISABLE_SSRF_PROTECTION: "true",
-      SIPHON_ESCALATION: "false",
-      SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
-      ...llm.env(),
-      ...env,
-    },
+  return runCli(["research", ...args], home, {
+    SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
+    ...llm.env(),
+    ...env,
   });
 }
 

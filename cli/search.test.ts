@@ -12,10 +12,10 @@ import {
   startFakeSearch,
 } from "../test/helpers/fake-search.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
-import { run } from "../test/helpers/run.ts";
+import { runCli } from "../test/helpers/run.ts";
 import { DOCS_TITLE } from "../test/helpers/site-pages/docs.ts";
 
-const main = join(import.meta.dir, "main.ts");
+const _main = join(import.meta.dir, "main.ts");
 /** Each run starts bun (0.5-1 s on a busy 2-core machine); tests that run several get room. */
 const SEVERAL_RUNS_MS = 30_000;
 let home: string;
@@ -35,18 +35,11 @@ afterAll(async () => {
 
 /** Runs `bun cli/main.ts search …` against the fake engines; no terminal, no outside network. */
 function siphon(args: string[], env: Record<string, string> = {}) {
-  return run([process.execPath, main, "search", ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      SIPHON_HOME: home,
-      DISABLE_SSRF_PROTECTION: "true",
-      SIPHON_ESCALATION: "false",
-      SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
-      SIPHON_BRAVE_URL: engines.braveUrl,
-      SIPHON_SEARXNG_URL: engines.searxngUrl,
-      ...env,
-    },
+  return runCli(["search", ...args], home, {
+    SIPHON_DUCKDUCKGO_URL: engines.duckduckgoUrl,
+    SIPHON_BRAVE_URL: engines.braveUrl,
+    SIPHON_SEARXNG_URL: engines.searxngUrl,
+    ...env,
   });
 }
 

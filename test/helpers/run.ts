@@ -1,3 +1,5 @@
+import { join } from "node:path";
+
 /** What a command printed and how it ended. */
 export interface Run {
   code: number;
@@ -26,4 +28,24 @@ export async function run(
     proc.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+const CLI_MAIN = join(import.meta.dir, "..", "..", "cli", "main.ts");
+
+/**
+ * Runs `bun cli/main.ts <args>` as the CLI tests of the fetching commands do: no terminal, no
+ * environment but PATH, `home` as HOME and SIPHON_HOME, loopback allowed (the fixture site and
+ * the fakes), no escalation to the browser, then `env`.
+ */
+export function runCli(args: string[], home: string, env: Record<string, string> = {}): Promise<Run> {
+  return run([process.execPath, CLI_MAIN, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      SIPHON_HOME: home,
+      DISABLE_SSRF_PROTECTION: "true",
+      SIPHON_ESCALATION: "false",
+      ...env,
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { createConsola } from "consola";
-import { type ErrorBody, errorBody, type SiphonError, toSiphonError } from "../src/errors.ts";
+import { type ErrorBody, errorBody, SiphonError, toSiphonError } from "../src/errors.ts";
 
 /**
  * Whether text written to `stream` may carry ANSI colour codes, by the
@@ -67,4 +67,35 @@ export function writeStdout(text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
   });
+}
+
+/** The events of a written answer's stream (answer, research): text chunks, an error, its end. */
+type TextEvent =
+  | { type: "chunk"; text: string }
+  | { type: "error"; error: { type: string; message: string } }
+  | { type: "done" };
+
+/**
+ * Prints a written answer's text chunks as they come and ends the line; an error event is thrown
+ * as its SiphonError; other events go to `other`. Resolves with the done event.
+ */
+export async function printTextStream<E extends { type: string }>(
+  events: AsyncIterable<unknown>,
+  other: (event: Exclude<E, { type: "chunk" | "error" | "done" }>) => void = () => {},
+): Promise<Extract<E, { type: "done" }>> {
+  let last = "";
+  for await (const raw of events) {
+    const event = raw as TextEvent;
+    if (event.type === "chunk") {
+      last = event.text;
+      await writeStdout(event.text);
+    } else if (event.type === "error") {
+      if (last) await writeStdout("\n");
+      throw new SiphonError(event.error.type as never, event.error.message);
+    } else if (event.type === "done") {
+      if (!last.endsWith("\n")) await writeStdout("\n");
+      return raw as Extract<E, { type: "done" }>;
+    } else other(raw as Exclude<E, { type: "chunk" | "error" | "done" }>);
+  }
+  throw new SiphonError("answer_failed", "The stream ended without its done event");
 }

@@ -1,14 +1,13 @@
 import { defineCommand } from "citty";
 import { type AnswerDeps, answer, answerStream, type ProgressEvent } from "../../src/answer/index.ts";
 import { loadConfig } from "../../src/config.ts";
-import { SiphonError } from "../../src/errors.ts";
 import type { AnswerEvent, AnswerInput, AnswerResponse, Citation } from "../../src/schemas/answer.ts";
 import { AnswerBody } from "../../src/schemas/answer.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
-import { log, setQuiet, writeStdout } from "../output.ts";
+import { log, printTextStream, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
 
 const args = {
@@ -61,25 +60,6 @@ function sourceList(citations: Citation[]): string {
   return `\nSources:\n${lines.join("\n")}\n`;
 }
 
-/** Text events of a stream, printed as they come; returns the done event's fields. */
-async function printStream(events: AsyncIterable<unknown>): Promise<Extract<AnswerEvent, { type: "done" }>> {
-  let last = "";
-  for await (const raw of events) {
-    const event = raw as AnswerEvent;
-    if (event.type === "chunk") {
-      last = event.text;
-      await writeStdout(event.text);
-    } else if (event.type === "error") {
-      if (last) await writeStdout("\n");
-      throw new SiphonError(event.error.type as never, event.error.message);
-    } else {
-      if (!last.endsWith("\n")) await writeStdout("\n");
-      return event;
-    }
-  }
-  throw new SiphonError("answer_failed", "The answer stream ended without its done event");
-}
-
 function searchHeaders(input: AnswerInput): Record<string, string> {
   return input.searchApiKey ? { "x-search-api-key": input.searchApiKey } : {};
 }
@@ -93,7 +73,9 @@ async function run(input: AnswerInput, remote: Remote | null, json: boolean): Pr
     return;
   }
   if (remote) {
-    const done = await printStream(streamApi(remote, "/v1/answer", body, searchHeaders(input)));
+    const done = await printTextStream<AnswerEvent>(
+      streamApi(remote, "/v1/answer", body, searchHeaders(input)),
+    );
     await writeStdout(sourceList(done.citations));
     return;
   }
@@ -109,7 +91,7 @@ async function run(input: AnswerInput, remote: Remote | null, json: boolean): Pr
     }
     const outcome = await answerStream(input, deps);
     if (outcome.degraded) log.warn(outcome.degraded);
-    const done = await printStream(outcome.events);
+    const done = await printTextStream<AnswerEvent>(outcome.events);
     await writeStdout(sourceList(done.citations));
   } finally {
     await ctx.close();

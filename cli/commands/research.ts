@@ -18,7 +18,7 @@ import { validate } from "../../src/schemas/validate.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { keyFromEnv, llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
-import { log, setQuiet, writeStdout } from "../output.ts";
+import { log, printTextStream, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
 
 const args = {
@@ -114,29 +114,6 @@ async function printReport(report: string, citations: ResearchCitation[]): Promi
   await writeStdout(`${report}\n${sourceList(citations)}`);
 }
 
-/** A deep-research stream printed as it comes: progress on stderr, the report on stdout. */
-async function printStream(
-  events: AsyncIterable<unknown>,
-  progress: (event: ResearchProgress) => void,
-): Promise<void> {
-  let last = "";
-  for await (const raw of events) {
-    const event = raw as DeepResearchEvent;
-    if (event.type === "chunk") {
-      last = event.text;
-      await writeStdout(event.text);
-    } else if (event.type === "error") {
-      if (last) await writeStdout("\n");
-      throw new SiphonError(event.error.type as never, event.error.message);
-    } else if (event.type === "done") {
-      if (!last.endsWith("\n")) await writeStdout("\n");
-      await writeStdout(sourceList(event.citations));
-      return;
-    } else progress(event);
-  }
-  throw new SiphonError("answer_failed", "The research stream ended without its done event");
-}
-
 function searchHeaders(input: { searchApiKey?: string }): Record<string, string> {
   return input.searchApiKey ? { "x-search-api-key": input.searchApiKey } : {};
 }
@@ -160,7 +137,10 @@ async function runDeep(input: DeepResearchInput, remote: Remote | null, json: bo
   const { searchApiKey: _key, ...body } = input;
   const progress = progressPrinter(input.stream);
   if (remote && input.stream) {
-    return printStream(streamApi(remote, "/v1/deep-research", body, searchHeaders(input)), progress);
+    return printTextStream<DeepResearchEvent>(
+      streamApi(remote, "/v1/deep-research", body, searchHeaders(input)),
+      progress,
+    ).then(async (done) => writeStdout(sourceList(done.citations)));
   }
   if (remote) {
     const response = await callApi<DeepResearchResponse>(
@@ -176,7 +156,8 @@ async function runDeep(input: DeepResearchInput, remote: Remote | null, json: bo
   if (input.stream) {
     return locally(async (deps) => {
       const outcome = await deepResearchStream(input, deps);
-      await printStream(outcome.events, progress);
+      const done = await printTextStream<DeepResearchEvent>(outcome.events, progress);
+      await writeStdout(sourceList(done.citations));
       const degraded = outcome.degraded();
       if (degraded) log.warn(degraded);
     }, progress);

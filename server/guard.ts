@@ -4,6 +4,7 @@ import { type AuthContext, identifyPrincipal, type Principal } from "../src/auth
 import type { Config } from "../src/config.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
 import type { Awaitable, Store } from "../src/store/types.ts";
+import { sseResponse } from "./sse.ts";
 
 /** Auth settings of one server: who may call without a key. */
 export interface Guard extends AuthContext {
@@ -111,4 +112,51 @@ export async function metered<T>(
     Object.assign(error.headers, usageHeaders(admission, settlement), own);
     throw error;
   }
+}
+
+/**
+ * A metered stream of server-sent events: authenticated and admitted like `metered`, but its
+ * credits are known only when its events end (deep research and the agent fetch as they go), so
+ * it is settled then, once, with its credits, whether it finished, failed or the client left. A
+ * failure before the stream starts (`start` throws) is settled and thrown as `metered` does.
+ */
+export async function meteredStream(
+  guard: Guard,
+  request: Request,
+  set: { headers: SetHeaders },
+  route: string,
+  start: (admission: Admission | null) => Promise<{
+    events: AsyncIterable<unknown>;
+    /** Read once the events end; may wait for the work behind them to end (a client that left). */
+    credits(): number | Promise<number>;
+  }>,
+): Promise<Response> {
+  if (guard.off) return sseResponse((await start(null)).events);
+  const started = performance.now();
+  const principal = await identify(guard, request);
+  const admission = await admit(principal, guard);
+  const settleWith = (credits: number, status: number) =>
+    settle(admission, { credits, route, status, durationMs: performance.now() - started }, guard);
+  let outcome: Awaited<ReturnType<typeof start>>;
+  try {
+    outcome = await start(admission);
+  } catch (raw) {
+    const error = toSiphonError(raw);
+    const settlement = await settleWith(0, error.status);
+    const own = { ...error.headers };
+    Object.assign(error.headers, usageHeaders(admission, settlement), own);
+    throw error;
+  }
+  // What the week holds before this request's pages: the credits come at the end.
+  writeUsageHeaders(set.headers, admission, { credits: 0, weeklyUsed: admission.weekly.used });
+  delete set.headers["x-credits-used"];
+  const { events, credits } = outcome;
+  async function* charged() {
+    try {
+      yield* events;
+    } finally {
+      await settleWith(await credits(), 200);
+    }
+  }
+  return sseResponse(charged());
 }

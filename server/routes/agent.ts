@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { runAgent } from "../../src/agent/index.ts";
-import { chargeAfter } from "../../src/auth/meter.ts";
+import type { Admission } from "../../src/auth/meter.ts";
 import { toSiphonError } from "../../src/errors.ts";
 import { checkJsonSchema } from "../../src/llm/index.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -15,9 +15,8 @@ import {
 } from "../../src/schemas/agent.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { EventQueue } from "../event-queue.ts";
-import { type Guard, metered } from "../guard.ts";
+import { type Guard, metered, meteredStream } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
-import { sseResponse } from "../sse.ts";
 import { withSearchKeyHeader } from "./answer.ts";
 
 const description =
@@ -40,20 +39,25 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
       const input = validate(AgentBody, withSearchKeyHeader(body, request));
       const schema = input.outputSchema ?? input.schema;
       if (schema) await checkJsonSchema(schema);
-      return metered<AgentResponse | Response>(guard, request, set, "agent", async (admission) => {
-        const agentDeps = { ...deps, signal: request.signal, httpOnly: admission?.softLimited, llmLog: log };
-        if (!input.stream) {
-          const outcome = await runAgent(input, agentDeps);
+      const depsFor = (admission: Admission | null) => ({
+        ...deps,
+        signal: request.signal,
+        httpOnly: admission?.softLimited,
+        llmLog: log,
+      });
+      if (!input.stream) {
+        return metered<AgentResponse>(guard, request, set, "agent", async (admission) => {
+          const outcome = await runAgent(input, depsFor(admission));
           return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
-        }
+        });
+      }
+      // Pages are fetched while the answer streams: the request is settled with them when it ends.
+      return meteredStream(guard, request, set, "agent", async (admission) => {
         const queue = new EventQueue<AgentEvent>();
         let failure: unknown;
-        runAgent(input, { ...agentDeps, onEvent: (event) => queue.push(event) }).then(
-          async (outcome) => {
-            queue.end();
-            // Pages are fetched while the answer streams: their credits are charged when the run ends.
-            if (admission && outcome.pagesFetched) await chargeAfter(admission, outcome.pagesFetched, guard);
-          },
+        const run = runAgent(input, { ...depsFor(admission), onEvent: (event) => queue.push(event) });
+        run.then(
+          () => queue.end(),
           (raw) => {
             failure = toSiphonError(raw);
             queue.fail(failure);
@@ -65,7 +69,13 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
           () => false,
         );
         if (!started) throw failure;
-        return { body: sseResponse(withErrorEvent(queue)), credits: 0 };
+        // A run that failed charges nothing; one whose client left ends soon (its signal) and charges what it fetched.
+        const credits = () =>
+          run.then(
+            (outcome) => outcome.pagesFetched,
+            () => 0,
+          );
+        return { events: withErrorEvent(queue), credits };
       });
     },
     {

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
-import { type Admission, admit, settle, usageHeaders, writeUsageHeaders } from "../../src/auth/meter.ts";
-import { toSiphonError } from "../../src/errors.ts";
+import type { Admission } from "../../src/auth/meter.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { deepResearch, deepResearchStream, type ResearchDeps, research } from "../../src/research/index.ts";
 import {
@@ -14,9 +13,8 @@ import {
   ResearchResponse,
 } from "../../src/schemas/research.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import { type Guard, identify, metered } from "../guard.ts";
+import { type Guard, metered, meteredStream } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
-import { sseResponse } from "../sse.ts";
 import { withSearchKeyHeader } from "./answer.ts";
 
 const LLM_TEXT =
@@ -57,54 +55,6 @@ const searchKeyHeader = {
   description: "Key for brave (instead of searchApiKey)",
   schema: { type: "string" },
 };
-
-type SetHeaders = Record<string, string | number>;
-
-/**
- * A metered stream: authenticated and admitted like `metered`, but its credits are known only
- * when its events end (deep research fetches as it goes), so it is settled then, once, whether
- * it finished, failed or the client left. A failure before the stream starts is settled and
- * thrown as `metered` does.
- */
-async function meteredStream(
-  guard: Guard,
-  request: Request,
-  set: { headers: SetHeaders },
-  route: string,
-  start: (admission: Admission | null) => Promise<{
-    events: AsyncIterable<unknown>;
-    credits(): number;
-  }>,
-): Promise<Response> {
-  if (guard.off) return sseResponse((await start(null)).events);
-  const started = performance.now();
-  const principal = await identify(guard, request);
-  const admission = await admit(principal, guard);
-  const settleWith = (credits: number, status: number) =>
-    settle(admission, { credits, route, status, durationMs: performance.now() - started }, guard);
-  let outcome: Awaited<ReturnType<typeof start>>;
-  try {
-    outcome = await start(admission);
-  } catch (raw) {
-    const error = toSiphonError(raw);
-    const settlement = await settleWith(0, error.status);
-    const own = { ...error.headers };
-    Object.assign(error.headers, usageHeaders(admission, settlement), own);
-    throw error;
-  }
-  // What the week holds before this request's pages: the credits come at the end.
-  writeUsageHeaders(set.headers, admission, { credits: 0, weeklyUsed: admission.weekly.used });
-  delete set.headers["x-credits-used"];
-  const { events, credits } = outcome;
-  async function* charged() {
-    try {
-      yield* events;
-    } finally {
-      await settleWith(credits(), 200);
-    }
-  }
-  return sseResponse(charged());
-}
 
 /** POST /v1/research and POST /v1/deep-research: validate, meter, research. */
 export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {

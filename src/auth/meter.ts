@@ -117,14 +117,6 @@ export function admit(principal: Principal, ctx: AuthContext): Awaitable<Admissi
     : admitCounted(principal, verdict, now, ctx);
 }
 
-/**
- * Charges credits a request incurred after its answer began (a stream that fetches as it goes):
- * weekly credits and extra usage, as settling would have.
- */
-export function chargeAfter(admission: Admission, credits: number, ctx: AuthContext): Promise<Settlement> {
-  return charge(admission, credits, admission.at, ctx);
-}
-
 /** Adds a request's credits to the week and charges extra usage when it applies. */
 async function charge(admission: Admission, credits: number, now: number, ctx: AuthContext) {
   const { account, plan } = admission.principal;

@@ -14,7 +14,7 @@ import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
 import { measure, type TextStats } from "./stats.ts";
-import { dropArticleMeta, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
+import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
 const SIDE_WORDS =
@@ -198,27 +198,6 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
     }
   };
   visit(root);
-  for (const el of doomed) removeNode(el);
-}
-
-/** Share of the content's text up to which a form in it is a form beside the content, not the page's frame. */
-const FORM_SHARE = 0.3;
-/** A field's label: what is left of a form once cleaning has dropped its inputs. */
-const LABEL = new Set(["label"]);
-
-/**
- * Drops the forms inside the content (contact, quote and sign-up forms):
- * their labels and help texts ("Email (Required)") are not the page's text.
- * A form holding much of the content is the page's frame (ASP.NET wraps
- * whole pages in one) and stays.
- */
-function dropForms(root: Element, stats: Map<Element, TextStats>): void {
-  const limit = FORM_SHARE * (stats.get(root)?.text ?? 0);
-  const doomed: Element[] = [];
-  forEachElement(root, (el) => {
-    if (el.name === "form" && (stats.get(el)?.text ?? 0) <= limit && hasDescendant(el, LABEL))
-      doomed.push(el);
-  });
   for (const el of doomed) removeNode(el);
 }
 
@@ -407,6 +386,7 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   dropPhotoCaptions(chosen, stats, type === "article");
   if (type === "forum" || type === null) dropPostExtras(chosen, type === "forum");
+  if (type === null) dropReviews(chosen, stats, false);
   if (type === "product") {
     dropReviews(chosen, stats);
     return [...productHeader(chosen, body), chosen];

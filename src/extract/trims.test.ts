@@ -69,3 +69,14 @@ test("a thread drops each post's vote and like counts", () => {
   expect(content).not.toContain("21");
   expect(content).not.toContain("likes");
 });
+
+test("a page that declares nothing drops customer reviews beside its text; reviews that are its text stay (a roundup)", () => {
+  const review = (i: number) =>
+    `<div class="review"><p>Review ${i}: the oil calmed my skin within a week and the dropper makes it easy to dose every evening.</p></div>`;
+  const page = `<body><main><h1>Calming oil</h1>${description}<section class="reviews">${[1, 2].map(review).join("")}</section></main></body>`;
+  const p = extractHtml(page, "https://shop.example/oil", main).content;
+  expect(p).toContain("grippy outsole");
+  expect(p).not.toContain("Review 2:");
+  const roundup = `<body><main><h1>Two trail shoes tested</h1><div class="product-review"><h2>First</h2>${description}</div><div class="product-review"><h2>Second</h2>${description}</div></main></body>`;
+  expect(extractHtml(roundup, "https://gear.example/tested", main).content).toContain("grippy outsole");
+});

@@ -1,7 +1,7 @@
 /**
  * Trims applied to the chosen content by page type: an article's byline and
  * photo captions, a forum post's signature and member extras, a product's
- * customer reviews.
+ * customer reviews; and on any page, the forms inside the content.
  */
 import { type AnyNode, type Element, forEachElement, hasDescendant, isElement, removeNode } from "./nodes.ts";
 import type { TextStats } from "./stats.ts";
@@ -103,6 +103,9 @@ const REVIEW_WORDS = /(?:^|[\s_-])(?:reviews?|customer-?reviews?|product-?review
 /** Prose after a lone review block up to which it closes the page, rather than quoting critics inside the description. */
 const REVIEWS_TAIL = 300;
 
+/** Share of the content's prose from which, on a page not declared a product, review-named blocks are its text. */
+const UNDECLARED_REVIEWS_SHARE = 0.5;
+
 /** Prose that follows `el` inside `root`. */
 function proseAfter(el: Element, root: Element, stats: Map<Element, TextStats>): number {
   let n = 0;
@@ -116,8 +119,10 @@ function proseAfter(el: Element, root: Element, stats: Map<Element, TextStats>):
  * description. Several reviews (more than one paragraph under review names)
  * go wherever they sit; a single block named reviews goes only when it ends
  * the content, since a box of critics' quotes may open the description.
+ * On a page that declares no type (`declared` false) reviews go too, unless
+ * they hold most of its prose.
  */
-export function dropReviews(root: Element, stats: Map<Element, TextStats>): void {
+export function dropReviews(root: Element, stats: Map<Element, TextStats>, declared = true): void {
   const found: Element[] = [];
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
@@ -130,6 +135,33 @@ export function dropReviews(root: Element, stats: Map<Element, TextStats>): void
   };
   visit(root);
   let paras = 0;
-  for (const el of found) paras += stats.get(el)?.paras ?? 0;
+  let good = 0;
+  for (const el of found) {
+    paras += stats.get(el)?.paras ?? 0;
+    good += stats.get(el)?.good ?? 0;
+  }
+  // On a page not declared a product, reviews holding most of the prose are the page (a critic's review, a roundup).
+  if (!declared && good >= UNDECLARED_REVIEWS_SHARE * (stats.get(root)?.good ?? 0)) return;
   for (const el of found) if (paras >= 2 || proseAfter(el, root, stats) <= REVIEWS_TAIL) removeNode(el);
+}
+
+/** Share of the content's text up to which a form in it is a form beside the content, not the page's frame. */
+const FORM_SHARE = 0.3;
+/** A field's label: what is left of a form once cleaning has dropped its inputs. */
+const LABEL = new Set(["label"]);
+
+/**
+ * Drops the forms inside the content (contact, quote and sign-up forms):
+ * their labels and help texts ("Email (Required)") are not the page's text.
+ * A form holding much of the content is the page's frame (ASP.NET wraps
+ * whole pages in one) and stays.
+ */
+export function dropForms(root: Element, stats: Map<Element, TextStats>): void {
+  const limit = FORM_SHARE * (stats.get(root)?.text ?? 0);
+  const doomed: Element[] = [];
+  forEachElement(root, (el) => {
+    if (el.name === "form" && (stats.get(el)?.text ?? 0) <= limit && hasDescendant(el, LABEL))
+      doomed.push(el);
+  });
+  for (const el of doomed) removeNode(el);
 }

@@ -1,4 +1,3 @@
-import { diffLines } from "diff";
 import { diffMarkdown } from "../changes/index.ts";
 import { MAX_STORED_DIFF_CHARS } from "../schemas/watch.ts";
 
@@ -8,16 +7,6 @@ const MAX_LINES_LISTED = 200;
 const MAX_LINE_CHARS = 2000;
 /** Longest quote of a line in a summary. */
 const QUOTE_CHARS = 80;
-/**
- * Past this many changed lines (or this long), the diff is not searched line by line: the
- * `diff` library's search grows with the lines times the changes (a rewritten page of 5,000
- * lines takes it over 30 s), and a check must not hold the event loop. The diff is then one
- * hunk replacing everything between the first and the last changed line.
- */
-const MAX_EDIT_LINES = 300;
-const DIFF_BUDGET_MS = 250;
-const HEADER = `${"=".repeat(67)}\n--- previous.md\n+++ current.md\n`;
-
 /** How the content compared now stands to the previous check's. */
 export interface Comparison {
   status: "baseline" | "same" | "changed";
@@ -45,44 +34,6 @@ function changeSummary(added: string[], removed: string[]): string {
   return counts;
 }
 
-const lines = (text: string) => (text === "" ? [] : text.slice(0, -1).split("\n"));
-
-/**
- * The unified diff of a change too large to search: one hunk that removes every line from the
- * first to the last that differ and adds the new ones, with three lines of context each side.
- */
-function replacementDiff(old: string[], now: string[]): { added: string[]; removed: string[]; text: string } {
-  let head = 0;
-  while (head < old.length && head < now.length && old[head] === now[head]) head++;
-  let tail = 0;
-  while (
-    tail < old.length - head &&
-    tail < now.length - head &&
-    old[old.length - 1 - tail] === now[now.length - 1 - tail]
-  )
-    tail++;
-  const removed = old.slice(head, old.length - tail);
-  const added = now.slice(head, now.length - tail);
-  const start = Math.max(0, head - 3);
-  const before = old.slice(start, head);
-  const after = old.slice(old.length - tail, Math.min(old.length, old.length - tail + 3));
-  const oldCount = before.length + removed.length + after.length;
-  const newCount = before.length + added.length + after.length;
-  // A range of no lines is written as the line before it, as diff and git do.
-  const range = (count: number) => `${count === 0 ? start : start + 1},${count}`;
-  const body = [
-    ...before.map((line) => ` ${line}`),
-    ...removed.map((line) => `-${line}`),
-    ...added.map((line) => `+${line}`),
-    ...after.map((line) => ` ${line}`),
-  ];
-  return {
-    added,
-    removed,
-    text: `${HEADER}@@ -${range(oldCount)} +${range(newCount)} @@\n${body.join("\n")}\n`,
-  };
-}
-
 /**
  * Compares the content of this check with the previous check's (null: there was none, so this
  * one is the baseline). Equal fingerprints are the same content; otherwise the line-based
@@ -108,20 +59,12 @@ export function compareContent(
   // Both texts end in a newline so that a last line reads as a line, not as "no newline at end".
   const closed = (text: string) => (text === "" || text.endsWith("\n") ? text : `${text}\n`);
   const [before, after] = [closed(previous.content), closed(current.content)];
-  const searchable = diffLines(before, after, { maxEditLength: MAX_EDIT_LINES, timeout: DIFF_BUDGET_MS });
-  let added: string[];
-  let removed: string[];
-  let text: string | null;
-  if (searchable) {
-    const diff = diffMarkdown(before, after);
-    const changes = diff?.json.files[0]?.chunks.flatMap((chunk) => chunk.changes) ?? [];
-    added = changes.filter((c) => c.type === "add").map((c) => c.content.slice(1));
-    removed = changes.filter((c) => c.type === "del").map((c) => c.content.slice(1));
-    text = diff?.text ?? null;
-  } else {
-    ({ added, removed, text } = replacementDiff(lines(before), lines(after)));
-  }
-  [added, removed] = [nonBlank(added), nonBlank(removed)];
+  // diffMarkdown searches line by line, or past its budget replaces the differing middle whole.
+  const diff = diffMarkdown(before, after);
+  const changes = diff?.json.files[0]?.chunks.flatMap((chunk) => chunk.changes) ?? [];
+  const added = nonBlank(changes.filter((c) => c.type === "add").map((c) => c.content.slice(1)));
+  const removed = nonBlank(changes.filter((c) => c.type === "del").map((c) => c.content.slice(1)));
+  let text = diff?.text ?? null;
   if (text && text.length > MAX_STORED_DIFF_CHARS) {
     text = `${text.slice(0, MAX_STORED_DIFF_CHARS)}\n… diff cut at ${MAX_STORED_DIFF_CHARS} characters\n`;
   }

@@ -7,6 +7,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
+import { freePort, stopAtExit, stopProcess } from "./server-process.ts";
 
 /** The newest PostgreSQL bin folder under /usr/lib/postgresql, or null when none is installed. */
 export function postgresBin(): string | null {
@@ -51,36 +52,13 @@ async function run(argv: string[]): Promise<string> {
   return stdout;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Servers started and not yet stopped: stopped when the test process exits, however it exits. */
-const running = new Set<string>();
-process.on("exit", () => {
-  for (const data of running) {
-    const pid = postmasterPid(data);
-    if (pid && alive(pid)) process.kill(pid, "SIGQUIT");
-  }
-});
+const running = stopAtExit("SIGQUIT");
 
 function postmasterPid(data: string): number | null {
   const pidFile = join(data, "postmaster.pid");
   if (!existsSync(pidFile)) return null;
   return Number(readFileSync(pidFile, "utf8").split("\n")[0]) || null;
-}
-
-/** A port nothing listens on right now. */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
 }
 
 /**
@@ -109,7 +87,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   ].join(" ");
 
   const start = async () => {
-    running.add(data);
+    running.add(data, () => postmasterPid(data));
     await run([
       join(bin, "pg_ctl"),
       "-D",
@@ -127,12 +105,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   /** Fast shutdown by signal to the postmaster's pid, then wait until it is gone. */
   const stop = async () => {
     running.delete(data);
-    const pid = postmasterPid(data);
-    if (!pid || !alive(pid)) return;
-    process.kill(pid, "SIGINT");
-    const deadline = Date.now() + 30_000;
-    while (alive(pid) && Date.now() < deadline) await Bun.sleep(20);
-    if (alive(pid)) process.kill(pid, "SIGKILL");
+    await stopProcess(postmasterPid(data), "SIGINT", 30_000);
   };
 
   await start();

@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort, stopAtExit, stopProcess } from "./server-process.ts";
 
 /** The redis-server binary on PATH, or null when Redis is not installed. */
 export function redisBin(): string | null {
@@ -25,35 +26,12 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Servers started and not yet stopped, by pid file: stopped when the test process exits, however it exits. */
-const running = new Set<string>();
-process.on("exit", () => {
-  for (const pidFile of running) {
-    const pid = pidOf(pidFile);
-    if (pid && alive(pid)) process.kill(pid, "SIGKILL");
-  }
-});
+/** Servers started and not yet stopped: stopped when the test process exits, however it exits. */
+const running = stopAtExit("SIGKILL");
 
 function pidOf(pidFile: string): number | null {
   if (!existsSync(pidFile)) return null;
   return Number(readFileSync(pidFile, "utf8").trim()) || null;
-}
-
-/** A port nothing listens on right now. */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
 }
 
 /** Answers once the server on `port` answers PING, or throws after `ms`. */
@@ -127,17 +105,12 @@ export async function startRedis(): Promise<TestRedis> {
     const code = await proc.exited;
     if (code !== 0)
       throw new Error(`redis-server failed (${code}): ${await new Response(proc.stderr).text()}`);
-    running.add(pidFile);
+    running.add(pidFile, () => pidOf(pidFile));
     await waitForPing(port, 10_000);
   };
   const stop = async () => {
     running.delete(pidFile);
-    const pid = pidOf(pidFile);
-    if (!pid || !alive(pid)) return;
-    process.kill(pid, "SIGTERM");
-    const deadline = Date.now() + 10_000;
-    while (alive(pid) && Date.now() < deadline) await Bun.sleep(10);
-    if (alive(pid)) process.kill(pid, "SIGKILL");
+    await stopProcess(pidOf(pidFile), "SIGTERM", 10_000);
     rmSync(pidFile, { force: true });
   };
 

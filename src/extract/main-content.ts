@@ -13,7 +13,7 @@ import {
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
-import { measure, type TextStats } from "./stats.ts";
+import { dropMeasured, measure, type TextStats } from "./stats.ts";
 import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
@@ -183,22 +183,10 @@ function isChapterContents(el: Element): boolean {
 
 /** Drops link-dominated blocks (menus, tag lists, "read next" link lists) inside the chosen content. */
 function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
-  const doomed: Element[] = [];
-  const visit = (el: Element): void => {
-    for (const child of el.children as AnyNode[]) {
-      if (!isElement(child)) continue;
-      const s = stats.get(child);
-      if (!s) continue;
-      if (isChapterContents(child)) continue;
-      if (s.text > 0 && s.bad > 0.6 * s.text && s.good < 200) {
-        doomed.push(child);
-        continue;
-      }
-      visit(child);
-    }
-  };
-  visit(root);
-  for (const el of doomed) removeNode(el);
+  dropMeasured(root, stats, (el, s) => {
+    if (isChapterContents(el)) return "keep";
+    return s.text > 0 && s.bad > 0.6 * s.text && s.good < 200 ? "drop" : "enter";
+  });
 }
 
 /** A trailing block with less prose than this, mostly teasers or links, is not the article's. */

@@ -1,4 +1,12 @@
-import { type AnyNode, BLOCK_TAGS, type Element, HEADING_TAGS, isElement, visibleLength } from "./nodes.ts";
+import {
+  type AnyNode,
+  BLOCK_TAGS,
+  type Element,
+  HEADING_TAGS,
+  isElement,
+  removeNode,
+  visibleLength,
+} from "./nodes.ts";
 
 /**
  * Text statistics of one element's subtree, in visible characters. Blocks of
@@ -228,4 +236,32 @@ export function sumStats(all: TextStats[]): TextStats {
   const total: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0, teasers: 0 };
   for (const s of all) addStats(total, s);
   return total;
+}
+
+/** What dropMeasured does with a measured element: removes it, leaves it whole, or looks inside. */
+export type Verdict = "drop" | "keep" | "enter";
+
+/**
+ * Removes the elements below `root` that `verdict` drops, deciding from the top down: the inside
+ * of a dropped or kept element is not looked at, and elements `stats` does not hold (not
+ * measured: scripts, hidden) are passed over with their insides.
+ */
+export function dropMeasured(
+  root: Element,
+  stats: Map<Element, TextStats>,
+  verdict: (el: Element, s: TextStats) => Verdict,
+): void {
+  const doomed: Element[] = [];
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      const s = stats.get(child);
+      if (!s) continue;
+      const v = verdict(child, s);
+      if (v === "drop") doomed.push(child);
+      else if (v === "enter") visit(child);
+    }
+  };
+  visit(root);
+  for (const el of doomed) removeNode(el);
 }

@@ -4,7 +4,7 @@
  * customer reviews; and on any page, the forms inside the content.
  */
 import { type AnyNode, type Element, forEachElement, hasDescendant, isElement, removeNode } from "./nodes.ts";
-import type { TextStats } from "./stats.ts";
+import { dropMeasured, type TextStats } from "./stats.ts";
 
 /** Class words of an article's byline, dateline and metadata strip. */
 const META_WORDS =
@@ -19,23 +19,12 @@ const META_MAX = 300;
  * these words name other things.
  */
 export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
-  const doomed: Element[] = [];
-  const visit = (el: Element): void => {
-    for (const child of el.children as AnyNode[]) {
-      if (!isElement(child)) continue;
-      const s = stats.get(child);
-      if (!s) continue;
-      const a = child.attribs;
-      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
-      if (words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(child, TITLE)) {
-        doomed.push(child);
-        continue;
-      }
-      visit(child);
-    }
-  };
-  visit(root);
-  for (const el of doomed) removeNode(el);
+  dropMeasured(root, stats, (el, s) => {
+    const words = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+    return words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(el, TITLE)
+      ? "drop"
+      : "enter";
+  });
 }
 
 const TITLE = new Set(["h1"]);

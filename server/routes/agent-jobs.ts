@@ -8,7 +8,7 @@ import { StringEnum } from "../../src/schemas/common.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
-import { withSearchKeyHeader } from "./answer.ts";
+import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
 import { ownedJob } from "./jobs.ts";
 
 const PATH = "/v1/agent";
@@ -58,15 +58,7 @@ export function agentJobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner)
         detail: {
           summary: "Start the research agent as an async job",
           description: startDescription,
-          parameters: [
-            {
-              name: "x-search-api-key",
-              in: "header",
-              required: false,
-              description: "Key for brave (instead of searchApiKey)",
-              schema: { type: "string" },
-            },
-          ],
+          parameters: [SEARCH_KEY_HEADER],
           requestBody: jsonRequestBody(AgentAsyncBody),
           responses: {
             ...responses(Started, [400, 401, 403, 429]),

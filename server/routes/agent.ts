@@ -17,7 +17,7 @@ import { validate } from "../../src/schemas/validate.ts";
 import { EventQueue } from "../event-queue.ts";
 import { type Guard, metered, meteredStream } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
-import { withSearchKeyHeader } from "./answer.ts";
+import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
 
 const description =
   "Runs a research agent: the model (any OpenAI-compatible API: llmApiKey, llmModel, llmApiBase; or " +
@@ -82,6 +82,7 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
       detail: {
         summary: "Run the research agent (JSON or server-sent events)",
         description,
+        parameters: [SEARCH_KEY_HEADER],
         requestBody: jsonRequestBody(AgentBody),
         responses: {
           ...responses(AgentResponse, [400, 401, 429, 500]),

@@ -11,6 +11,7 @@ import {
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, metered } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
+import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
 import { sseResponse } from "../sse.ts";
 
 const description =
@@ -25,17 +26,6 @@ const description =
   '`data: {type:"error",error:{type,message}}`. Failures before the first event are ordinary errors: 400 ' +
   "for a refused key or unknown model (the vendor's reason, never the key), 429 when the vendor " +
   "rate-limits, 500 search_failed or answer_failed. Credits: 1 per page fetched (cache hits are free).";
-
-/**
- * The body with the x-search-api-key header as its searchApiKey when it has none; anything
- * but an object is left as it is, for validation to refuse.
- */
-export function withSearchKeyHeader(body: unknown, request: Request): unknown {
-  const header = request.headers.get("x-search-api-key");
-  if (!header || body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  const raw = body as Record<string, unknown>;
-  return raw.searchApiKey === undefined ? { ...raw, searchApiKey: header } : raw;
-}
 
 /** POST /v1/answer: validate, meter, and answer as JSON or as server-sent events. */
 export function answerRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
@@ -61,15 +51,7 @@ export function answerRoutes(deps: FetchDeps, guard: Guard, log?: (line: string)
       detail: {
         summary: "Answer a question from the web, with citations (JSON or server-sent events)",
         description,
-        parameters: [
-          {
-            name: "x-search-api-key",
-            in: "header",
-            required: false,
-            description: "Key for brave (instead of searchApiKey)",
-            schema: { type: "string" },
-          },
-        ],
+        parameters: [SEARCH_KEY_HEADER],
         requestBody: jsonRequestBody(AnswerBody),
         responses: {
           ...responses(AnswerResponse, [400, 401, 429, 500]),

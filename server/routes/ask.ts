@@ -5,6 +5,7 @@ import { AskBody, AskQuery, AskResponse, askInputFromQuery } from "../../src/sch
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, metered } from "../guard.ts";
 import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
+import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
 
 type SetHeaders = Record<string, string | number>;
 
@@ -20,21 +21,9 @@ const description =
   "its best passage as snippet. Credits: 1 per search plus 1 per page fetched from its site (cache hits " +
   "are free). A provider that fails is a 500 search_failed saying so.";
 
-const keyHeader = {
-  name: "x-search-api-key",
-  in: "header",
-  required: false,
-  description: "Key for brave (instead of searchApiKey)",
-  schema: { type: "string" },
-};
-
 /** Validates, meters (1 credit for the search, 1 per page fetched) and asks. */
 function run(raw: unknown, deps: FetchDeps, guard: Guard, request: Request, set: { headers: SetHeaders }) {
-  // The header keeps the key out of URLs (and so out of access logs); the field wins when both are given.
-  const header = request.headers.get("x-search-api-key");
-  const given = raw !== null && typeof raw === "object" && !Array.isArray(raw);
-  const withKey = given && header && !("searchApiKey" in raw) ? { ...raw, searchApiKey: header } : raw;
-  const input = validate(AskBody, withKey);
+  const input = validate(AskBody, withSearchKeyHeader(raw, request));
   return metered(guard, request, set, "ask", async (admission) => {
     const outcome = await ask(input, { ...deps, signal: request.signal, httpOnly: admission?.softLimited });
     set.headers["x-search-provider"] = outcome.provider;
@@ -53,7 +42,7 @@ export function askRoutes(deps: FetchDeps, guard: Guard) {
         detail: {
           summary: "Answer a question with the best passage from the web, no LLM (query parameters)",
           description,
-          parameters: [...queryParameters(AskQuery), keyHeader],
+          parameters: [...queryParameters(AskQuery), SEARCH_KEY_HEADER],
           responses: responses(AskResponse, [400, 401, 429, 500]),
         } as never,
       },
@@ -62,7 +51,7 @@ export function askRoutes(deps: FetchDeps, guard: Guard) {
       detail: {
         summary: "Answer a question with the best passage from the web, no LLM (JSON body)",
         description,
-        parameters: [keyHeader],
+        parameters: [SEARCH_KEY_HEADER],
         requestBody: jsonRequestBody(AskBody),
         responses: responses(AskResponse, [400, 401, 429, 500]),
       } as never,

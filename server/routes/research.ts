@@ -15,7 +15,7 @@ import {
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, metered, meteredStream } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
-import { withSearchKeyHeader } from "./answer.ts";
+import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
 
 const LLM_TEXT =
   "The LLM is the caller's `llm` {provider (openai, anthropic, google), apiKey, model, apiBase} when given " +
@@ -48,14 +48,6 @@ const deepDescription =
   "Credits: 1 per page fetched from its site (cache hits are free); a stream is charged when it ends, so its " +
   "X-Credits-Used header is absent.";
 
-const searchKeyHeader = {
-  name: "x-search-api-key",
-  in: "header",
-  required: false,
-  description: "Key for brave (instead of searchApiKey)",
-  schema: { type: "string" },
-};
-
 /** POST /v1/research and POST /v1/deep-research: validate, meter, research. */
 export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
   const depsFor = (request: Request, admission: Admission | null): ResearchDeps => ({
@@ -80,7 +72,7 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
         detail: {
           summary: "Research a question into a cited report (search, fetch, compile)",
           description: researchDescription,
-          parameters: [searchKeyHeader],
+          parameters: [SEARCH_KEY_HEADER],
           requestBody: jsonRequestBody(ResearchBody),
           responses: responses(ResearchResponse, [400, 401, 429, 500, 502, 504]),
         } as never,
@@ -106,7 +98,7 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
           summary:
             "Deep research: sub-questions, rounds of search and gap checks, a cited report (JSON or SSE)",
           description: deepDescription,
-          parameters: [searchKeyHeader],
+          parameters: [SEARCH_KEY_HEADER],
           requestBody: jsonRequestBody(DeepResearchBody),
           responses: {
             ...responses(DeepResearchResponse, [400, 401, 429, 500, 502, 504]),

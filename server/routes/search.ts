@@ -5,6 +5,7 @@ import { validate } from "../../src/schemas/validate.ts";
 import { search } from "../../src/search/index.ts";
 import { type Guard, metered } from "../guard.ts";
 import { queryParameters, responses } from "../openapi.ts";
+import { SEARCH_KEY_HEADER } from "../search-key.ts";
 
 const description =
   "Searches the web with duckduckgo (default, no key), brave (the caller's key in the x-search-api-key " +
@@ -41,16 +42,7 @@ export function searchRoutes(deps: FetchDeps, guard: Guard) {
       detail: {
         summary: "Search the web",
         description,
-        parameters: [
-          ...queryParameters(SearchQuery),
-          {
-            name: "x-search-api-key",
-            in: "header",
-            required: false,
-            description: "Key for brave (instead of searchApiKey)",
-            schema: { type: "string" },
-          },
-        ],
+        parameters: [...queryParameters(SearchQuery), SEARCH_KEY_HEADER],
         responses: responses(SearchResponse, [400, 401, 429, 500]),
       } as never,
     },

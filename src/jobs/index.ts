@@ -2,8 +2,26 @@ import { loadPlans } from "../auth/plans.ts";
 import type { Config } from "../config.ts";
 import type { Engines } from "../pipeline/fetch-page.ts";
 import type { Store } from "../store/types.ts";
-import { createJobRunner, type JobRunner } from "./runner.ts";
+import { createJobRunner, type JobRunner, type RunnerDeps } from "./runner.ts";
 import { createWebhookSender } from "./webhooks.ts";
+
+/** What a server process's job runner runs with: the config's plans and a webhook sender. */
+export function serverRunnerDeps(
+  config: Config,
+  store: Store,
+  engines: Engines,
+  options: { now?: () => number; log?: (message: string) => void } = {},
+): RunnerDeps {
+  return {
+    config,
+    store,
+    engines,
+    plans: loadPlans(config),
+    webhooks: createWebhookSender(config, { log: options.log, now: options.now }),
+    now: options.now,
+    log: options.log,
+  };
+}
 
 /** A job runner with its webhook sender, for a server process. */
 export function startJobRunner(
@@ -12,13 +30,5 @@ export function startJobRunner(
   engines: Engines,
   options: { now?: () => number; log?: (message: string) => void } = {},
 ): JobRunner {
-  return createJobRunner({
-    config,
-    store,
-    engines,
-    plans: loadPlans(config),
-    webhooks: createWebhookSender(config, { log: options.log, now: options.now }),
-    now: options.now,
-    log: options.log,
-  });
+  return createJobRunner(serverRunnerDeps(config, store, engines, options));
 }

@@ -1,19 +1,18 @@
 import { createHash } from "node:crypto";
 import { type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { loadPlans } from "../auth/plans.ts";
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
 import type { Engines } from "../pipeline/fetch-page.ts";
 import { KEY_PREFIX, type RedisConnection } from "../store/redis-connection.ts";
 import { redisOf } from "../store/redis-store.ts";
 import type { Store } from "../store/types.ts";
+import { serverRunnerDeps } from "./index.ts";
 import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
 import { createPageRuns, type Held, held, stop } from "./queue-held.ts";
 import { redisEventBus } from "./queue-redis-events.ts";
 import { createJobExecutor, type JobRunner, type RunnerDeps } from "./runner.ts";
-import { createWebhookSender } from "./webhooks.ts";
 
 /** What a `siphon serve` process runs: HTTP only, jobs only, or both. */
 export type Role = "api" | "worker" | "all";
@@ -350,17 +349,9 @@ export async function startQueuedRunner(
     throw new SiphonError("invalid_request", `--role ${options.role} needs REDIS_URL`, {
       hint: "Set REDIS_URL (and DATABASE_URL) on every process, or run one process with --role all.",
     });
-  return createQueuedRunner(
-    {
-      config,
-      store,
-      engines,
-      plans: loadPlans(config),
-      webhooks: createWebhookSender(config, { log: options.log, now: options.now }),
-      now: options.now,
-      log: options.log,
-    },
-    redis,
-    { role: options.role, concurrency: Math.max(1, config.workerConcurrency), stallMs: config.queueStallMs },
-  );
+  return createQueuedRunner(serverRunnerDeps(config, store, engines, options), redis, {
+    role: options.role,
+    concurrency: Math.max(1, config.workerConcurrency),
+    stallMs: config.queueStallMs,
+  });
 }

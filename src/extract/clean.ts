@@ -1,9 +1,10 @@
 import {
-  type AnyNode,
   type Element,
+  hasDescendant,
   isElement,
   listsOtherPages,
   removeNode,
+  someDescendant,
   TOC_WORD,
   textOf,
   visibleTextLength,
@@ -90,17 +91,6 @@ function isMathScript(el: Element): boolean {
   return el.name === "script" && /^math\/tex/i.test(el.attribs.type ?? "");
 }
 
-function hasDescendant(el: Element, names: Set<string>): boolean {
-  const stack: AnyNode[] = [...el.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isElement(node)) continue;
-    if (names.has(node.name)) return true;
-    for (const c of node.children) stack.push(c);
-  }
-  return false;
-}
-
 const CONTENT_AREA = new Set(["article", "main"]);
 const TITLE_TAGS = new Set(["h1"]);
 
@@ -158,17 +148,7 @@ function isTabPanel(el: Element): boolean {
 
 /** True when a descendant is a tab panel holding a paragraph. */
 function holdsTabPanel(root: Element): boolean {
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isElement(node)) continue;
-    if (isTabPanel(node)) {
-      if (hasDescendant(node, PARAGRAPH)) return true;
-      continue;
-    }
-    for (const c of node.children) stack.push(c);
-  }
-  return false;
+  return someDescendant(root, (el) => isTabPanel(el) && hasDescendant(el, PARAGRAPH));
 }
 
 const PARAGRAPH = new Set(["p"]);

@@ -128,13 +128,21 @@ export function visibleTextLength(root: AnyNode, limit = Number.POSITIVE_INFINIT
   return n;
 }
 
+/** True when some element under `root` (root excluded) passes `test`; stops at the first. */
+export function someDescendant(root: ParentNode, test: (el: Element) => boolean): boolean {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (test(node)) return true;
+    for (const child of node.children) stack.push(child);
+  }
+  return false;
+}
+
 /** True when some element under `root` (root excluded) has one of `names`. */
 export function hasDescendant(root: Element, names: Set<string>): boolean {
-  let found = false;
-  forEachElement(root, (el) => {
-    if (names.has(el.name)) found = true;
-  });
-  return found;
+  return someDescendant(root, (el) => names.has(el.name));
 }
 
 /** Class words of a table of contents. */

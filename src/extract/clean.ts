@@ -3,6 +3,7 @@ import {
   hasDescendant,
   isElement,
   listsOtherPages,
+  nameWords,
   removeNode,
   someDescendant,
   TOC_WORD,
@@ -223,7 +224,7 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
     return true;
   }
   if (name === "body" || name === "html" || name === "main" || name === "article") return false;
-  const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+  const words = nameWords(el);
   if (words.length < 2) return false;
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
     // A chapter's table of contents, listing its pages, is what the chapter page says.

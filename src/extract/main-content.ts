@@ -7,6 +7,7 @@ import {
   hasDescendant,
   isElement,
   listsOtherPages,
+  nameWords,
   removeNode,
   TOC_WORD,
 } from "./nodes.ts";
@@ -93,8 +94,7 @@ function dropComments(body: Element, stats: Map<Element, TextStats>, thread: boo
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
       if (CODE_TAGS.has(child.name)) continue;
-      const a = child.attribs;
-      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      const words = nameWords(child);
       if (words.length > 1 && COMMENT_WORDS.test(words) && !hasHeadline(child)) sections.push(child);
       else visit(child);
     }
@@ -140,7 +140,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
       const s = stats.get(child);
       if (!s || CODE_TAGS.has(child.name)) continue;
       const a = child.attribs;
-      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+      const words = nameWords(child);
       const landmark = child.name === "aside" || a.role === "complementary";
       const word = landmark ? "" : SIDE_WORDS.exec(words)?.[1];
       // A side column holding code is the code samples beside an API reference, not chrome.
@@ -177,7 +177,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
 
 /** A chapter's table of contents (see listsOtherPages): links, yet the chapter page's own text. */
 function isChapterContents(el: Element): boolean {
-  const words = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+  const words = nameWords(el);
   return TOC_WORD.test(words) && listsOtherPages(el);
 }
 

@@ -78,6 +78,11 @@ export function removeNode(node: AnyNode): void {
   node.next = null;
 }
 
+/** An element's class and id, lower-cased, as the words class-name rules test. */
+export function nameWords(el: Element): string {
+  return `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+}
+
 /** True when `ancestor` is `node` or contains it. */
 export function contains(ancestor: AnyNode, node: AnyNode): boolean {
   for (let cur: AnyNode | null = node; cur; cur = cur.parent) if (cur === ancestor) return true;

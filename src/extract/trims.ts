@@ -3,7 +3,15 @@
  * photo captions, a forum post's signature and member extras, a product's
  * customer reviews; and on any page, the forms inside the content.
  */
-import { type AnyNode, type Element, forEachElement, hasDescendant, isElement, removeNode } from "./nodes.ts";
+import {
+  type AnyNode,
+  type Element,
+  forEachElement,
+  hasDescendant,
+  isElement,
+  nameWords,
+  removeNode,
+} from "./nodes.ts";
 import { dropMeasured, type TextStats } from "./stats.ts";
 
 /** Class words of an article's byline, dateline and metadata strip. */
@@ -20,7 +28,7 @@ const META_MAX = 300;
  */
 export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
   dropMeasured(root, stats, (el, s) => {
-    const words = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+    const words = nameWords(el);
     return words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(el, TITLE)
       ? "drop"
       : "enter";
@@ -50,8 +58,7 @@ export function dropPostExtras(root: Element, declared = true): void {
   const doomed: Element[] = [];
   let members = 0;
   forEachElement(root, (el) => {
-    const a = el.attribs;
-    const w = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
+    const w = nameWords(el);
     if (w.length < 2 || !POST_EXTRAS.test(w)) return;
     doomed.push(el);
     if (MEMBER_WORDS.test(w)) members++;
@@ -116,9 +123,9 @@ export function dropReviews(root: Element, stats: Map<Element, TextStats>, decla
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
-      const a = child.attribs;
-      const words = `${a.class ?? ""} ${a.id ?? ""}`.toLowerCase();
-      if (a.itemprop === "review" || (words.length > 1 && REVIEW_WORDS.test(words))) found.push(child);
+      const words = nameWords(child);
+      if (child.attribs.itemprop === "review" || (words.length > 1 && REVIEW_WORDS.test(words)))
+        found.push(child);
       else visit(child);
     }
   };

@@ -102,16 +102,30 @@ export async function metered<T>(
     }
     return body;
   } catch (raw) {
-    const error = toSiphonError(raw);
-    const settlement = await settle(
-      admission,
-      { credits: 0, route, status: error.status, durationMs: performance.now() - started },
-      guard,
-    );
-    const own = { ...error.headers };
-    Object.assign(error.headers, usageHeaders(admission, settlement), own);
-    throw error;
+    throw await settledError(raw, admission, route, started, guard);
   }
+}
+
+/**
+ * A request that failed after it was admitted: logged with no credit, and its error carrying the
+ * usage headers (its own headers win).
+ */
+async function settledError(
+  raw: unknown,
+  admission: Admission,
+  route: string,
+  started: number,
+  guard: Guard,
+): Promise<SiphonError> {
+  const error = toSiphonError(raw);
+  const settlement = await settle(
+    admission,
+    { credits: 0, route, status: error.status, durationMs: performance.now() - started },
+    guard,
+  );
+  const own = { ...error.headers };
+  Object.assign(error.headers, usageHeaders(admission, settlement), own);
+  return error;
 }
 
 /**
@@ -135,17 +149,11 @@ export async function meteredStream(
   const started = performance.now();
   const principal = await identify(guard, request);
   const admission = await admit(principal, guard);
-  const settleWith = (credits: number, status: number) =>
-    settle(admission, { credits, route, status, durationMs: performance.now() - started }, guard);
   let outcome: Awaited<ReturnType<typeof start>>;
   try {
     outcome = await start(admission);
   } catch (raw) {
-    const error = toSiphonError(raw);
-    const settlement = await settleWith(0, error.status);
-    const own = { ...error.headers };
-    Object.assign(error.headers, usageHeaders(admission, settlement), own);
-    throw error;
+    throw await settledError(raw, admission, route, started, guard);
   }
   // What the week holds before this request's pages: the credits come at the end.
   writeUsageHeaders(set.headers, admission, { credits: 0, weeklyUsed: admission.weekly.used });
@@ -155,7 +163,12 @@ export async function meteredStream(
     try {
       yield* events;
     } finally {
-      await settleWith(await credits(), 200);
+      const spent = await credits();
+      await settle(
+        admission,
+        { credits: spent, route, status: 200, durationMs: performance.now() - started },
+        guard,
+      );
     }
   }
   return sseResponse(charged());

@@ -5,7 +5,7 @@ import { SiphonError } from "../../src/errors.ts";
 
 const UNITS: Record<string, number> = { minute: 1, hour: 60, day: 1440, week: 10_080 };
 
-const notImplemented = (message: string, hint: string) =>
+export const notImplemented = (message: string, hint: string) =>
   new SiphonError("not_implemented", message, { hint });
 
 export const Schedule = T.Object(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything siphon needs on a fresh Debian machine, skipping what is
-# already there: bun (from npm), Chromium, Redis and PostgreSQL (apt), the
+# already there: bun (from npm), Chromium and its headless shell, Redis and PostgreSQL (apt), the
 # project's dependencies (bun.lock), then builds dist/siphon.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,8 @@ fi
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# Plain renders run on the headless shell (half the CPU per page); stealth on full Chromium.
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then

@@ -88,7 +88,13 @@ const SETTINGS = {
     env: "SIPHON_CHROMIUM_PATH",
     kind: "string",
     default: "",
-    doc: "Chromium executable; default: auto-detect /usr/bin/chromium, chromium-browser, google-chrome",
+    doc: "Chromium executable for every render (stealth always); default: auto-detect /usr/bin/chromium, chromium-browser, google-chrome",
+  },
+  chromiumShellPath: {
+    env: "SIPHON_CHROMIUM_SHELL_PATH",
+    kind: "string",
+    default: "",
+    doc: "Chromium headless shell for plain (non-stealth) renders; default: SIPHON_CHROMIUM_PATH if set, else auto-detect /usr/bin/chromium-headless-shell, else full Chromium",
   },
   browserWs: {
     env: "SIPHON_BROWSER_WS",

@@ -30,8 +30,10 @@
  * Two settings differ from its defaults: min = max concurrency (both tools run exactly
  * `concurrency` pages at once), and retireBrowserAfterPageCount is raised above the pages of
  * the run (default 100) so its browser is not relaunched mid-run; siphon's is not either
- * (it recycles after 500). Both launch /usr/bin/chromium (or SIPHON_CHROMIUM_PATH) headless
- * with siphon's CHROMIUM_ARGS (--no-sandbox, --disable-gpu, ...) on top of puppeteer's defaults.
+ * (it recycles after 500). Both launch the browser siphon's plain renders run on (Chromium's
+ * headless shell where installed, else /usr/bin/chromium; see findChromium) in the same
+ * headless mode, with siphon's CHROMIUM_ARGS (--no-sandbox, --disable-gpu, ...) on top of
+ * puppeteer's defaults.
  *
  * Wall time runs from the start of the first timed page (siphon: its fetch call; Crawlee: its
  * pre-navigation hook, so the queue's 0.5 s poll after adding the requests is not counted)
@@ -200,15 +202,24 @@ async function runSiphon(args: WorkerArgs, session?: string): Promise<Timed> {
 
 async function runCrawlee(args: WorkerArgs, waitForIdle: boolean, home: string): Promise<Timed> {
   process.env.CRAWLEE_STORAGE_DIR = join(home, "crawlee");
-  const [{ PuppeteerCrawler, Configuration, log }, { default: puppeteer }, { loadConfig }, { findChromium }] =
-    await Promise.all([
-      import("crawlee"),
-      import("puppeteer-core"),
-      import("../../src/config.ts"),
-      import("../../src/fetch/browser/launch.ts"),
-    ]);
+  const [
+    { PuppeteerCrawler, Configuration, log },
+    { default: puppeteer },
+    { loadConfig },
+    { findChromium, isHeadlessShell },
+  ] = await Promise.all([
+    import("crawlee"),
+    import("puppeteer-core"),
+    import("../../src/config.ts"),
+    import("../../src/fetch/browser/launch.ts"),
+  ]);
   log.setLevel(log.LEVELS.WARNING);
-  const executablePath = findChromium(loadConfig({ SIPHON_HOME: "/nonexistent/siphon-bench-home" }));
+  // The browser siphon's plain renders run on (the headless shell where installed), launched alike.
+  const executablePath = findChromium(
+    loadConfig({ SIPHON_HOME: "/nonexistent/siphon-bench-home" }),
+    "browser",
+  );
+  const headless = isHeadlessShell(executablePath) ? "shell" : true;
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
   const starts = new Map<string, number>();
   const warm: PageResult[] = [];
@@ -234,7 +245,7 @@ async function runCrawlee(args: WorkerArgs, waitForIdle: boolean, home: string):
       keepAlive: true,
       launchContext: {
         launcher: puppeteer,
-        launchOptions: { executablePath, headless: true, args: [...CHROMIUM_ARGS] },
+        launchOptions: { executablePath, headless, args: [...CHROMIUM_ARGS] },
       },
       // Default 100: the browser would be relaunched mid-run (siphon's is not either).
       browserPoolOptions: { retireBrowserAfterPageCount: args.warmup + args.urls + 100 },

@@ -68,7 +68,9 @@ interface Mode {
 }
 
 function mode(name: string, config: Config, launchConfig: Config): Mode {
-  const pool = createBrowserPool(config, { launch: () => launchBrowser(launchConfig) });
+  const pool = createBrowserPool(config, {
+    launch: (_config, kind) => launchBrowser(launchConfig, { kind }),
+  });
   return { name, pool, engine: createBrowserEngine(config, pool, { stealth: false }), latencies: new Map() };
 }
 

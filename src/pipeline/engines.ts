@@ -13,7 +13,8 @@ const DEFAULT_MAX_THREADS = 4;
  * Lazily created, shared engines for one process; `close` releases them.
  * The registry is typed by EngineName, so a missing engine is a compile
  * error; puppeteer is loaded only when a browser engine is first used, and
- * the browser and stealth engines share one browser. HTML extraction runs on
+ * the browser and stealth engines share one browser pool (and one browser when the same
+ * executable serves both, see BrowserKind). HTML extraction runs on
  * a pool of worker threads (SIPHON_EXTRACT_THREADS) loaded and started on
  * first use, so commands that never extract (keys, jobs) load none of it.
  */

@@ -227,6 +227,7 @@ export function createBrowserEngine(
             signal,
             // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.
             partition: `${engineOptions.stealth ? "stealth" : "browser"}:${countryKey(options.location)}`,
+            browser: engineOptions.stealth ? "stealth" : "browser",
             session: options.session,
           },
         );

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
@@ -9,7 +9,7 @@ import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
 import { type GuardProxy, PROXY_BYPASS_LIST, proxyArgs, startGuardProxy } from "./proxy.ts";
 import { STEALTH_LAUNCH_ARGS } from "./stealth.ts";
 
-/** Where Chromium usually lives on Linux, tried in order when config.chromiumPath is empty. */
+/** Where full Chromium usually lives on Linux, tried in order when config.chromiumPath is empty. */
 const CANDIDATES = [
   "/usr/bin/chromium",
   "/usr/bin/chromium-browser",
@@ -17,7 +17,28 @@ const CANDIDATES = [
   "/usr/bin/google-chrome-stable",
 ];
 
-const INSTALL_HINT = "Install chromium (apt-get install chromium) or set SIPHON_CHROMIUM_PATH.";
+/**
+ * Where Chromium's headless shell usually lives: Debian's chromium-headless-shell (its binary
+ * first: the /usr/bin script runs it without exec, so the browser would not be our child),
+ * then Chrome for Testing's.
+ */
+const SHELL_CANDIDATES = [
+  "/usr/lib/chromium/chromium-headless-shell",
+  "/usr/bin/chromium-headless-shell",
+  "/usr/bin/chrome-headless-shell",
+];
+
+/**
+ * Which browser a request needs. Plain renders ("browser") run on Chromium's headless shell
+ * when it is installed: without the full browser's UI layers it spends about half the CPU per
+ * page (see the README's performance section). Stealth's evasions were measured on full
+ * Chromium's new headless mode, which already looks like a desktop Chrome in ways the shell
+ * does not, so "stealth" prefers full Chromium.
+ */
+export type BrowserKind = "browser" | "stealth";
+
+const INSTALL_HINT =
+  "Install Chromium (apt-get install chromium chromium-headless-shell) or set SIPHON_CHROMIUM_PATH.";
 
 /** Flags measured to work on these machines (see STACK.md); the rest of the defaults are puppeteer's. */
 export const CHROMIUM_ARGS = [
@@ -61,6 +82,8 @@ export interface LaunchedBrowser {
 
 /** Replaceable collaborators of a launch (tests). */
 export interface LaunchOptions {
+  /** Which browser to launch (see findChromium); default "browser". */
+  kind?: BrowserKind;
   /** Replaces the system DNS resolver of the proxy's SSRF guard. */
   resolver?: Resolver;
 }
@@ -74,24 +97,41 @@ function isExecutable(path: string): boolean {
   }
 }
 
+function configured(path: string, setting: string): string {
+  if (isExecutable(path)) return path;
+  throw new SiphonError(
+    "browser_unavailable",
+    `The Chromium set in ${setting} (${path}) is not an executable file.`,
+    {
+      hint: INSTALL_HINT,
+    },
+  );
+}
+
 /**
- * The Chromium executable to launch: config.chromiumPath, else the first usual path that exists.
+ * The Chromium executable to launch for `kind`. "browser": config.chromiumShellPath, else
+ * config.chromiumPath, else the first headless shell found, else the first full Chromium.
+ * "stealth": config.chromiumPath, else the first full Chromium found, else a headless shell.
+ * So SIPHON_CHROMIUM_PATH alone puts every render on that one browser.
  * @throws SiphonError browser_unavailable when none is executable
  */
-export function findChromium(config: Config): string {
-  if (config.chromiumPath) {
-    if (isExecutable(config.chromiumPath)) return config.chromiumPath;
-    throw new SiphonError(
-      "browser_unavailable",
-      `The Chromium set in SIPHON_CHROMIUM_PATH (${config.chromiumPath}) is not an executable file.`,
-      { hint: INSTALL_HINT },
-    );
+export function findChromium(config: Config, kind: BrowserKind = "browser"): string {
+  if (kind === "browser" && config.chromiumShellPath) {
+    return configured(config.chromiumShellPath, "SIPHON_CHROMIUM_SHELL_PATH");
   }
-  const found = CANDIDATES.find(isExecutable);
+  if (config.chromiumPath) return configured(config.chromiumPath, "SIPHON_CHROMIUM_PATH");
+  const order =
+    kind === "browser" ? [...SHELL_CANDIDATES, ...CANDIDATES] : [...CANDIDATES, ...SHELL_CANDIDATES];
+  const found = order.find(isExecutable);
   if (found) return found;
   throw new SiphonError("browser_unavailable", "No Chromium was found, so pages cannot be rendered.", {
     hint: INSTALL_HINT,
   });
+}
+
+/** Whether `path` is Chromium's headless shell, which takes --headless rather than --headless=new. */
+export function isHeadlessShell(path: string): boolean {
+  return /headless[-_]shell/i.test(basename(path));
 }
 
 /** Pids of live processes whose command line carries `marker` (Linux /proc; empty elsewhere). */
@@ -221,7 +261,8 @@ function startProxy(config: Config, options: LaunchOptions): Promise<GuardProxy 
 }
 
 /**
- * Launches headless Chromium with a fresh profile folder, or connects to config.browserWs when set.
+ * Launches headless Chromium (the executable findChromium picks for options.kind) with a fresh
+ * profile folder, or connects to config.browserWs when set, whatever the kind.
  * A launched browser reaches the network only through its SSRF proxy (see startGuardProxy): the
  * guard checks every connection it makes, popups and WebSockets included, and Chromium never
  * resolves a page's host names itself; a connected one, per context, when it can reach the proxy. puppeteer-core and the proxy are imported here, lazily,
@@ -230,7 +271,7 @@ function startProxy(config: Config, options: LaunchOptions): Promise<GuardProxy 
  */
 export async function launchBrowser(config: Config, options: LaunchOptions = {}): Promise<LaunchedBrowser> {
   if (config.browserWs) return connect(config, options);
-  const executablePath = findChromium(config);
+  const executablePath = findChromium(config, options.kind);
   const puppeteer = (await import("puppeteer-core")).default;
   const userDataDir = await mkdtemp(join(tmpdir(), "siphon-chromium-"));
   const proxy = await startProxy(config, options).catch(async (error: unknown) => {
@@ -242,7 +283,7 @@ export async function launchBrowser(config: Config, options: LaunchOptions = {})
   try {
     browser = await puppeteer.launch({
       executablePath,
-      headless: true,
+      headless: isHeadlessShell(executablePath) ? "shell" : true,
       pipe: true,
       userDataDir,
       args,

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { Browser, Page } from "puppeteer-core";
 import { loadConfig } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
-import { processesWith } from "./launch.ts";
+import { findChromium, processesWith } from "./launch.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
 
 const BROWSER_TEST_MS = 30_000;
@@ -235,6 +235,42 @@ describe("browser pool", () => {
     BROWSER_TEST_MS,
   );
 });
+
+test(
+  "plain pages run on Chromium's headless shell, stealth pages on full Chromium; SIPHON_CHROMIUM_PATH puts both on one",
+  async () => {
+    const page = (on: BrowserPool, browser: "browser" | "stealth") =>
+      on.withPage(async (p) => ({ version: await p.browser().version(), profile: profileOf(p.browser()) }), {
+        browser,
+        partition: browser,
+      });
+    const kinds = createBrowserPool(config);
+    let seen: { version: string; profile: string }[];
+    try {
+      seen = [await page(kinds, "browser"), await page(kinds, "stealth"), await page(kinds, "browser")];
+      expect(kinds.stats().launches).toBe(2);
+    } finally {
+      await kinds.close();
+    }
+    const [plain, stealth, again] = seen;
+    expect(plain!.version).toStartWith("HeadlessChrome/");
+    expect(stealth!.version).toStartWith("Chrome/");
+    expect(stealth!.profile).not.toBe(plain!.profile);
+    expect(again!.profile).toBe(plain!.profile);
+    expect([plain!.profile, stealth!.profile].flatMap((dir) => processesWith(dir))).toEqual([]);
+
+    const one = createBrowserPool({ ...config, chromiumPath: findChromium(config, "stealth") });
+    try {
+      const both = [await page(one, "browser"), await page(one, "stealth")];
+      expect(both.map((p) => p.version.split("/")[0])).toEqual(["Chrome", "Chrome"]);
+      expect(both[1]!.profile).toBe(both[0]!.profile);
+      expect(one.stats().launches).toBe(1);
+    } finally {
+      await one.close();
+    }
+  },
+  BROWSER_TEST_MS,
+);
 
 test("a missing Chromium is browser_unavailable with a hint", async () => {
   const broken = createBrowserPool(

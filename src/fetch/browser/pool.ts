@@ -1,7 +1,7 @@
 import type { Page } from "puppeteer-core";
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
-import { type LaunchedBrowser, launchBrowser } from "./launch.ts";
+import { type BrowserKind, findChromium, type LaunchedBrowser, launchBrowser } from "./launch.ts";
 import { openSlot, type PageLease, type Slot } from "./slot.ts";
 
 /** Counters for health checks, benchmarks and tests. */
@@ -34,9 +34,17 @@ export interface WithPageOptions {
    * them. No other request is lent such a page before it is wiped.
    */
   session?: string;
+  /**
+   * Which browser the page lives in (see BrowserKind; default "browser"). Kinds whose
+   * executables are the same share one browser.
+   */
+  browser?: BrowserKind;
 }
 
-/** The shared browser of a process, lending one warm, isolated page per request. */
+/**
+ * The shared browsers of a process (one per executable, see BrowserKind), lending one warm,
+ * isolated page per request.
+ */
 export interface BrowserPool {
   /**
    * Runs `fn` with a page of its own. Pages are reused: each lives in an incognito context that
@@ -45,7 +53,7 @@ export interface BrowserPool {
    * (see Slot.release); a request that fails, opens another page or loads a cross-origin frame
    * costs its context, which is closed. Settings (user agent, viewport, locale, time zone,
    * geolocation, permissions) are the caller's to set on every request. Waits FIFO when
-   * config.browserConcurrency pages are lent or being wiped; a request cut short by a browser
+   * config.browserConcurrency pages, of all browsers together, are lent or being wiped; a request cut short by a browser
    * crash runs once more on a relaunched browser.
    * @throws whatever `fn` throws; the signal's reason when aborted; SiphonError browser_unavailable
    *   when Chromium cannot be launched or the pool is closed
@@ -58,11 +66,13 @@ export interface BrowserPool {
 
 /** Replaceable collaborators (tests count launches or inject failures). */
 export interface BrowserPoolDeps {
-  launch?: (config: Config) => Promise<LaunchedBrowser>;
+  launch?: (config: Config, kind: BrowserKind) => Promise<LaunchedBrowser>;
 }
 
 /** One launched browser, its slots and the pages it has served; retired ones close when idle. */
 interface Generation {
+  /** The browser it runs (see browserKey): one current generation per key. */
+  key: string;
   ready: Promise<LaunchedBrowser>;
   started: number;
   inFlight: number;
@@ -89,12 +99,15 @@ export const SESSION_KEEP_MS = 2_000;
 
 /** Creates the pool; nothing is launched until the first withPage. */
 export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): BrowserPool {
-  const launch = deps.launch ?? launchBrowser;
+  const launch = deps.launch ?? ((launchConfig, kind) => launchBrowser(launchConfig, { kind }));
   const limit = Math.max(1, config.browserConcurrency);
   const recycleAfter = config.browserRecycleAfter > 0 ? config.browserRecycleAfter : Infinity;
   const generations = new Set<Generation>();
   const queue: Waiter[] = [];
-  let current: Generation | undefined;
+  /** The executable of each kind, once found. */
+  const keys = new Map<BrowserKind, string>();
+  /** The browser each key is served by now. */
+  const current = new Map<string, Generation>();
   let active = 0;
   let launches = 0;
   let pagesServed = 0;
@@ -190,16 +203,37 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
 
   function retire(gen: Generation): void {
     gen.retired = true;
-    if (current === gen) current = undefined;
+    if (current.get(gen.key) === gen) current.delete(gen.key);
     for (const slot of gen.idle.splice(0)) void dropSlot(gen, slot);
     if (gen.inFlight === 0) void closeGeneration(gen);
   }
 
-  function currentGeneration(): Generation {
-    if (current && !current.retired) return current;
+  /**
+   * Which browser a kind runs on: its executable, so that kinds that resolve to the same one
+   * share it; one remote browser serves every kind.
+   */
+  function browserKey(kind: BrowserKind): string {
+    if (config.browserWs) return "remote";
+    let key = keys.get(kind);
+    if (key) return key;
+    try {
+      key = findChromium(config, kind);
+    } catch {
+      // The launch fails with the same error, and says so; not remembered, so an install is seen.
+      return kind;
+    }
+    keys.set(kind, key);
+    return key;
+  }
+
+  function currentGeneration(kind: BrowserKind): Generation {
+    const key = browserKey(kind);
+    const now = current.get(key);
+    if (now && !now.retired) return now;
     launches++;
     const gen: Generation = {
-      ready: launch(config),
+      key,
+      ready: launch(config, kind),
       started: 0,
       inFlight: 0,
       retired: false,
@@ -208,12 +242,12 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       idle: [],
     };
     generations.add(gen);
-    current = gen;
+    current.set(key, gen);
     gen.ready.then(
       (launched) => launched.browser.once("disconnected", () => retire(gen)),
       () => {
         // A failed launch is not cached: the next request tries again.
-        if (current === gen) current = undefined;
+        if (current.get(key) === gen) current.delete(key);
         generations.delete(gen);
       },
     );
@@ -316,8 +350,9 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     fn: (page: Page, lease: PageLease) => Promise<T>,
     partition: string,
     session: string | undefined,
+    kind: BrowserKind,
   ): Promise<Outcome<T>> {
-    const gen = currentGeneration();
+    const gen = currentGeneration(kind);
     gen.inFlight++;
     gen.started++;
     if (gen.started >= recycleAfter) retire(gen);
@@ -357,14 +392,14 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
 
   return {
     async withPage<T>(fn: (page: Page, lease: PageLease) => Promise<T>, options: WithPageOptions = {}) {
-      const { signal, partition = DEFAULT_PARTITION, session } = options;
+      const { signal, partition = DEFAULT_PARTITION, session, browser = "browser" } = options;
       if (closed) throw closedError();
       await acquireSlot(signal);
       let release: Promise<void> = Promise.resolve();
       try {
         for (let attempt = 0; ; attempt++) {
           if (closed) throw closedError();
-          const outcome = await runOnce(fn, partition, session);
+          const outcome = await runOnce(fn, partition, session, browser);
           if ("value" in outcome) {
             // The turn stays taken until the page is wiped, so the bound holds.
             release = outcome.done;
@@ -382,7 +417,7 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
       closed = true;
       wakeDeferredWipes();
       for (const waiter of queue.splice(0)) waiter.reject(closedError());
-      current = undefined;
+      current.clear();
       await Promise.all([...generations].map(closeGeneration));
     },
 

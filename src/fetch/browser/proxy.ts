@@ -116,8 +116,10 @@ export function proxyArgs(proxy: GuardProxy): string[] {
     `--proxy-server=${proxy.url}`,
     `--proxy-bypass-list=${PROXY_BYPASS_LIST}`,
     // WebRTC would send STUN/TURN over UDP straight to any address a page names: only
-    // proxied TCP is left to it.
+    // proxied TCP is left to it. Full Chromium reads the first flag, the headless shell
+    // (which has no browser preferences) only the second.
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   ];
 }
 

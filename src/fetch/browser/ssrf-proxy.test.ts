@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Browser } from "puppeteer-core";
 import { rejection } from "../../../test/helpers/errors.ts";
 import { type Config, loadConfig } from "../../config.ts";
 import type { ResolvedAddress, Resolver } from "../ssrf.ts";
 import { createBrowserEngine } from "./engine.ts";
-import { CHROMIUM_ARGS, launchBrowser } from "./launch.ts";
+import { CHROMIUM_ARGS, findChromium, isHeadlessShell, launchBrowser } from "./launch.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
 
 const BROWSER_TEST_MS = 45_000;
@@ -141,20 +141,30 @@ beforeAll(async () => {
     },
   });
   // Chromium's own resolver is told that every .test name is loopback, as a rebinding DNS
-  // server would answer it at connection time.
+  // server would answer it at connection time. Both browsers are wrapped, the one plain renders
+  // run on (the headless shell where installed) and stealth's (full Chromium), each under its
+  // own name, so each is launched as it would be.
+  const plain = loadConfig({ SIPHON_HOME: "/nonexistent/siphon-test-home" });
   wrapperDir = mkdtempSync(join(tmpdir(), "siphon-ssrf-proxy-test-"));
-  const wrapper = join(wrapperDir, "chromium");
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nexec /usr/bin/chromium '--host-resolver-rules=MAP *.test 127.0.0.1' "$@"\n`,
-  );
-  chmodSync(wrapper, 0o755);
+  const wrap = (kind: "browser" | "stealth") => {
+    const real = findChromium(plain, kind);
+    mkdirSync(join(wrapperDir, kind));
+    const wrapper = join(wrapperDir, kind, basename(real));
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${real} '--host-resolver-rules=MAP *.test 127.0.0.1' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    return wrapper;
+  };
   config = loadConfig(
     { SIPHON_HOME: "/nonexistent/siphon-test-home" },
-    { disableSsrfProtection: false, ssrfAllow: `127.0.0.1:${inside.port}`, chromiumPath: wrapper },
+    {
+      disableSsrfProtection: false,
+      ssrfAllow: `127.0.0.1:${inside.port}`,
+      chromiumShellPath: wrap("browser"),
+      chromiumPath: wrap("stealth"),
+    },
   );
   pool = createBrowserPool(config, {
-    launch: (launchConfig) => launchBrowser(launchConfig, { resolver: proxyResolver }),
+    launch: (launchConfig, kind) => launchBrowser(launchConfig, { kind, resolver: proxyResolver }),
   });
 });
 
@@ -166,12 +176,15 @@ afterAll(async () => {
   if (wrapperDir) rmSync(wrapperDir, { recursive: true, force: true });
 });
 
-const engine = (on = pool) => createBrowserEngine(config, on, { stealth: false, resolver: engineResolver });
+const engine = (on = pool, stealth = false) =>
+  createBrowserEngine(config, on, { stealth, resolver: engineResolver });
 
 /** Renders `path` of the inside server, lets late popups and sockets try, returns the page text. */
-async function renderInside(path: string, on = pool): Promise<string> {
+async function renderInside(path: string, on = pool, stealth = false): Promise<string> {
   outsideHits = [];
-  const page = await engine(on).fetch(`http://127.0.0.1:${inside.port}${path}`, { wait: PAGE_WAIT_MS });
+  const page = await engine(on, stealth).fetch(`http://127.0.0.1:${inside.port}${path}`, {
+    wait: PAGE_WAIT_MS,
+  });
   await sleep(500);
   return text(page.body);
 }
@@ -231,6 +244,19 @@ describe("the browser's SSRF proxy", () => {
   );
 
   test(
+    "stealth's browser (full Chromium) is behind the same proxy: no other port, no UDP",
+    async () => {
+      udpPackets = 0;
+      const body = await renderInside("/loopback", pool, true);
+      expect(body).toContain('<pre id="own-ws">echo ping</pre>');
+      expect(outsideHits).toEqual([]);
+      expect(await renderInside("/udp", pool, true)).toContain("UDP page");
+      expect(udpPackets).toBe(0);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
     "a main document whose name rebinds to loopback is forbidden_url",
     async () => {
       outsideHits = [];
@@ -250,8 +276,8 @@ describe("a connected browser (SIPHON_BROWSER_WS) on this host", () => {
     const puppeteer = (await import("puppeteer-core")).default;
     // Started by hand with a DevTools port, as a browser service would be: no proxy flags.
     remote = await puppeteer.launch({
-      executablePath: config.chromiumPath,
-      headless: true,
+      executablePath: config.chromiumShellPath,
+      headless: isHeadlessShell(config.chromiumShellPath) ? "shell" : true,
       pipe: false,
       args: CHROMIUM_ARGS,
       handleSIGINT: false,
@@ -260,7 +286,7 @@ describe("a connected browser (SIPHON_BROWSER_WS) on this host", () => {
     });
     const remoteConfig = { ...config, browserWs: remote.wsEndpoint() };
     connected = createBrowserPool(remoteConfig, {
-      launch: (launchConfig) => launchBrowser(launchConfig, { resolver: proxyResolver }),
+      launch: (launchConfig, kind) => launchBrowser(launchConfig, { kind, resolver: proxyResolver }),
     });
   }, BROWSER_TEST_MS);
 

@@ -178,15 +178,28 @@ async function reachesProxy(
   options: BrowserContextOptions,
 ): Promise<boolean> {
   let context: BrowserContext | undefined;
-  try {
+  let gaveUp = false;
+  const probe = async () => {
     context = await browser.createBrowserContext(options);
+    // Opened after we gave up: not ours to leave in the remote browser.
+    if (gaveUp) void context.close().catch(() => {});
     const page = await context.newPage();
     const response = await page.goto(proxy.probeUrl, { timeout: PROBE_TIMEOUT_MS });
     return (await response?.text()) === proxy.probeToken;
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Opening the context or its page has no timeout of its own short of the protocol's.
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 2 * PROBE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([probe(), late]);
   } catch {
     return false;
   } finally {
-    await context?.close().catch(() => {});
+    gaveUp = true;
+    clearTimeout(timer);
+    await (context as BrowserContext | undefined)?.close().catch(() => {});
   }
 }
 

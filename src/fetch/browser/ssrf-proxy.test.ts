@@ -274,10 +274,10 @@ describe("a connected browser (SIPHON_BROWSER_WS) on this host", () => {
 
   beforeAll(async () => {
     const puppeteer = (await import("puppeteer-core")).default;
-    // Started by hand with a DevTools port, as a browser service would be: no proxy flags.
+    // Started by hand with a DevTools port, as a browser service (full Chrome) would be: no proxy flags.
     remote = await puppeteer.launch({
-      executablePath: config.chromiumShellPath,
-      headless: isHeadlessShell(config.chromiumShellPath) ? "shell" : true,
+      executablePath: config.chromiumPath,
+      headless: isHeadlessShell(config.chromiumPath) ? "shell" : true,
       pipe: false,
       args: CHROMIUM_ARGS,
       handleSIGINT: false,

@@ -68,33 +68,29 @@ const fields = {
   judgeEnabled: T.Boolean({ description: "Only false" }),
 };
 
+/** The fields both bodies may leave out. */
+const optional = {
+  name: T.Optional(fields.name),
+  webhook: T.Optional(fields.webhook),
+  notification: T.Optional(fields.notification),
+  retentionDays: T.Optional(fields.retentionDays),
+  goal: T.Optional(fields.goal),
+  judgeEnabled: T.Optional(fields.judgeEnabled),
+};
+
 /** POST /v2/monitor. */
 export const MonitorCreateBody = T.Object(
-  {
-    name: T.Optional(fields.name),
-    schedule: fields.schedule,
-    targets: fields.targets,
-    webhook: T.Optional(fields.webhook),
-    notification: T.Optional(fields.notification),
-    retentionDays: T.Optional(fields.retentionDays),
-    goal: T.Optional(fields.goal),
-    judgeEnabled: T.Optional(fields.judgeEnabled),
-  },
+  { ...optional, schedule: fields.schedule, targets: fields.targets },
   { additionalProperties: false },
 );
 
 /** PATCH /v2/monitor/:id. */
 export const MonitorUpdateBody = T.Object(
   {
-    name: T.Optional(fields.name),
+    ...optional,
     status: T.Optional(T.Union([T.Literal("active"), T.Literal("paused")])),
     schedule: T.Optional(fields.schedule),
     targets: T.Optional(fields.targets),
-    webhook: T.Optional(fields.webhook),
-    notification: T.Optional(fields.notification),
-    retentionDays: T.Optional(fields.retentionDays),
-    goal: T.Optional(fields.goal),
-    judgeEnabled: T.Optional(fields.judgeEnabled),
   },
   { additionalProperties: false },
 );

@@ -86,6 +86,7 @@ export function createBrowserEngine(
   pool: BrowserPool,
   engineOptions: BrowserEngineOptions,
 ): FetchEngine {
+  const kind = engineOptions.stealth ? "stealth" : "browser";
   const guard = createSsrfGuard({
     enabled: !config.disableSsrfProtection,
     allow: parseAllowList(config.ssrfAllow),
@@ -199,7 +200,7 @@ export function createBrowserEngine(
   }
 
   return {
-    name: engineOptions.stealth ? "stealth" : "browser",
+    name: kind,
     async fetch(rawUrl, options = {}) {
       const target = parseTargetUrl(rawUrl);
       const timeoutMs = options.timeoutMs ?? config.browserTimeoutMs;
@@ -226,8 +227,8 @@ export function createBrowserEngine(
           {
             signal,
             // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.
-            partition: `${engineOptions.stealth ? "stealth" : "browser"}:${countryKey(options.location)}`,
-            browser: engineOptions.stealth ? "stealth" : "browser",
+            partition: `${kind}:${countryKey(options.location)}`,
+            browser: kind,
             session: options.session,
           },
         );

@@ -8,6 +8,7 @@ import { SiphonError } from "../../errors.ts";
 import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
 import { type GuardProxy, PROXY_BYPASS_LIST, proxyArgs, startGuardProxy } from "./proxy.ts";
 import { STEALTH_LAUNCH_ARGS } from "./stealth.ts";
+import { settledWithin, withTimeout } from "./timeouts.ts";
 
 /** Where full Chromium usually lives on Linux, tried in order when config.chromiumPath is empty. */
 const CANDIDATES = [
@@ -149,22 +150,6 @@ export function processesWith(marker: string): number[] {
   return pids;
 }
 
-function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    promise.then(
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-    );
-  });
-}
-
 /** How long a connected browser gets to load the proxy's probe page. */
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -180,26 +165,22 @@ async function reachesProxy(
   let context: BrowserContext | undefined;
   let gaveUp = false;
   const probe = async () => {
-    context = await browser.createBrowserContext(options);
+    const opened = await browser.createBrowserContext(options);
     // Opened after we gave up: not ours to leave in the remote browser.
-    if (gaveUp) void context.close().catch(() => {});
-    const page = await context.newPage();
+    if (gaveUp) void opened.close().catch(() => {});
+    context = opened;
+    const page = await opened.newPage();
     const response = await page.goto(proxy.probeUrl, { timeout: PROBE_TIMEOUT_MS });
     return (await response?.text()) === proxy.probeToken;
   };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // Opening the context or its page has no timeout of its own short of the protocol's.
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), 2 * PROBE_TIMEOUT_MS);
-  });
   try {
-    return await Promise.race([probe(), late]);
+    // Opening the context or its page has no timeout of its own short of the protocol's.
+    return await settledWithin(probe(), 2 * PROBE_TIMEOUT_MS, "the proxy probe");
   } catch {
     return false;
   } finally {
     gaveUp = true;
-    clearTimeout(timer);
-    await (context as BrowserContext | undefined)?.close().catch(() => {});
+    await context?.close().catch(() => {});
   }
 }
 

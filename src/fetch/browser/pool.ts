@@ -53,8 +53,8 @@ export interface BrowserPool {
    * (see Slot.release); a request that fails, opens another page or loads a cross-origin frame
    * costs its context, which is closed. Settings (user agent, viewport, locale, time zone,
    * geolocation, permissions) are the caller's to set on every request. Waits FIFO when
-   * config.browserConcurrency pages, of all browsers together, are lent or being wiped; a request cut short by a browser
-   * crash runs once more on a relaunched browser.
+   * config.browserConcurrency pages, of all browsers together, are lent or being wiped; a
+   * request cut short by a browser crash runs once more on a relaunched browser.
    * @throws whatever `fn` throws; the signal's reason when aborted; SiphonError browser_unavailable
    *   when Chromium cannot be launched or the pool is closed
    */

@@ -8,6 +8,7 @@ import type {
 } from "puppeteer-core";
 import { type Interceptor, type InterceptScope, interceptPage, type PausedRequest } from "./intercept.ts";
 import { isMainNavigation } from "./settle.ts";
+import { settledWithin } from "./timeouts.ts";
 
 /** A wipe that takes longer means a stuck page: the slot is closed instead. */
 const WIPE_TIMEOUT_MS = 5_000;
@@ -128,22 +129,6 @@ function originOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function settledWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** How a slot is opened. */

@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import { pinnedFetch } from "./pinned.ts";
-import { createSsrfGuard, parseAllowList, type Resolver } from "./ssrf.ts";
+import { createHttpClient } from "./http-client.ts";
+import type { Resolver } from "./ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "./types.ts";
 import { parseTargetUrl, resolveRedirectUrl } from "./url.ts";
 
@@ -185,11 +185,7 @@ function abortError(reason: unknown): SiphonError {
  * content_too_large (body over config.maxBodyBytes).
  */
 export function createSimpleEngine(config: Config, deps: SimpleEngineDeps = {}): FetchEngine {
-  const guard = createSsrfGuard({
-    enabled: !config.disableSsrfProtection,
-    allow: parseAllowList(config.ssrfAllow),
-    resolver: deps.resolver,
-  });
+  const http = createHttpClient({ config, resolver: deps.resolver });
   const defaults = browserHeaders(config.userAgent);
 
   async function follow(start: URL, options: EngineFetchOptions, signal: AbortSignal): Promise<FetchedPage> {
@@ -198,7 +194,6 @@ export function createSimpleEngine(config: Config, deps: SimpleEngineDeps = {}):
     const seen = new Set<string>();
     let url = start;
     for (;;) {
-      const target = await guard.check(url, signal);
       const jarCookies = cookies.header(url.hostname);
       const visit = `${url.href}\n${jarCookies}`;
       if (seen.has(visit)) {
@@ -217,7 +212,7 @@ export function createSimpleEngine(config: Config, deps: SimpleEngineDeps = {}):
 
       let response: Response;
       try {
-        response = await pinnedFetch(url, target, init);
+        response = await http.hop(url, init);
       } catch (error) {
         if (signal.aborted) throw abortError(signal.reason);
         throw toFetchError(error, url);

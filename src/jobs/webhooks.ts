@@ -1,15 +1,8 @@
 import { createHmac } from "node:crypto";
 import type { Config } from "../config.ts";
 import { isRetryable, SiphonError } from "../errors.ts";
-import { pinnedFetch } from "../fetch/pinned.ts";
-import {
-  createSsrfGuard,
-  effectivePort,
-  ipLiteral,
-  parseAllowList,
-  type Resolver,
-  refusalReason,
-} from "../fetch/ssrf.ts";
+import { createHttpClient } from "../fetch/http-client.ts";
+import { effectivePort, ipLiteral, parseAllowList, type Resolver, refusalReason } from "../fetch/ssrf.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 
 /** A job moment a webhook can subscribe to (SPEC "Events > Webhooks"), or a watch's `changed`. */
@@ -159,11 +152,8 @@ export interface WebhookSender {
  * is given up at once, as retrying cannot change the answer.
  */
 export function createWebhookSender(config: Config, deps: WebhookSenderDeps = {}): WebhookSender {
-  const guard = createSsrfGuard({
-    enabled: !config.disableSsrfProtection,
-    allow: parseAllowList(config.ssrfAllow),
-    resolver: deps.resolver,
-  });
+  // Redirects are never followed: a receiver that moved answers 3xx, which is a failed delivery.
+  const http = createHttpClient({ config, resolver: deps.resolver, maxRedirects: 0 });
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((message: string) => console.warn(message));
   // One chain per hook object: a job's events stay ordered while different jobs deliver in parallel.
@@ -174,13 +164,7 @@ export function createWebhookSender(config: Config, deps: WebhookSenderDeps = {}
     // One deadline for the whole attempt: a slow DNS answer counts against it too.
     const signal = AbortSignal.timeout(config.webhookTimeoutMs);
     try {
-      const address = await guard.check(url, signal);
-      const response = await pinnedFetch(url, address, {
-        method: "POST",
-        body,
-        signal,
-        headers: new Headers(headers),
-      });
+      const response = await http.hop(url, { method: "POST", body, signal, headers: new Headers(headers) });
       await response.body?.cancel().catch(() => {});
       if (response.status < 200 || response.status > 299) {
         throw new SiphonError("network_error", `the receiver answered HTTP ${response.status}`);

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import { SiphonError } from "../errors.ts";
-import { createSsrfGuard, parseAllowList } from "../fetch/ssrf.ts";
-import { fromStatus, malformed, scrubSecret, timedOut, unreachable } from "./errors.ts";
+import { createHttpClient } from "../fetch/http-client.ts";
+import { fromStatus, malformed, timedOut, unreachable, vendorMessage } from "./errors.ts";
 import { displayBaseUrl, type LlmTarget, type ResolvedTarget, resolveTarget } from "./providers.ts";
 import type { LlmDeps } from "./types.ts";
 
@@ -13,6 +13,14 @@ let sdk: Promise<OpenAIModule> | undefined;
 function loadSdk(): Promise<OpenAIModule> {
   sdk ??= import("openai");
   return sdk;
+}
+
+/** A refusal of the guarded client, said about the base URL the caller gave. */
+function refusedBase(error: SiphonError, target: ResolvedTarget): SiphonError {
+  if (error.type !== "forbidden_url" || !target.customBase) return error;
+  return new SiphonError("forbidden_url", `llmApiBase ${displayBaseUrl(target.baseUrl)}: ${error.message}`, {
+    hint: error.hint,
+  });
 }
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -32,34 +40,23 @@ export interface LlmCall {
 }
 
 /**
- * Resolves the target, checks a per-request base URL against the SSRF rules (unless trusted),
- * and creates a client that reads nothing from the environment, logs nothing, never retries on
- * its own and stops at the deadline.
+ * Resolves the target and creates a client that reads nothing from the environment, logs
+ * nothing, never retries on its own, stops at the deadline and sends every request (each
+ * redirect hop too) through the guarded HTTP client: a per-request base URL that is, or
+ * redirects to, an internal address fails the call with forbidden_url without connecting.
  *
- * @throws SiphonError invalid_request (unknown provider, bad llmApiBase, missing key),
- *   forbidden_url (llmApiBase is an internal address), network_error (it does not resolve)
+ * @throws SiphonError invalid_request (unknown provider, bad llmApiBase, missing key)
  */
 export async function openCall(llm: LlmTarget, deps: LlmDeps): Promise<LlmCall> {
   const target = resolveTarget(llm, deps.config);
   const timeoutMs = deps.config.llmTimeoutMs;
   if (deps.signal?.aborted) throw deps.signal.reason;
 
-  if (target.customBase && (deps.apiBasePolicy ?? "guard") === "guard") {
-    const guard = createSsrfGuard({
-      enabled: !deps.config.disableSsrfProtection,
-      allow: parseAllowList(deps.config.ssrfAllow),
-    });
-    try {
-      await guard.check(new URL(target.baseUrl), deps.signal);
-    } catch (error) {
-      if (error instanceof SiphonError) {
-        throw new SiphonError(error.type, `llmApiBase ${displayBaseUrl(target.baseUrl)}: ${error.message}`, {
-          hint: error.hint,
-        });
-      }
-      throw error;
-    }
-  }
+  // Every hop goes through the guarded client. A base URL the operator configured, or the
+  // caller's own on a machine they run ("trust"), is exempt from the range checks; a caller's
+  // base on a server is not, and a redirect from any base to anywhere else is checked.
+  const trusted = !target.customBase || deps.apiBasePolicy === "trust" ? [target.baseUrl] : [];
+  const http = createHttpClient({ config: deps.config, trusted, maxBodyBytes: deps.config.maxBodyBytes });
 
   const {
     default: OpenAIClient,
@@ -88,7 +85,7 @@ export async function openCall(llm: LlmTarget, deps: LlmDeps): Promise<LlmCall> 
     timeout: timeoutMs,
     logLevel: "off",
     logger: silent,
-    fetch: deps.fetch,
+    fetch: http.fetch,
   });
 
   function translate(error: unknown): unknown {
@@ -98,16 +95,19 @@ export async function openCall(llm: LlmTarget, deps: LlmDeps): Promise<LlmCall> 
     if (own.signal.aborted || error instanceof APIUserAbortError) {
       return own.signal.reason ?? new DOMException("The LLM call was aborted", "AbortError");
     }
-    if (error instanceof SiphonError) return error;
+    if (error instanceof SiphonError) return refusedBase(error, target);
+    // The guarded client's refusals (a hop to an internal address) arrive wrapped by the SDK.
+    if (error instanceof APIConnectionError && error.cause instanceof SiphonError) {
+      return refusedBase(error.cause, target);
+    }
     if (error instanceof APIConnectionError) return unreachable(target, error);
     if (error instanceof APIError) {
       if (typeof error.status === "number") return fromStatus(error, target);
       // An error event in the middle of a stream: the vendor gave up after it started answering.
-      const body = error.error as { message?: unknown } | undefined;
-      const said = typeof body?.message === "string" ? body.message : JSON.stringify(body ?? "");
+      const said = vendorMessage(error.error, target.apiKey);
       return new SiphonError(
         "answer_failed",
-        `${target.provider} stopped answering with an error: ${scrubSecret(said, target.apiKey)}; retry later`,
+        `${target.provider} stopped answering with an error${said ? `: ${said}` : ""}; retry later`,
       );
     }
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -311,12 +311,35 @@ describe("vendor failures", () => {
         errorBody: { error: { message: `Invalid header value Bearer ${KEY}`, type: "x" } },
       }),
       () => ({ status: 502, errorBody: { error: { message: `upstream saw key=${KEY}` } } }),
-      () => ({ status: 200, rawBody: `proxy error for ${KEY}` }),
     ];
     for (const reply of replies) {
       fake.reply = reply;
       const error = await call("openai");
       expect(error.message).toContain("[redacted]");
+      expectNoKey(error);
+    }
+  });
+
+  test("a body that is not an LLM's answer is never quoted (200 text, error pages, other JSON)", async () => {
+    const replies = [
+      () => ({
+        status: 200,
+        rawBody: `<html><body>Qzv-internal-page ${KEY}</body></html>`,
+        headers: { "content-type": "text/html" },
+      }),
+      () => ({ status: 200, rawBody: "Qzv-internal-page", headers: { "content-type": "text/plain" } }),
+      () => ({
+        status: 500,
+        rawBody: "<html><body>Qzv-internal-page stack trace</body></html>",
+        headers: { "content-type": "text/html" },
+      }),
+      () => ({ status: 400, errorBody: { detail: "Qzv-internal-page config dump" } }),
+    ];
+    for (const reply of replies) {
+      fake.reply = reply as typeof fake.reply;
+      const error = await call("openai");
+      expect(error.message).not.toContain("Qzv-internal-page");
+      expect(error.hint ?? "").not.toContain("Qzv-internal-page");
       expectNoKey(error);
     }
   });

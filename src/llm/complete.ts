@@ -57,7 +57,8 @@ function readCompletion(call: LlmCall, input: CompletionInput, response: unknown
   const { target } = call;
   const completion = response as ChatCompletion | string | null;
   if (!completion || typeof completion !== "object") {
-    throw malformed(target, `not JSON: ${String(completion).slice(0, 60)}`);
+    // Never quoted: a base URL that is not an LLM may answer with anything, secrets included.
+    throw malformed(target, "not a JSON chat completion");
   }
   const choice = Array.isArray(completion.choices) ? completion.choices[0] : undefined;
   if (!choice || typeof choice.message !== "object" || choice.message === null) {

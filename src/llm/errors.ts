@@ -76,16 +76,14 @@ interface ApiErrorLike {
   message?: string;
 }
 
-function vendorMessage(error: ApiErrorLike, key: string): string {
-  const body = error.error as { message?: unknown } | string | undefined;
-  const raw =
-    typeof body === "string"
-      ? body
-      : typeof body?.message === "string"
-        ? body.message
-        : body
-          ? JSON.stringify(body)
-          : "";
+/**
+ * The vendor's own error message, scrubbed of the key. Only the message of an OpenAI-shaped
+ * error (`{"error": {"message": ...}}` or `{"error": "..."}`) is quoted: any other body may be
+ * what a server that is not an LLM answered, and is never echoed to the caller.
+ */
+export function vendorMessage(body: unknown, key: string): string {
+  const error = body as { message?: unknown } | string | undefined;
+  const raw = typeof error === "string" ? error : typeof error?.message === "string" ? error.message : "";
   return scrubSecret(raw, key);
 }
 
@@ -118,7 +116,7 @@ function looksLikeUnknownModel(error: ApiErrorLike, detail: string): boolean {
 export function fromStatus(error: ApiErrorLike, target: ResolvedTarget): SiphonError {
   const { provider, model } = target;
   const status = error.status ?? 0;
-  const detail = vendorMessage(error, target.apiKey);
+  const detail = vendorMessage(error.error, target.apiKey);
   const said = detail ? `: ${detail}` : "";
   if (status === 401) {
     return new SiphonError(

@@ -48,12 +48,11 @@ export interface LlmDeps {
   /**
    * How a per-request llmApiBase is treated. "guard" (the default) applies the SSRF rules of
    * every outgoing fetch (DISABLE_SSRF_PROTECTION, SIPHON_SSRF_ALLOW) so a remote caller cannot
-   * point the server at an internal address; "trust" skips them, for a person running siphon
-   * on their own machine against a local Ollama or llama.cpp.
+   * point the server at an internal address; "trust" exempts the base's own origin, for a
+   * person running siphon on their own machine against a local Ollama or llama.cpp. Either
+   * way a redirect to another origin is checked.
    */
   apiBasePolicy?: "guard" | "trust";
   /** One line per failed call (provider, model, status, time); never keys or bodies. */
   log?: (line: string) => void;
-  /** Replaces global fetch (tests). */
-  fetch?: typeof fetch;
 }

@@ -136,6 +136,8 @@ export function createBrave(config: Config): SearchProvider {
       setting: "SIPHON_BRAVE_URL",
       timeoutMs: config.fetchTimeoutMs,
       signal: query.signal,
+      config,
+      credentialHeaders: ["x-subscription-token"],
     };
     const answer = await callProvider(call, `${base}/${endpoint}?${params}`, { headers });
     const key = query.key ?? "";

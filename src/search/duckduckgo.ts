@@ -95,6 +95,7 @@ export function createDuckDuckGo(config: Config): SearchProvider {
         setting: "SIPHON_DUCKDUCKGO_URL",
         timeoutMs: config.fetchTimeoutMs,
         signal: query.signal,
+        config,
       };
       const answer = await callProvider(call, config.duckduckgoUrl, {
         method: "POST",

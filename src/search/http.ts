@@ -1,4 +1,6 @@
+import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
+import { createHttpClient } from "../fetch/http-client.ts";
 
 /** A provider's answer, read whole. */
 export interface ProviderAnswer {
@@ -14,6 +16,9 @@ export interface ProviderCall {
   setting: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  config: Pick<Config, "disableSsrfProtection" | "ssrfAllow" | "maxRedirects" | "maxBodyBytes">;
+  /** Headers holding the caller's key (X-Subscription-Token): dropped if the engine redirects to another origin. */
+  credentialHeaders?: readonly string[];
 }
 
 /** `text` with every occurrence of `secret` masked, so a key echoed by an engine never reaches a message. */
@@ -22,11 +27,13 @@ export function redact(text: string, secret: string | undefined): string {
 }
 
 /**
- * Calls a search engine and reads its answer whatever the status (each
- * provider judges the status itself). The engine's URL is operator
- * configuration, so it is not subject to the SSRF guard (tests point it at
- * loopback). Throws search_failed naming the engine when it cannot be reached
- * or does not answer within the timeout, and timeout when the caller went away.
+ * Calls a search engine and reads its answer whatever the status (each provider judges the
+ * status itself). The engine's URL is operator configuration, so its own origin is exempt from
+ * the SSRF ranges (tests point it at loopback); a redirect anywhere else goes through the guard
+ * like any fetch, and the caller's key never follows a redirect to another origin. Throws
+ * search_failed naming the engine when it cannot be reached, redirects somewhere refused,
+ * answers more than SIPHON_MAX_BODY_BYTES or nothing within the timeout, and timeout when the
+ * caller went away.
  */
 export async function callProvider(
   call: ProviderCall,
@@ -35,8 +42,14 @@ export async function callProvider(
 ): Promise<ProviderAnswer> {
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+  const http = createHttpClient({
+    config: call.config,
+    trusted: [url],
+    maxBodyBytes: call.config.maxBodyBytes,
+    credentialHeaders: call.credentialHeaders,
+  });
   try {
-    const response = await fetch(url, { ...init, signal, redirect: "follow" });
+    const response = await http.fetch(url, { ...init, signal });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
     if (call.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
@@ -48,6 +61,12 @@ export async function callProvider(
       );
     }
     const origin = URL.canParse(url) ? new URL(url).origin : url;
+    if (error instanceof SiphonError) {
+      // The guard's and the client's own words (a refused redirect, too large, too many hops).
+      throw new SiphonError("search_failed", `${call.label} at ${origin}: ${error.message}`, {
+        hint: `Check ${call.setting}.`,
+      });
+    }
     throw new SiphonError(
       "search_failed",
       `Could not reach ${call.label} at ${origin}: ${(error as Error)?.message ?? String(error)}`,

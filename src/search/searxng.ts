@@ -51,6 +51,7 @@ export function createSearxng(config: Config): SearchProvider {
       setting: "SIPHON_SEARXNG_URL",
       timeoutMs: config.fetchTimeoutMs,
       signal: query.signal,
+      config,
     };
     const answer = await callProvider(call, `${base}/search?${params}`, {
       headers: { accept: "application/json" },

@@ -1,7 +1,6 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import { pinnedFetch } from "../fetch/pinned.ts";
-import { createSsrfGuard, parseAllowList } from "../fetch/ssrf.ts";
+import { createHttpClient, type HttpClient } from "../fetch/http-client.ts";
 import type { CaptionTrack } from "./tracks.ts";
 
 /** What talking to YouTube needs. */
@@ -49,6 +48,15 @@ function baseOf(config: Config): URL {
 }
 
 /**
+ * The guarded client of YouTube requests: the configured base URL is the operator's, so its
+ * origin is exempt from the SSRF ranges (tests point it at loopback); caption files elsewhere
+ * and every redirect go through the guard like any fetch.
+ */
+function clientOf(config: Config, base: URL): HttpClient {
+  return createHttpClient({ config, trusted: [base.href], maxBodyBytes: config.maxBodyBytes });
+}
+
+/**
  * `url` on the configured base when it is one of YouTube's own addresses (or already the
  * base's), keeping its path and query below the base's path; null for any other host.
  */
@@ -75,22 +83,17 @@ function statusError(status: number): SiphonError | null {
 }
 
 /**
- * Sends one request to YouTube (the operator's base URL, so not subject to the SSRF guard;
- * tests point it at loopback) within the fetch timeout.
+ * Sends one request to YouTube through the guarded client within the fetch timeout.
  *
- * @throws SiphonError timeout (no answer in time, or the caller went away), network_error
+ * @throws SiphonError timeout (no answer in time, or the caller went away), forbidden_url (a
+ *   redirect or caption host refused by the guard), network_error
  */
-async function send(
-  url: URL,
-  init: RequestInit,
-  deps: YoutubeDeps,
-  via: (signal: AbortSignal) => Promise<Response> = (signal) => fetch(url, { ...init, signal }),
-): Promise<Response> {
+async function send(http: HttpClient, url: URL, init: RequestInit, deps: YoutubeDeps): Promise<Response> {
   const timeoutMs = deps.config.fetchTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
   try {
-    return await via(signal);
+    return await http.fetch(url, { ...init, signal });
   } catch (error) {
     if (error instanceof SiphonError) throw error;
     if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
@@ -149,6 +152,7 @@ export async function readPlayer(
   deps: YoutubeDeps,
 ): Promise<PlayerInfo> {
   const base = baseOf(deps.config);
+  const http = clientOf(deps.config, base);
   const { Innertube } = await loadYoutubei();
   // youtubei.js reports failures in its own words; the first thing that went wrong on the wire
   // (unreachable, a status) is what siphon reports.
@@ -162,8 +166,11 @@ export async function readPlayer(
     }
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
     try {
-      const response = await send(target, {}, deps, (signal) =>
-        fetch(target, { method: request.method, headers: request.headers, body, signal }),
+      const response = await send(
+        http,
+        target,
+        { method: request.method, headers: request.headers, body },
+        deps,
       );
       failure ??= statusError(response.status) ?? undefined;
       return response;
@@ -228,24 +235,13 @@ export async function readCaptionFile(track: CaptionTrack, deps: YoutubeDeps): P
   const listed = new URL(track.baseUrl, "https://www.youtube.com");
   listed.searchParams.set("fmt", "json3");
   const headers = { "user-agent": deps.config.userAgent, "accept-language": track.languageCode };
-  const target = onBase(listed, base);
-  let response: Response;
-  if (target) response = await send(target, { headers }, deps);
-  else {
-    if (listed.protocol !== "https:" && listed.protocol !== "http:") {
-      throw new SiphonError("network_error", `YouTube listed a caption file at a ${listed.protocol} URL`);
-    }
-    const guard = createSsrfGuard({
-      enabled: !deps.config.disableSsrfProtection,
-      allow: parseAllowList(deps.config.ssrfAllow),
-    });
-    const address = await guard.check(listed, deps.signal);
-    response = await send(listed, {}, deps, (signal) =>
-      pinnedFetch(listed, address, { headers: new Headers(headers), signal }),
-    );
+  // YouTube's own hosts are read from the configured base; any other host is a plain guarded fetch.
+  const target = onBase(listed, base) ?? listed;
+  if (target.protocol !== "https:" && target.protocol !== "http:") {
+    throw new SiphonError("network_error", `YouTube listed a caption file at a ${target.protocol} URL`);
   }
+  const response = await send(clientOf(deps.config, base), target, { headers }, deps);
   const failed = statusError(response.status);
   if (failed) throw failed;
-  if (response.status >= 300) throw new SiphonError("network_error", "YouTube redirected a caption file");
   return response.text();
 }

@@ -259,6 +259,41 @@ describe("createWebhookSender", () => {
     expect(receiver.delivered()).toHaveLength(1);
   });
 
+  test("redirects of an allowed receiver (301, 302, 303, 307, 308) towards an internal address are never followed", async () => {
+    let internalHits = 0;
+    const internal = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        internalHits++;
+        return new Response("ok");
+      },
+    });
+    let code = 301;
+    const redirector = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(null, {
+          status: code,
+          headers: { location: `http://127.0.0.1:${internal.port}/admin` },
+        }),
+    });
+    try {
+      for (code of [301, 302, 303, 307, 308]) {
+        logs.length = 0;
+        const webhooks = sender({ disableSsrfProtection: false, ssrfAllow: `127.0.0.1:${redirector.port}` });
+        webhooks.send({ url: `http://127.0.0.1:${redirector.port}/hook` }, "started", { jobId: "j1" });
+        await webhooks.drain();
+        expect(logs[0]).toContain(`HTTP ${code}`);
+      }
+      expect(internalHits).toBe(0);
+    } finally {
+      internal.stop(true);
+      redirector.stop(true);
+    }
+  });
+
   test("connects to the checked address, not a fresh lookup of the name", async () => {
     const resolved: string[] = [];
     const webhooks = createWebhookSender(testConfig(), {

@@ -25,6 +25,13 @@ const SETTINGS = {
     // A secret (it may hold a password): never logged, printed or returned whole.
     doc: "A postgres:// URL: keep accounts, usage, jobs, cache and snapshots in PostgreSQL (hosted mode); empty: the SQLite file in SIPHON_HOME",
   },
+  jobSecretKey: {
+    env: "SIPHON_JOB_SECRET_KEY",
+    kind: "string",
+    default: "",
+    // A secret: it opens the callers' keys of running jobs. Never logged, printed or stored.
+    doc: "Key that seals the callers' LLM and search keys of running jobs (any text; 32+ random characters): set it so jobs that carry keys survive a restart. Empty: a key this process holds alone (hosted: one shared in Redis's memory); keys are never stored readable either way",
+  },
   redisUrl: {
     env: "REDIS_URL",
     kind: "string",

@@ -16,11 +16,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * A job's input without its secrets: what outlives the job (the runner writes it in the same
- * step that ends the job, whatever the end) and all that any view of it may show. The input
- * itself is left as it was.
+ * A copy of `input` with each secret string replaced by `change(secret)` (removed when it answers
+ * undefined, or when the field is not a string). Objects on the way to a secret are copied, so the caller's object keeps its
+ * secrets; anything that is not a record passes through.
  */
-export function withoutSecrets(input: unknown): unknown {
+export function mapSecrets(input: unknown, change: (secret: string) => string | undefined): unknown {
   if (!isRecord(input)) return input;
   const out: Record<string, unknown> = { ...input };
   for (const path of SECRET_PATHS) {
@@ -31,14 +31,28 @@ export function withoutSecrets(input: unknown): unknown {
         node = undefined;
         break;
       }
-      // Copied on the way down, so the caller's object keeps its secrets.
       const copy = { ...child };
       node[key] = copy;
       node = copy;
     }
-    if (node) delete node[path.at(-1) as string];
+    const last = path.at(-1) as string;
+    const value = node?.[last];
+    if (!node || !Object.hasOwn(node, last)) continue;
+    // A secret field that is not a string is nothing siphon can use: it is dropped.
+    const changed = typeof value === "string" ? change(value) : undefined;
+    if (changed === undefined) delete node[last];
+    else node[last] = changed;
   }
   return out;
+}
+
+/**
+ * A job's input without its secrets: what outlives the job (the runner writes it in the same
+ * step that ends the job, whatever the end) and all that any view of it may show. The input
+ * itself is left as it was.
+ */
+export function withoutSecrets(input: unknown): unknown {
+  return mapSecrets(input, () => undefined);
 }
 
 /** The secrets a job's input carries, for scrubbing them from anything it reports. */

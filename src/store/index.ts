@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
+import { jobSealer, sealedJobs } from "../jobs/sealed-store.ts";
+import type { RedisConnection } from "./redis-connection.ts";
 import { openSqliteStore } from "./sqlite.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import type { Store } from "./types.ts";
@@ -40,15 +42,32 @@ export async function openStore(config: Config): Promise<Store> {
       hint: "Unset REDIS_URL to keep the cache, usage and jobs in the store alone.",
     });
   const base = await openBase(config);
-  if (!redisUrl) return base;
+  if (!redisUrl) return withSealedJobs(base, config, null);
   // Loaded only when chosen, as PostgreSQL is.
   const { withRedis } = await import("./redis-store.ts");
+  let store: Awaited<ReturnType<typeof withRedis>>;
   try {
-    return await withRedis(base, redisUrl, { cacheMaxBytes: config.cacheMaxBytes });
+    store = await withRedis(base, redisUrl, { cacheMaxBytes: config.cacheMaxBytes });
   } catch (error) {
     await base.close();
     throw error;
   }
+  try {
+    return await withSealedJobs(store, config, store.redis);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** The store with its jobs' secrets written only sealed (src/jobs/sealed-store.ts). */
+async function withSealedJobs<S extends Store>(
+  store: S,
+  config: Config,
+  redis: RedisConnection | null,
+): Promise<S> {
+  const sealer = await jobSealer(config, redis);
+  return { ...store, jobs: sealedJobs(store.jobs, sealer, { retentionMs: config.jobRetentionMs }) };
 }
 
 /** The SQLite or PostgreSQL store of a configuration. */

@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { SQL } from "bun";
+import { loadConfig } from "../../src/config.ts";
+import { LOST_SECRETS_ERROR } from "../../src/jobs/sealed-store.ts";
+import { newJob } from "../../src/jobs/submit.ts";
+import { openStore } from "../../src/store/index.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
+import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { postgresBin, startPostgres, type TestPostgres } from "../helpers/postgres.ts";
+import { redisBin, startRedis } from "../helpers/redis.ts";
+
+/**
+ * Callers' keys never reach the store's disk readable: after agent, extract, batch and crawl
+ * jobs that carried LLM keys (and a webhook secret) ran, the SQLite file with its WAL, and a
+ * PostgreSQL server's dump and data folder, hold none of them — not while the jobs run, not
+ * after they end, not in free pages. What `strings siphon.db` would find, read byte for byte.
+ */
+
+const KEYS = {
+  extract: "sk-atrest-extract-5b1d9e0c7a4f3328QX",
+  agent: "sk-atrest-agent-88c2a1f0e9d7b6a5QX",
+  batch: "sk-atrest-batch-0f9e8d7c6b5a4938QX",
+  crawl: "sk-atrest-crawl-7e6d5c4b3a291807QX",
+  webhook: "whsec-atrest-3c2b1a09f8e7d6c5QX",
+} as const;
+
+const SCHEMA = {
+  type: "object",
+  properties: { name: { type: ["string", "null"] } },
+  required: ["name"],
+};
+
+let site: FixtureSite;
+let llm: FakeLlm;
+let hook: ReturnType<typeof Bun.serve>;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  llm = await startFakeLlm({ keys: [KEYS.extract, KEYS.agent, KEYS.batch, KEYS.crawl] });
+  llm.reply = (request) =>
+    /JSON|json|schema/.test(JSON.stringify(request.messages))
+      ? { json: { name: "x" }, delayMs: 150 }
+      : { text: "An answer [1].", delayMs: 150 };
+  hook = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
+});
+
+afterAll(async () => {
+  hook.stop(true);
+  await llm.stop();
+  await site.stop();
+});
+
+/** Every file under `dir` (recursively), as bytes. */
+function filesUnder(dir: string): Buffer[] {
+  const out: Buffer[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const info = statSync(path);
+    if (info.isDirectory()) out.push(...filesUnder(path));
+    else if (info.isFile()) out.push(readFileSync(path));
+  }
+  return out;
+}
+
+/** The keys (whole, or a 16-character stretch of one) found in any of `blobs`. */
+function keysIn(blobs: Buffer[]): string[] {
+  return Object.values(KEYS).filter((key) =>
+    blobs.some((blob) => blob.includes(key) || blob.includes(key.slice(4, 20))),
+  );
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+async function runJobs(app: TestApp, during: () => Promise<void>): Promise<Record<string, string>> {
+  const post = async (path: string, body: unknown) => {
+    const response = await app.request(path, { method: "POST", body: JSON.stringify(body) });
+    const started = (await response.json()) as { id: string };
+    if (response.status !== 202)
+      throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(started)}`);
+    return started.id;
+  };
+  const ids = {
+    extract: await post("/v1/extract", {
+      urls: [`${site.url}/product?k=1`, `${site.url}/article?k=1`],
+      schema: SCHEMA,
+      llmProvider: "openai",
+      llmApiKey: KEYS.extract,
+    }),
+    agent: await post("/v1/agent/async", {
+      prompt: "What does the page say?",
+      llmApiKey: KEYS.agent,
+      urls: [`${site.url}/article?k=2`],
+      webhook: { url: `http://127.0.0.1:${hook.port}/hook`, secret: KEYS.webhook },
+    }),
+    batch: await post("/v1/batch/scrape", {
+      urls: [`${site.url}/product?k=3`],
+      extract: { schema: SCHEMA },
+      llmProvider: "openai",
+      llmApiKey: KEYS.batch,
+    }),
+    crawl: await post("/v1/crawl", {
+      url: `${site.url}/article?k=4`,
+      maxDepth: 0,
+      ignoreSitemap: true,
+      scrapeOptions: { extract: { schema: SCHEMA }, llmProvider: "openai", llmApiKey: KEYS.crawl },
+    }),
+  };
+  await during();
+  const paths: Record<string, string> = {
+    extract: `/v1/extract/${ids.extract}`,
+    agent: `/v1/agent/${ids.agent}`,
+    batch: `/v1/batch/scrape/${ids.batch}`,
+    crawl: `/v1/crawl/${ids.crawl}`,
+  };
+  const statuses: Record<string, string> = {};
+  for (const [name, path] of Object.entries(paths)) {
+    for (let i = 0; i < 300; i++) {
+      const poll = (await (await app.request(path)).json()) as { status: string };
+      statuses[name] = poll.status;
+      if (TERMINAL.has(poll.status)) break;
+      await Bun.sleep(50);
+    }
+  }
+  return statuses;
+}
+
+describe("SQLite", () => {
+  test("no key in the database file or its WAL, while the jobs run and after they end", async () => {
+    const app = await startTestApp({ openaiBaseUrl: llm.baseUrl("openai"), escalation: false });
+    try {
+      const files = () =>
+        ["siphon.db", "siphon.db-wal", "siphon.db-shm"]
+          .map((name) => join(app.home, name))
+          .filter(existsSync)
+          .map((path) => readFileSync(path));
+      let whileRunning: string[] = [];
+      const statuses = await runJobs(app, async () => {
+        whileRunning = keysIn(files());
+      });
+      expect(statuses).toEqual({
+        extract: "completed",
+        agent: "completed",
+        batch: "completed",
+        crawl: "completed",
+      });
+      expect(whileRunning).toEqual([]);
+      expect(keysIn(files())).toEqual([]);
+      // The LLM did get each key: the jobs really carried them.
+      const used = new Set(llm.requests.map((request) => request.authorization?.replace("Bearer ", "")));
+      for (const key of [KEYS.extract, KEYS.agent, KEYS.batch, KEYS.crawl]) expect(used.has(key)).toBe(true);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  test("a job whose keys were sealed by a process that is gone fails saying so, instead of running without them", async () => {
+    const app = await startTestApp({ openaiBaseUrl: llm.baseUrl("openai"), escalation: false });
+    const config = loadConfig({}, { home: app.home });
+    try {
+      // Stop the runner first so the job stays queued, as if the process died with it.
+      await app.runner.close();
+      const response = await app.request("/v1/extract", {
+        method: "POST",
+        body: JSON.stringify({
+          urls: [`${site.url}/product?k=9`],
+          schema: SCHEMA,
+          llmProvider: "openai",
+          llmApiKey: KEYS.extract,
+        }),
+      });
+      const { id } = (await response.json()) as { id: string };
+      // A new process: a new sealing key.
+      const next = await openStore(config);
+      try {
+        expect((await next.jobs.unfinished()).map((job) => job.id)).not.toContain(id);
+        const failed = await next.jobs.get(id);
+        expect(failed?.status).toBe("failed");
+        expect(failed?.error).toBe(LOST_SECRETS_ERROR);
+      } finally {
+        await next.close();
+      }
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
+});
+
+describe.skipIf(!postgresBin())("PostgreSQL", () => {
+  let pg: TestPostgres;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.close();
+  });
+
+  test("no key in pg_dump's output or anywhere in the server's data folder after the jobs end", async () => {
+    const url = await pg.createDatabase("atrest");
+    const app = await startTestApp({
+      openaiBaseUrl: llm.baseUrl("openai"),
+      escalation: false,
+      databaseUrl: url,
+    });
+    try {
+      const statuses = await runJobs(app, async () => {});
+      expect(statuses).toEqual({
+        extract: "completed",
+        agent: "completed",
+        batch: "completed",
+        crawl: "completed",
+      });
+    } finally {
+      await app.close();
+    }
+    const sql = new SQL(url);
+    const [{ data_directory: data }] = (await sql`SHOW data_directory`) as { data_directory: string }[];
+    await sql`CHECKPOINT`;
+    await sql.close();
+    const dump = Bun.spawnSync([
+      join(postgresBin()!, "pg_dump"),
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(pg.port),
+      "-U",
+      "postgres",
+      "atrest",
+    ]);
+    expect(dump.exitCode).toBe(0);
+    expect(dump.stdout.toString()).toContain("CREATE TABLE");
+    expect(keysIn([dump.stdout])).toEqual([]);
+    expect(keysIn(filesUnder(data))).toEqual([]);
+  }, 90_000);
+
+  test.skipIf(!redisBin())(
+    "hosted: processes sharing Redis open each other's sealed keys, which PostgreSQL never holds readable",
+    async () => {
+      const redis = await startRedis();
+      const url = await pg.createDatabase("shared");
+      const config = loadConfig(
+        {},
+        { home: "/nonexistent/siphon-atrest", databaseUrl: url, redisUrl: redis.url() },
+      );
+      const api = await openStore(config);
+      const worker = await openStore(config);
+      try {
+        const job = newJob(
+          "extract",
+          "acct",
+          { urls: ["https://a.example/"], llmApiKey: KEYS.extract },
+          null,
+          Date.now(),
+        );
+        await api.jobs.create(job, [{ url: "https://a.example/", depth: 0 }]);
+        expect(((await worker.jobs.get(job.id))?.input as { llmApiKey?: string }).llmApiKey).toBe(
+          KEYS.extract,
+        );
+        const sql = new SQL(url);
+        const rows = (await sql`SELECT input::text AS input FROM jobs`) as { input: string }[];
+        await sql.close();
+        expect(rows).toHaveLength(1);
+        expect(rows[0]?.input).not.toContain(KEYS.extract);
+        expect(rows[0]?.input).toContain("sealed:v1:");
+      } finally {
+        await api.close();
+        await worker.close();
+        await redis.close();
+      }
+    },
+    60_000,
+  );
+});

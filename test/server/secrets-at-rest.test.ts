@@ -216,7 +216,8 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
       await app.close();
     }
     const sql = new SQL(url);
-    const [{ data_directory: data }] = (await sql`SHOW data_directory`) as { data_directory: string }[];
+    const [setting] = (await sql`SHOW data_directory`) as { data_directory: string }[];
+    const data = setting?.data_directory ?? "";
     await sql`CHECKPOINT`;
     await sql.close();
     const dump = Bun.spawnSync([

@@ -135,8 +135,10 @@ export async function extractPoll(guard: Guard, job: JobRecord) {
   };
   if (job.status === "completed") body.data = data;
   if (tokensUsed) body.tokensUsed = tokensUsed.input + tokensUsed.output;
-  const failed = pages.filter((page) => "error" in page).map((page) => page.url);
-  if (failed.length) body.warning = `These pages could not be extracted: ${failed.join(", ")}`;
+  // Each failed page with its reason, as the native poll's results give it: a caller must be able
+  // to tell a refused llmApiBase from a page that did not load.
+  const failed = pages.flatMap((page) => ("error" in page ? [`${page.url} (${page.error.message})`] : []));
+  if (failed.length) body.warning = `These pages could not be extracted: ${failed.join("; ")}`;
   if (job.error) body.error = job.error;
   return body;
 }

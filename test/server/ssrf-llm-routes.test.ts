@@ -370,12 +370,10 @@ describe("an llmApiBase on an allowed origin that redirects to an internal addre
     });
   }
 
-  // Firecrawl's extract poll keeps only "Every page of the job failed" and the failed pages'
-  // URLs: nothing tells the caller that their llmApiBase redirected to a refused address (the
-  // native poll, the v2 agent poll and every synchronous route say so). The page errors are
-  // in the job's items; the poll drops them (server/compat/extract.ts, extractPoll). That no
-  // leak happens on this route is held by the matrix above.
-  test.failing("POST /v2/extract: the failed poll says the llmApiBase's redirect was refused", async () => {
+  // Firecrawl's extract poll names each failed page with its reason, so the caller learns that
+  // their llmApiBase redirected to a refused address (as the native poll and every synchronous
+  // route say). That no leak happens on this route is held by the matrix above.
+  test("POST /v2/extract: the failed poll says the llmApiBase's redirect was refused", async () => {
     const id = await started(
       await post("/v2/extract", {
         urls: [allowed.page()],

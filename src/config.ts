@@ -145,6 +145,22 @@ const SETTINGS = {
     default: 60_000,
     doc: "Browser fetch timeout",
   },
+  browserMaxPageBytes: {
+    env: "SIPHON_BROWSER_MAX_PAGE_BYTES",
+    kind: "int",
+    // The heaviest pages on the web (HTTP Archive's top percent) take in a few tens of MB,
+    // most of it fonts, video and images, which renders never load or only for a capture.
+    default: 50 * 1024 * 1024,
+    doc: "Most bytes (decoded) one render may take in, the page and everything it loads together; each response also stops at SIPHON_MAX_BODY_BYTES",
+  },
+  browserRendererMemoryMb: {
+    env: "SIPHON_BROWSER_RENDERER_MEMORY_MB",
+    kind: "int",
+    // Busy apps (mail, maps, feeds) hold 300-700 MB in a renderer; a page past a gigabyte is
+    // runaway growth, and four of them would fill a small server.
+    default: 1024,
+    doc: "Memory ceiling of one page's renderer in MiB (V8 heap flag, and resident memory watched on Linux); a page past it is stopped (0: no ceiling)",
+  },
   renderWaitMaxMs: {
     env: "SIPHON_RENDER_WAIT_MAX_MS",
     kind: "int",

@@ -30,6 +30,7 @@ import {
 import { ENCODED_PAGES } from "./site-pages/encodings.ts";
 import { oncePage, shrinkingPage, vendorArticle } from "./site-pages/escalation.ts";
 import { forumPage } from "./site-pages/forum.ts";
+import { HEAVY_PATHS, heavyRoute } from "./site-pages/heavy.ts";
 import { KNOWLEDGE_PAGES, knowledgePage } from "./site-pages/knowledge.ts";
 import { listingPage } from "./site-pages/listing.ts";
 import { productPage } from "./site-pages/product.ts";
@@ -160,6 +161,8 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     // Escalation: a render that draws less than the HTML had.
     ["/esc/shrinks", () => html(shrinkingPage())],
     ["/botcheck", () => html(botcheckPage())],
+    // Browser limits and client-side redirects (site-pages/heavy.ts).
+    ...HEAVY_PATHS.map((path): [string, Handler] => [path, (_, url) => heavyRoute(url)]),
   ];
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
   for (const page of KNOWLEDGE_PAGES) table.push([page.path, () => html(knowledgePage(page))]);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type FixtureSite, startFixtureSite, TALL_HEIGHT } from "../../../test/helpers/fixture-site.ts";
+import { TALL_PAGE_PX } from "../../../test/helpers/site-pages/heavy.ts";
 import { loadConfig } from "../../config.ts";
 import type { Capture, CaptureOptions } from "../types.ts";
-import { capture, imageDimensions } from "./capture.ts";
+import { capture, imageDimensions, MAX_CAPTURE_SIDE_PX } from "./capture.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
 
 const BROWSER_TEST_MS = 30_000;
@@ -63,6 +64,17 @@ test(
     expect(image.width).toBe(800);
     expect(image.height).toBeGreaterThanOrEqual(TALL_HEIGHT);
     expect(imageDimensions(image.data)?.height).toBe(image.height);
+  },
+  BROWSER_TEST_MS,
+);
+
+test(
+  "a full-page capture of a page taller than a texture is cut at 16384 px, from the top",
+  async () => {
+    const image = await shoot("/heavy/tall", { width: 1280, height: 720 }, { fullPage: true, format: "png" });
+    expect(TALL_PAGE_PX).toBeGreaterThan(MAX_CAPTURE_SIDE_PX);
+    expect(imageDimensions(image.data)).toEqual({ width: 1280, height: MAX_CAPTURE_SIDE_PX });
+    expect([image.width, image.height]).toEqual([1280, MAX_CAPTURE_SIDE_PX]);
   },
   BROWSER_TEST_MS,
 );

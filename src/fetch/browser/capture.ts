@@ -35,16 +35,45 @@ export function imageDimensions(data: Uint8Array): { width: number; height: numb
 }
 
 /**
+ * The largest side of a capture, in CSS pixels: Chromium's maximum texture size. Past it a
+ * capture comes back cut or blank anyway, and the bitmap of a 200,000 px page (1 GB at
+ * 1280 px wide) is what made a renderer balloon.
+ */
+export const MAX_CAPTURE_SIDE_PX = 16_384;
+/**
+ * The most pixels of one capture: a full-HD-wide page of the tallest texture (about 32 Mpx,
+ * 128 MB as RGBA while it is encoded). A wider page is cut shorter to stay within it.
+ */
+export const MAX_CAPTURE_PIXELS = 1_920 * MAX_CAPTURE_SIDE_PX;
+
+/** The part of a page a full-page capture takes: all of it, cut to the bounds above. */
+export function fullPageClip(width: number, height: number): { width: number; height: number } {
+  const w = Math.max(1, Math.min(Math.ceil(width), MAX_CAPTURE_SIDE_PX));
+  const h = Math.max(1, Math.min(Math.ceil(height), MAX_CAPTURE_SIDE_PX, Math.floor(MAX_CAPTURE_PIXELS / w)));
+  return { width: w, height: h };
+}
+
+/**
  * Captures the viewport or the whole page as PNG or JPEG (quality 1-100, JPEG only) and reports
- * the image's real pixel size. Throws what puppeteer throws (page closed, browser gone).
+ * the image's real pixel size. A full page is cut to MAX_CAPTURE_SIDE_PX a side and
+ * MAX_CAPTURE_PIXELS in all, from the top left. Throws what puppeteer throws (page closed,
+ * browser gone).
  */
 export async function capture(page: Page, options: CaptureOptions): Promise<Capture> {
+  const clip = options.fullPage
+    ? fullPageClip(
+        ...(await page.evaluate(() => {
+          const root = document.documentElement;
+          return [root.scrollWidth, root.scrollHeight] as const;
+        })),
+      )
+    : undefined;
   const data = await page.screenshot({
     type: options.format,
-    fullPage: options.fullPage,
     quality: options.format === "jpeg" ? (options.quality ?? 80) : undefined,
-    // Without this a full-page capture of a very tall page is cut at the viewport in some builds.
-    captureBeyondViewport: options.fullPage,
+    // Beyond the viewport, without resizing it (which would lay the page out again, and
+    // let a page that grows with its viewport grow).
+    ...(clip ? { clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: true } : {}),
   });
   const bytes = new Uint8Array(data);
   let size = imageDimensions(bytes);

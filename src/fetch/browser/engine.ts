@@ -5,12 +5,12 @@ import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "../types.ts";
 import { parseTargetUrl } from "../url.ts";
 import { runActions } from "./actions.ts";
+import { type ByteBudget, watchBytes } from "./budget.ts";
 import { capture } from "./capture.ts";
 import { countryKey } from "./locale.ts";
-import { navigationError } from "./navigation-error.ts";
+import { crashError, navigationError, unfinishedNavigation } from "./navigation-error.ts";
 import { preparePage } from "./page-setup.ts";
 import type { BrowserPool } from "./pool.ts";
-import { proxyAnswerError } from "./proxy.ts";
 import { type Readiness, settle, waitUntilReady } from "./readiness.ts";
 import { guardRequests } from "./requests.ts";
 import { type ActivityTracker, isMainNavigation, trackActivity } from "./settle.ts";
@@ -100,6 +100,7 @@ export function createBrowserEngine(
     deadline: number,
     timeoutMs: number,
     signal: AbortSignal,
+    stop: (error: SiphonError) => void,
   ): Promise<FetchedPage> {
     const { page } = lease;
     // Our timeout or the caller's cancel closes the page, which ends every pending puppeteer call.
@@ -107,7 +108,11 @@ export function createBrowserEngine(
     signal.addEventListener("abort", onAbort, { once: true });
     // The page serves other requests after this one: everything hooked on it is taken off again.
     let tracker: ActivityTracker | undefined;
+    let budget: ByteBudget | undefined;
     let main: HTTPResponse | undefined;
+    // A renderer that crashed (out of memory, or stopped past the ceiling) never loads again.
+    const onCrash = () => stop(crashError(target, lease.memory));
+    page.on("error", onCrash);
     const onResponse = (response: HTTPResponse) => {
       const request = response.request();
       if (isMainNavigation(page, request)) main = response;
@@ -125,6 +130,13 @@ export function createBrowserEngine(
       // A guard with no proxy behind it (another pool's browser) must see every request itself.
       const guarded = !config.disableSsrfProtection && !lease.proxied;
       await lease.interceptRequests(requests.handle, guarded ? "all" : requests.scope);
+      // Counted before the first byte can arrive; past a limit the page is closed (see fetch).
+      budget = await watchBytes(
+        lease,
+        target.href,
+        { perResponse: config.maxBodyBytes, perPage: config.browserMaxPageBytes },
+        stop,
+      );
       tracker = trackActivity(page);
       page.on("response", onResponse);
 
@@ -138,8 +150,8 @@ export function createBrowserEngine(
         throw navigationError(error, target, requests.documentRefusal());
       }
       // The SSRF proxy refused the page (its name rebound since the check) or could not reach it.
-      const proxied = main && proxyAnswerError(new URL(main.url()), main.status(), main.headers());
-      if (proxied) throw proxied;
+      const refused = unfinishedNavigation(page, target, main, requests.documentRefusal());
+      if (refused) throw refused;
       const limits = {
         deadline: deadline - Math.min(READ_MARGIN_MS, timeoutMs / 10),
         appWaitMs: config.renderWaitMaxMs,
@@ -155,6 +167,9 @@ export function createBrowserEngine(
         ? await runActions(page, actions, { deadline, viewport, tracker })
         : [];
       if (actions.length) await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
+      // A meta refresh, a script or an action took the page somewhere refused or unreachable.
+      const left = unfinishedNavigation(page, target, main, requests.documentRefusal());
+      if (left) throw left;
       const screenshot = options.screenshot ? await capture(page, options.screenshot) : undefined;
 
       const contentType = main?.headers()["content-type"];
@@ -194,6 +209,8 @@ export function createBrowserEngine(
       return result;
     } finally {
       signal.removeEventListener("abort", onAbort);
+      page.off("error", onCrash);
+      budget?.dispose();
       tracker?.dispose();
       page.off("response", onResponse);
     }
@@ -206,6 +223,8 @@ export function createBrowserEngine(
       const timeoutMs = options.timeoutMs ?? config.browserTimeoutMs;
       const deadline = Date.now() + timeoutMs;
       const timer = new AbortController();
+      // A render past its byte limits, or whose renderer crashed, ends at once, as a timeout does.
+      const limit = new AbortController();
       const handle = setTimeout(() => {
         timer.abort(
           new SiphonError("timeout", `${target.href} did not finish rendering within ${timeoutMs} ms.`, {
@@ -213,7 +232,12 @@ export function createBrowserEngine(
           }),
         );
       }, timeoutMs);
-      const signal = options.signal ? AbortSignal.any([timer.signal, options.signal]) : timer.signal;
+      const signal = AbortSignal.any([
+        timer.signal,
+        limit.signal,
+        ...(options.signal ? [options.signal] : []),
+      ]);
+      const stop = (error: SiphonError) => limit.abort(error);
       const aborted = new Promise<never>((_, reject) => {
         const fail = () => reject(abortReason(signal.reason));
         if (signal.aborted) fail();
@@ -223,7 +247,7 @@ export function createBrowserEngine(
       try {
         await Promise.race([guard.check(target, signal), aborted]);
         const work = pool.withPage(
-          (_page, lease) => render(lease, target, options, deadline, timeoutMs, signal),
+          (_page, lease) => render(lease, target, options, deadline, timeoutMs, signal, stop),
           {
             signal,
             // What a wipe cannot undo keeps pages apart: stealth's overrides, a location's grant.

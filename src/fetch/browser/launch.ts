@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, BrowserContextOptions } from "puppeteer-c
 import type { Config } from "../../config.ts";
 import { SiphonError } from "../../errors.ts";
 import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
+import { type RendererWatch, rendererMemoryArgs, watchRenderers } from "./memory.ts";
 import { type GuardProxy, PROXY_BYPASS_LIST, proxyArgs, startGuardProxy } from "./proxy.ts";
 import { STEALTH_LAUNCH_ARGS } from "./stealth.ts";
 import { settledWithin, withTimeout } from "./timeouts.ts";
@@ -77,6 +78,8 @@ export interface LaunchedBrowser {
    * since launch flags cannot reach it; a launched one has the proxy in its flags.
    */
   contextOptions?: BrowserContextOptions;
+  /** The memory ceiling of a launched browser's renderers (see memory.ts); undefined when connected. */
+  memory?: RendererWatch;
   /** Closes (or disconnects from) the browser, kills leftovers, removes the profile and stops the proxy. Never throws. */
   close(): Promise<void>;
 }
@@ -272,7 +275,14 @@ export async function launchBrowser(config: Config, options: LaunchOptions = {})
     await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
     throw error;
   });
-  const args = [...new Set([...BASE_ARGS, ...STEALTH_LAUNCH_ARGS, ...(proxy ? proxyArgs(proxy) : [])])];
+  const args = [
+    ...new Set([
+      ...BASE_ARGS,
+      ...STEALTH_LAUNCH_ARGS,
+      ...rendererMemoryArgs(config.browserRendererMemoryMb),
+      ...(proxy ? proxyArgs(proxy) : []),
+    ]),
+  ];
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
@@ -302,9 +312,12 @@ export async function launchBrowser(config: Config, options: LaunchOptions = {})
     });
   }
 
+  const pid = browser.process()?.pid;
+  const memory = pid === undefined ? undefined : watchRenderers(pid, config.browserRendererMemoryMb);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      memory?.close();
       const child = browser.process();
       await withTimeout(browser.close(), 5_000);
       if (child && child.exitCode === null && child.signalCode === null) {
@@ -326,5 +339,5 @@ export async function launchBrowser(config: Config, options: LaunchOptions = {})
     })();
     return closing;
   };
-  return { browser, userDataDir, proxy, close };
+  return { browser, userDataDir, proxy, memory, close };
 }

@@ -1,4 +1,10 @@
+import type { HTTPResponse, Page } from "puppeteer-core";
 import { SiphonError } from "../../errors.ts";
+import type { RendererWatch } from "./memory.ts";
+import { proxyAnswerError } from "./proxy.ts";
+
+/** A crash this soon after the memory watch stopped a renderer is that stop. */
+const STOP_ATTRIBUTION_MS = 2_000;
 
 /** Chromium's net::ERR_* codes a user can act on, and what to tell them. */
 function describeNetError(code: string, url: URL): string {
@@ -43,4 +49,53 @@ export function navigationError(error: unknown, url: URL, refusal: SiphonError |
     });
   }
   return error;
+}
+
+/**
+ * Why the page is not where a render may be read, or undefined when it is: the SSRF guard
+ * refused a main-frame document (the page, a redirect hop, a meta refresh, a script's or an
+ * action's navigation) -> that forbidden_url; the proxy answered the main document itself ->
+ * its error; the page ended on Chromium's error page for another reason -> network_error.
+ * Never a 200 with chrome-error://chromewebdata/ as its URL.
+ */
+export function unfinishedNavigation(
+  page: Page,
+  url: URL,
+  main: HTTPResponse | undefined,
+  refusal: SiphonError | undefined,
+): SiphonError | undefined {
+  if (refusal) return refusal;
+  const proxied = main && proxyAnswerError(new URL(main.url()), main.status(), main.headers());
+  if (proxied) return proxied;
+  if (page.url().startsWith("chrome-error:")) {
+    const from = main?.url() ?? url.href;
+    return new SiphonError(
+      "network_error",
+      `${url.href} navigated away from ${from} to a page the browser could not load; nothing was rendered.`,
+      { hint: "Fetch the page it redirects to directly, or without rendering." },
+    );
+  }
+  return undefined;
+}
+
+/**
+ * The error of a page whose renderer crashed mid-render: content_too_large when the memory
+ * watch stopped it for passing its ceiling, browser_unavailable otherwise (a V8 heap past the
+ * same ceiling ends the same way, with nothing to tell it from another crash).
+ */
+export function crashError(url: URL, memory: RendererWatch | undefined): SiphonError {
+  if (memory && memory.lastStop > 0 && Date.now() - memory.lastStop < STOP_ATTRIBUTION_MS) {
+    return new SiphonError(
+      "content_too_large",
+      `Rendering ${url.href} took more than the ${memory.ceilingMiB} MiB of memory a page may use; the render was stopped.`,
+      {
+        hint: "Fetch the page without rendering, or raise SIPHON_BROWSER_RENDERER_MEMORY_MB on a self-hosted server.",
+      },
+    );
+  }
+  const ceiling = memory ? ` (often a page past the ${memory.ceilingMiB} MiB a renderer may use)` : "";
+  return new SiphonError(
+    "browser_unavailable",
+    `The browser's renderer crashed while rendering ${url.href}${ceiling}; try again, or fetch without rendering.`,
+  );
 }

@@ -310,12 +310,13 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     contextsOpened++;
     gen.opening++;
     try {
-      const { browser, contextOptions, proxy } = await gen.ready;
+      const { browser, contextOptions, proxy, memory } = await gen.ready;
       // Without the proxy, the request filter is the only SSRF check: it must see every frame.
       const slot = await openSlot(browser, partition, onPageLoaded, {
         maxUses: contextUses,
         contextOptions,
         proxied: proxy !== undefined,
+        memory,
         filterAll: !config.disableSsrfProtection && !proxy,
       });
       if (gen.closed) {

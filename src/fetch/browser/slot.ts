@@ -7,6 +7,7 @@ import type {
   Target,
 } from "puppeteer-core";
 import { type Interceptor, type InterceptScope, interceptPage, type PausedRequest } from "./intercept.ts";
+import type { RendererWatch } from "./memory.ts";
 import { isMainNavigation } from "./settle.ts";
 import { settledWithin } from "./timeouts.ts";
 
@@ -65,6 +66,8 @@ export interface PageLease {
   applied: Map<string, string>;
   /** Every connection of the page goes through siphon's SSRF proxy, which checks it. */
   proxied: boolean;
+  /** The memory ceiling of the browser's renderers, when siphon launched it (see memory.ts). */
+  memory?: RendererWatch;
   /**
    * Hands the requests in `scope` the page makes during this lease to `handler`, which must
    * continue or abort each; the others go out untouched. A slot whose requests are the only
@@ -139,6 +142,8 @@ export interface SlotOptions {
   contextOptions?: BrowserContextOptions;
   /** Every connection of the page goes through siphon's SSRF proxy (PageLease.proxied). */
   proxied: boolean;
+  /** PageLease.memory. */
+  memory?: RendererWatch;
   /**
    * Hold every request of every frame (see interceptPage's `everyFrame`): the request filter is
    * the only SSRF check of a browser that is not behind the proxy.
@@ -158,7 +163,7 @@ export async function openSlot(
   onLoaded: () => void,
   options: SlotOptions,
 ): Promise<Slot> {
-  const { maxUses, contextOptions, proxied, filterAll } = options;
+  const { maxUses, contextOptions, proxied, memory, filterAll } = options;
   const context = await browser.createBrowserContext(contextOptions);
   let page: Page;
   let session: CDPSession;
@@ -293,6 +298,7 @@ export async function openSlot(
         session,
         applied,
         proxied,
+        memory,
         async interceptRequests(next, scope) {
           if (id !== lease || !lent) return;
           handler = next;

@@ -1,0 +1,155 @@
+import { createGzip } from "node:zlib";
+
+/**
+ * Pages that try to exhaust a renderer the ways real ones do: an endless stream, a gzip bomb,
+ * a 50 MB page, a page taller than any texture, scripts that never stop allocating; and
+ * client-side redirects (meta refresh, script) towards any URL, for the SSRF tests.
+ */
+
+/** Bytes of /heavy/big: a 50 MB page, five times a 10 MiB body limit. */
+export const BIG_PAGE_BYTES = 50 * 1000 * 1000;
+/** Decoded size of /heavy/gzip-bomb: 1 GiB of zeros, about 1 MB on the wire. */
+export const GZIP_BOMB_BYTES = 1024 * 1024 * 1024;
+/** CSS height of /heavy/tall, far past the 16384 px a capture texture can hold. */
+export const TALL_PAGE_PX = 200_000;
+
+/** What one endless (or big) stream of the fixture did, by the id its URL carried. */
+export interface StreamRecord {
+  /** Bytes the server handed to the connection. */
+  sent: number;
+  /** When the client went away (epoch ms); 0 while it reads. */
+  cancelledAt: number;
+}
+const streams = new Map<string, StreamRecord>();
+
+/** The record of the stream started with ?id=`id`, if any. */
+export function streamRecord(id: string): StreamRecord | undefined {
+  return streams.get(id);
+}
+
+const PARAGRAPH =
+  "<p>Every chunk of this page repeats an ordinary paragraph of text, the way a log viewer, a never-ending feed or a misbehaving server streams a page that has no end. </p>\n";
+const CHUNK = new TextEncoder().encode(PARAGRAPH.repeat(Math.ceil(65_536 / PARAGRAPH.length)));
+const HEAD = new TextEncoder().encode(
+  "<!DOCTYPE html><html><head><title>Stream</title></head><body><main><h1>Stream</h1>",
+);
+
+/** A text/html stream of paragraphs, `limit` bytes long (Infinity: endless), recorded under `id`. */
+function paragraphs(id: string, limit: number, declare: boolean): Response {
+  const record: StreamRecord = { sent: 0, cancelledAt: 0 };
+  streams.set(id, record);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(HEAD);
+      record.sent += HEAD.byteLength;
+    },
+    pull(controller) {
+      if (record.sent >= limit) {
+        controller.close();
+        return;
+      }
+      const chunk = limit - record.sent < CHUNK.byteLength ? CHUNK.subarray(0, limit - record.sent) : CHUNK;
+      controller.enqueue(chunk);
+      record.sent += chunk.byteLength;
+    },
+    cancel() {
+      record.cancelledAt = Date.now();
+    },
+  });
+  const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8" };
+  if (declare) headers["content-length"] = String(limit);
+  return new Response(stream, { headers });
+}
+
+let bomb: Promise<Uint8Array<ArrayBuffer>> | undefined;
+
+/** 1 GiB of zeros gzipped once per process (about 2 s), without holding the zeros. */
+function gzipBomb(): Promise<Uint8Array<ArrayBuffer>> {
+  bomb ??= (async () => {
+    const gzip = createGzip({ level: 9 });
+    const parts: Buffer[] = [];
+    gzip.on("data", (part: Buffer) => parts.push(part));
+    const ended = new Promise((resolve) => gzip.on("end", resolve));
+    const zeros = Buffer.alloc(1024 * 1024);
+    for (let written = 0; written < GZIP_BOMB_BYTES; written += zeros.byteLength) {
+      if (!gzip.write(zeros)) await new Promise((resolve) => gzip.once("drain", resolve));
+    }
+    gzip.end();
+    await ended;
+    return new Uint8Array(Buffer.concat(parts));
+  })();
+  return bomb;
+}
+
+const page = (body: string) =>
+  new Response(`<!DOCTYPE html><html><head><title>Heavy</title></head><body>${body}</body></html>`, {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+
+const attribute = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+/** A JavaScript string literal that cannot close the script element it stands in. */
+const literal = (value: string) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+/** The paths heavyRoute answers. */
+export const HEAVY_PATHS = [
+  "/heavy/endless",
+  "/heavy/big",
+  "/heavy/gzip-bomb",
+  "/heavy/tall",
+  "/heavy/runaway-dom",
+  "/heavy/runaway-js",
+  "/redirect/meta",
+  "/redirect/script",
+  "/redirect/replace",
+];
+
+/**
+ * The answer to one of HEAVY_PATHS (404 for another path):
+ * - /heavy/endless?id=: an HTML stream that never ends;
+ * - /heavy/big?id=[&declared=1]: a 50 MB HTML page, streamed (with Content-Length if declared);
+ * - /heavy/gzip-bomb: 1 GiB of zeros as a ~1 MB gzip body (Content-Encoding: gzip);
+ * - /heavy/tall: a short article 200,000 px tall;
+ * - /heavy/runaway-dom, /heavy/runaway-js: scripts that add text nodes, or arrays, forever;
+ * - /redirect/meta?url=, /redirect/script?url=, /redirect/replace?url=: a meta refresh,
+ *   `location.href =` and `location.replace()` towards url.
+ */
+export async function heavyRoute(url: URL): Promise<Response> {
+  const id = url.searchParams.get("id") ?? "";
+  const target = url.searchParams.get("url") ?? "";
+  switch (url.pathname) {
+    case "/heavy/endless":
+      return paragraphs(id, Number.POSITIVE_INFINITY, false);
+    case "/heavy/big":
+      return paragraphs(id, BIG_PAGE_BYTES, url.searchParams.get("declared") === "1");
+    case "/heavy/gzip-bomb":
+      return new Response(await gzipBomb(), {
+        headers: { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip" },
+      });
+    case "/heavy/tall":
+      return page(
+        `<main style="height:${TALL_PAGE_PX}px"><h1>A very tall page</h1><p>Its layout is far taller than a screen.</p></main>`,
+      );
+    case "/heavy/runaway-dom":
+      return page(`<h1>Runaway DOM</h1><script>
+setInterval(() => {
+  for (let i = 0; i < 20; i++) {
+    const div = document.createElement("div");
+    div.textContent = String(Math.random()).repeat(40000);
+    document.body.append(div);
+  }
+}, 10);</script>`);
+    case "/heavy/runaway-js":
+      return page(`<h1>Runaway script</h1><script>
+const kept = [];
+setInterval(() => { for (let i = 0; i < 50; i++) kept.push(new Array(1e5).fill(Math.random())); }, 10);</script>`);
+    case "/redirect/meta":
+      return page(`<meta http-equiv="refresh" content="0;url=${attribute(target)}"><p>Moving…</p>`);
+    case "/redirect/script":
+      return page(`<p>Moving…</p><script>location.href = ${literal(target)};</script>`);
+    case "/redirect/replace":
+      return page(`<p>Moving…</p><script>location.replace(${literal(target)});</script>`);
+    default:
+      return new Response("not found", { status: 404 });
+  }
+}

@@ -1,3 +1,6 @@
+import { statSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { createConsola } from "consola";
 import { type ErrorBody, errorBody, SiphonError, toSiphonError } from "../src/errors.ts";
 
@@ -52,9 +55,76 @@ export function errorJson(error: SiphonError): { success: false; error: ErrorBod
   return { success: false, error: errorBody(error) };
 }
 
+/** Whether anything is at `path` (a path through a file is nothing). */
+const exists = (path: string): boolean => {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+};
+
+const FILE_ERRORS = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EACCES", "EPERM", "EROFS"]);
+
+/**
+ * A file system failure on a path the user gave (an output file in a folder that does not
+ * exist, a folder given as a file, no permission) as invalid_request saying what is wrong;
+ * undefined for anything else. Such a failure is the user's to fix, never "can be retried".
+ */
+export function fileError(raw: unknown, action: "write" | "open" = "open"): SiphonError | undefined {
+  const { code, path } = (raw ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== "string" || typeof path !== "string" || !FILE_ERRORS.has(code)) return undefined;
+  const folder = dirname(resolve(path));
+  const folderMissing = !exists(folder);
+  const what =
+    code === "ENOENT"
+      ? folderMissing
+        ? `the folder ${folder} does not exist`
+        : "no such file"
+      : code === "ENOTDIR"
+        ? `${folder} is not a folder`
+        : code === "EISDIR"
+          ? "it is a folder; give a file name"
+          : `permission denied (${code})`;
+  return new SiphonError("invalid_request", `cannot ${action} ${path}: ${what}`, {
+    hint: "Give a file in a folder that exists and that you may use.",
+    cause: raw,
+  });
+}
+
+/**
+ * Checks before any work that `path` can take an output file: its folder exists and is a
+ * folder, and the path is not a folder itself (the fetch would be lost at the end otherwise).
+ * Throws SiphonError invalid_request naming what is wrong.
+ */
+export function checkOutputPath(path: string): void {
+  const folder = dirname(resolve(path));
+  const stat = (target: string) => {
+    try {
+      return statSync(target, { throwIfNoEntry: false });
+    } catch (error) {
+      // A path through a file (ENOTDIR), or a folder that may not be read.
+      throw fileError({ code: (error as { code?: string }).code, path }, "write") ?? error;
+    }
+  };
+  const parent = stat(folder);
+  if (!parent) throw fileError({ code: "ENOENT", path }, "write");
+  if (!parent.isDirectory()) throw fileError({ code: "ENOTDIR", path }, "write");
+  if (stat(path)?.isDirectory()) throw fileError({ code: "EISDIR", path }, "write");
+}
+
+/** Writes an output file; a failure to write it is invalid_request saying why (fileError). */
+export async function writeOutputFile(path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (error) {
+    throw fileError(error, "write") ?? error;
+  }
+}
+
 /** Prints a failure: the JSON error object on stdout with --json, one line on stderr otherwise. */
 export function reportError(raw: unknown, json: boolean): number {
-  const error = toSiphonError(raw);
+  const error = toSiphonError(fileError(raw) ?? raw);
   if (json) process.stdout.write(`${JSON.stringify(errorJson(error))}\n`);
   const detail =
     error.type === "internal_error" && process.env.SIPHON_DEBUG ? `\n${(raw as Error)?.stack}` : "";

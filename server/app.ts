@@ -7,9 +7,10 @@ import { createWatchService, type WatchService } from "../src/watch/index.ts";
 import { readJsonBody } from "./body.ts";
 import { compatRoutes } from "./compat/index.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
-import { formatB, toApiError } from "./errors.ts";
+import { checkRequestSize, firecrawlAnswer, formatB, methodRefusal, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
 import { jsonResponse } from "./json-response.ts";
+import { routeTable } from "./route-table.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { agentRoutes } from "./routes/agent.ts";
 import { agentJobRoutes } from "./routes/agent-jobs.ts";
@@ -70,79 +71,91 @@ export function createApp(options: AppOptions) {
   const watches = options.watches ?? createWatchService({ ...options, now: guard.now });
   const elapsed = (request: Request) => String(Math.round(performance.now() - infoOf(request).start));
 
-  return (
-    new Elysia({ serve: { maxRequestBodySize: limit * 4 } })
-      // onError must be registered before the routes or Elysia ignores it.
-      .onError(({ code, error, request }) => {
-        const info = infoOf(request);
-        const apiError = toApiError(code, error);
-        if (apiError.type === "internal_error") options.onInternalError?.(error, info.id);
-        return new Response(JSON.stringify(formatB(apiError, info.id)), {
-          status: apiError.status,
-          headers: {
-            "content-type": "application/json",
-            "x-request-id": info.id,
-            "x-processing-time": elapsed(request),
-            ...apiError.headers,
+  // Read from the app's routes on first use, once every route is registered.
+  const routes = routeTable(() => app.routes);
+  guard.compatPath ??= (request) => routes.compatPath(new URL(request.url).pathname);
+  guard.log ??= options.log;
+
+  const app = new Elysia({ serve: { maxRequestBodySize: limit * 4 } })
+    // onError must be registered before the routes or Elysia ignores it.
+    .onError(({ code, error, request }) => {
+      const info = infoOf(request);
+      let apiError = toApiError(code, error);
+      // No route for the method (or only a catch-all's 404): a path the app serves answers 405.
+      if (apiError.type === "not_found") apiError = methodRefusal(routes, request) ?? apiError;
+      if (apiError.type === "internal_error") options.onInternalError?.(error, info.id);
+      const headers = {
+        "content-type": "application/json",
+        "x-request-id": info.id,
+        "x-processing-time": elapsed(request),
+        ...apiError.headers,
+      };
+      // Refused before any route ran (the request's size, no route for it): Firecrawl's paths answer
+      // Firecrawl's way here, as no hook of theirs runs. Errors of their routes are shaped by those.
+      const unrouted = code === "NOT_FOUND" || apiError.status === 431;
+      if (unrouted && routes.firecrawlShaped(new URL(request.url).pathname, request.method)) {
+        const { status, body } = firecrawlAnswer(apiError);
+        return new Response(JSON.stringify(body), { status, headers });
+      }
+      return new Response(JSON.stringify(formatB(apiError, info.id)), { status: apiError.status, headers });
+    })
+    .onRequest(({ request, set }) => {
+      set.headers["x-request-id"] = infoOf(request).id;
+      checkRequestSize(request);
+      checkHost(guard, request);
+    })
+    // Before the JSON body parser: the dashboard's forms are form-encoded.
+    .use(dashboardRoutes({ ...options, watches }, guard))
+    .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
+    .onAfterHandle(({ request, set }) => {
+      set.headers["x-processing-time"] = elapsed(request);
+    })
+    // Plain JSON answers skip Elysia's mapping: jsonResponse builds their headers faster.
+    .mapResponse(({ response, set }) => {
+      if (response === null || typeof response !== "object" || response instanceof Response) return;
+      if (Object.getPrototypeOf(response) !== Object.prototype && !Array.isArray(response)) return;
+      if (typeof set.status !== "number" || set.cookie || set.redirect) return;
+      const built = jsonResponse(response, set.status, set.headers as Record<string, string | number>);
+      // The response is final. Left in `set`, its status and headers would make Elysia copy it into a
+      // new Response (a new Headers, a lookup per header, a body stream) to merge them in again.
+      set.headers = {};
+      set.status = 200;
+      return built;
+    })
+    .use(
+      swagger({
+        path: "/docs",
+        exclude: ["/docs", "/docs/json"],
+        documentation: {
+          info: {
+            title: "siphon API",
+            version,
+            description:
+              "Turns web pages into clean, model-ready content. Errors use SPEC format B: " +
+              '{"success":false,"error":{"type","message","hint?"},"metadata":{"requestId"}}.',
           },
-        });
-      })
-      .onRequest(({ request, set }) => {
-        set.headers["x-request-id"] = infoOf(request).id;
-        checkHost(guard, request);
-      })
-      // Before the JSON body parser: the dashboard's forms are form-encoded.
-      .use(dashboardRoutes({ ...options, watches }, guard))
-      .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
-      .onAfterHandle(({ request, set }) => {
-        set.headers["x-processing-time"] = elapsed(request);
-      })
-      // Plain JSON answers skip Elysia's mapping: jsonResponse builds their headers faster.
-      .mapResponse(({ response, set }) => {
-        if (response === null || typeof response !== "object" || response instanceof Response) return;
-        if (Object.getPrototypeOf(response) !== Object.prototype && !Array.isArray(response)) return;
-        if (typeof set.status !== "number" || set.cookie || set.redirect) return;
-        const built = jsonResponse(response, set.status, set.headers as Record<string, string | number>);
-        // The response is final. Left in `set`, its status and headers would make Elysia copy it into a
-        // new Response (a new Headers, a lookup per header, a body stream) to merge them in again.
-        set.headers = {};
-        set.status = 200;
-        return built;
-      })
-      .use(
-        swagger({
-          path: "/docs",
-          exclude: ["/docs", "/docs/json"],
-          documentation: {
-            info: {
-              title: "siphon API",
-              version,
-              description:
-                "Turns web pages into clean, model-ready content. Errors use SPEC format B: " +
-                '{"success":false,"error":{"type","message","hint?"},"metadata":{"requestId"}}.',
-            },
-          },
-        }),
-      )
-      .use(healthRoutes(version, options.startedAt ?? Date.now()))
-      .use(fetchRoutes(options, guard, options.log))
-      .use(screenshotRoutes(options, guard))
-      .use(mapRoutes(options, guard))
-      .use(searchRoutes(options, guard))
-      .use(answerRoutes(options, guard, options.log))
-      .use(researchRoutes(options, guard, options.log))
-      .use(agentRoutes(options, guard, options.log))
-      .use(askRoutes(options, guard))
-      .use(extractRoutes(options, guard, options.log))
-      .use(jobRoutes(options, guard, options.runner))
-      .use(agentJobRoutes(options, guard, options.runner))
-      .use(accountRoutes(guard))
-      .use(mcpRoutes(options, guard, version))
-      .use(youtubeRoutes(options, guard))
-      .use(watchRoutes(options, guard, watches))
-      .use(demoRoutes(options.now))
-      .use(compatRoutes({ ...options, watches }, guard, options.log))
-  );
+        },
+      }),
+    )
+    .use(healthRoutes(version, options.startedAt ?? Date.now()))
+    .use(fetchRoutes(options, guard, options.log))
+    .use(screenshotRoutes(options, guard))
+    .use(mapRoutes(options, guard))
+    .use(searchRoutes(options, guard))
+    .use(answerRoutes(options, guard, options.log))
+    .use(researchRoutes(options, guard, options.log))
+    .use(agentRoutes(options, guard, options.log))
+    .use(askRoutes(options, guard))
+    .use(extractRoutes(options, guard, options.log))
+    .use(jobRoutes(options, guard, options.runner))
+    .use(agentJobRoutes(options, guard, options.runner))
+    .use(accountRoutes(guard))
+    .use(mcpRoutes(options, guard, version))
+    .use(youtubeRoutes(options, guard))
+    .use(watchRoutes(options, guard, watches))
+    .use(demoRoutes(options.now))
+    .use(compatRoutes({ ...options, watches }, guard, options.log));
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,6 +1,6 @@
 import { type Admission, admit, settle, usageHeaders, writeUsageHeaders } from "../src/auth/meter.ts";
 import { loadPlans } from "../src/auth/plans.ts";
-import { type AuthContext, identifyPrincipal, type Principal } from "../src/auth/principal.ts";
+import { type AuthContext, identifyPrincipal, type Principal, presentedKey } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
 import type { Awaitable, Store } from "../src/store/types.ts";
@@ -14,6 +14,15 @@ export interface Guard extends AuthContext {
   loopbackOnly: boolean;
   /** off mode: no authentication and no metering (a trusted single-user setup). */
   off: boolean;
+  /**
+   * Whether a request is on a Firecrawl or Jina route, where optional auth takes a key that is
+   * not siphon's as no key (set by the app from its route table; absent: no route is).
+   */
+  compatPath?: (request: Request) => boolean;
+  /** Where the one line saying a foreign key ran as the local account goes. */
+  log?: (line: string) => void;
+  /** That line was written already. */
+  foreignKeyLogged?: boolean;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -62,9 +71,39 @@ export function checkHost(guard: Guard, request: Request): void {
 
 type SetHeaders = Record<string, string | number>;
 
-/** Authenticates without metering (usage, stats, job polls): `keyRequired` forces a key even in optional mode. */
+const NO_KEY = new Headers();
+const SIPHON_KEY = /^(?:Bearer\s+)?sph_(?:live|test)_/i;
+
+/**
+ * A key of another service (a Firecrawl client's `fc-...`) presented to a Firecrawl or Jina
+ * route of a server whose auth is optional: such a client cannot be told to send no key, so it
+ * runs as the local account, as a request without one would (DECISIONS.md). A siphon-shaped key
+ * is checked as any; an empty or malformed header is not a key and stays a 401.
+ */
+function foreignKey(guard: Guard, request: Request): boolean {
+  const presented = request.headers.get("authorization") ?? request.headers.get("x-api-key");
+  if (presented === null || SIPHON_KEY.test(presented.trim())) return false;
+  const key = presentedKey(request.headers);
+  if (!key || !guard.compatPath?.(request)) return false;
+  if (!guard.foreignKeyLogged) {
+    guard.foreignKeyLogged = true;
+    guard.log?.(
+      "A Firecrawl or Jina client sent a key that is not a siphon key: it runs as the local account, as auth is optional here (logged once).",
+    );
+  }
+  return true;
+}
+
+/**
+ * Authenticates without metering (usage, stats, job polls): `keyRequired` forces a key even in
+ * optional mode. Auth off checks no key, whatever the request carries: every request is the
+ * local account's. Throws SiphonError unauthorized or invalid_token.
+ */
 export function identify(guard: Guard, request: Request, keyRequired = false): Awaitable<Principal> {
-  return identifyPrincipal(request.headers, guard, guard.keyOptional && !keyRequired);
+  if (guard.off) return identifyPrincipal(NO_KEY, guard, true);
+  const optional = guard.keyOptional && !keyRequired;
+  if (optional && foreignKey(guard, request)) return identifyPrincipal(NO_KEY, guard, true);
+  return identifyPrincipal(request.headers, guard, optional);
 }
 
 /**

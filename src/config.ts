@@ -58,6 +58,18 @@ const SETTINGS = {
     doc: "With REDIS_URL: a unit of work whose worker stopped answering (killed, hung) goes to another worker after this long",
   },
   port: { env: "PORT", kind: "int", default: 3000, doc: "Server port" },
+  reusePort: {
+    env: "SIPHON_REUSE_PORT",
+    kind: "bool",
+    default: false,
+    doc: "Share the server port with other siphon processes of the same deployment that ask for it too (SO_REUSEPORT; the kernel spreads connections); off, a taken port refuses to start",
+  },
+  shutdownGraceMs: {
+    env: "SIPHON_SHUTDOWN_GRACE_MS",
+    kind: "int",
+    default: 10_000,
+    doc: "How long siphon serve takes to shut down on SIGTERM or SIGINT (streams ended, jobs handed back, stores closed) before it exits regardless; a second signal exits at once",
+  },
   host: { env: "SIPHON_HOST", kind: "string", default: "127.0.0.1", doc: "Server bind address" },
   disableSsrfProtection: {
     env: "DISABLE_SSRF_PROTECTION",

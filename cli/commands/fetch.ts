@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
@@ -8,7 +7,15 @@ import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/
 import { validate } from "../../src/schemas/validate.ts";
 import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
 import { type CliContext, onePageOverrides, openContext } from "../context.ts";
-import { errorJson, log, reportError, setQuiet, writeStdout } from "../output.ts";
+import {
+  checkOutputPath,
+  errorJson,
+  log,
+  reportError,
+  setQuiet,
+  writeOutputFile,
+  writeStdout,
+} from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 
 const args = {
@@ -155,7 +162,7 @@ async function fetchAll(urls: string[], a: Args, fetchOne: Fetcher): Promise<num
   }
   if (typeof a.output === "string") {
     const text = outputs.join("");
-    await writeFile(a.output, text);
+    await writeOutputFile(a.output, text);
     log.success(`wrote ${a.output} (${Buffer.byteLength(text)} bytes)`);
   }
   return exitCode;
@@ -170,6 +177,7 @@ export default defineCommand({
     const urls = await readUrls(a._);
     if (urls.length === 0)
       throw new SiphonError("invalid_request", "Give at least one URL, or - to read URLs from stdin");
+    if (typeof a.output === "string") checkOutputPath(a.output);
     const remote = remoteOf(a, loadConfig());
     if (remote) return fetchAll(urls, a, (input) => callApi<FetchResult>(remote, "POST", "/v1/fetch", input));
     const ctx = await openContext(urls.length === 1 ? onePageOverrides() : {});

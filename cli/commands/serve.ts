@@ -59,6 +59,11 @@ export default defineCommand({
         "With REDIS_URL: units of work (pages, agent runs) this process runs at once (SIPHON_WORKER_CONCURRENCY, default 8)",
       valueHint: "n",
     },
+    "reuse-port": {
+      type: "boolean",
+      description:
+        "Share the port with other siphon processes of the same deployment that ask for it too (SIPHON_REUSE_PORT); without it a taken port refuses to start",
+    },
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
@@ -67,6 +72,7 @@ export default defineCommand({
       host: args.host,
       role: args.role === undefined ? undefined : role(args.role),
       workerConcurrency: concurrency(args.concurrency),
+      ...(args["reuse-port"] === true ? { reusePort: true } : {}),
     });
     // Without Redis, jobs run in this process; with it, on the queue whatever the role.
     const queued = ctx.config.redisUrl.trim() !== "";
@@ -79,6 +85,7 @@ export default defineCommand({
       });
     }
     const { createApp } = await import("../../server/app.ts");
+    const { listen } = await import("../../server/listen.ts");
     const warn = (message: string) => log.warn(message);
     const runner = queued
       ? await import("../../src/jobs/queue.ts").then((q) =>
@@ -104,13 +111,22 @@ export default defineCommand({
     // A worker serves no HTTP; its app is built all the same, as it registers how each API surface keeps
     // the pages of the jobs it starts, and the worker runs those pages.
     if (mode !== "worker") {
-      app.listen({ port: ctx.config.port, hostname: ctx.config.host });
-      const server = app.server;
-      if (!server) throw new SiphonError("internal_error", "The server did not start");
+      let port: number;
+      try {
+        port = listen(app, {
+          port: ctx.config.port,
+          hostname: ctx.config.host,
+          reusePort: ctx.config.reusePort,
+        });
+      } catch (error) {
+        // Nothing ran yet: no job of the store was picked up by this process.
+        await runner.close();
+        await watches.close();
+        await ctx.close();
+        throw error;
+      }
       // Tests and scripts read this line to learn the port when --port 0 is used.
-      log.info(
-        `siphon listening on http://${ctx.config.host}:${server.port}${queued ? ` (role ${mode})` : ""}`,
-      );
+      log.info(`siphon listening on http://${ctx.config.host}:${port}${queued ? ` (role ${mode})` : ""}`);
     } else log.info(`siphon worker ready (concurrency ${ctx.config.workerConcurrency})`);
     // Jobs a previous process accepted and did not finish carry on now.
     const resumed = await runner.resume();

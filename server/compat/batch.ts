@@ -1,7 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
 import { SiphonError, toSiphonError } from "../../src/errors.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
-import { submitBatch } from "../../src/jobs/submit.ts";
+import { refusedUrls, submitBatch } from "../../src/jobs/submit.ts";
+import type { BatchInput } from "../../src/schemas/jobs.ts";
 import { BatchBody, DEFAULT_MAX_CONCURRENCY } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import type { Guard } from "../guard.ts";
@@ -88,6 +89,30 @@ function toBatch(raw: unknown, version: 1 | 2) {
 }
 
 /**
+ * The batch submit of a Firecrawl request: a URL the SSRF guard refuses (an internal address, a
+ * name resolving to one) refuses the request with 403, as Firecrawl refuses a URL it will not
+ * scrape, unless ignoreInvalidURLs leaves it out and lists it in `invalidURLs` with the others.
+ * Checked once the caller is admitted, as submitBatch checks its URLs.
+ */
+function submitChecked(invalidURLs: string[] | undefined): typeof submitBatch {
+  return async (input: BatchInput, accountId, deps, extra) => {
+    const refused = await refusedUrls(input.urls, deps.config);
+    const index = input.urls.findIndex((url) => refused.has(url));
+    if (index < 0) return submitBatch(input, accountId, deps, extra);
+    if (!invalidURLs) {
+      const error = refused.get(input.urls[index] ?? "") as SiphonError;
+      throw new SiphonError(error.type, `urls[${index}]: ${error.message}`, {
+        hint: "Leave the URL out, or send ignoreInvalidURLs: true to scrape the others.",
+      });
+    }
+    invalidURLs.push(...input.urls.filter((url) => refused.has(url)));
+    const urls = input.urls.filter((url) => !refused.has(url));
+    if (!urls.length) throw new SiphonError("invalid_request", "urls holds no URL siphon can scrape");
+    return submitBatch({ ...input, urls }, accountId, deps, extra);
+  };
+}
+
+/**
  * Starts a batch scrape from a Firecrawl request (v1 or v2): 200 `{success, id, url,
  * invalidURLs?}`. One request in the burst window; pages are charged as fetched.
  */
@@ -100,19 +125,20 @@ export function startBatch(
   set: { headers: Record<string, string | number> },
 ) {
   const batch = toBatch(raw, version);
+  // Filled by the submit with the URLs it leaves out, before the answer is made.
   const extra = batch.invalidURLs ? { invalidURLs: batch.invalidURLs } : {};
   return startFirecrawlJob(
     "batch",
     `/v${version}/batch/scrape`,
     batch,
-    submitBatch,
+    submitChecked(batch.invalidURLs),
     { deps, guard, request, set },
     extra,
   );
 }
 
 const START =
-  "Firecrawl's batch scrape start: 200 {success, id, url, invalidURLs?}. urls (up to 100; an invalid one is a 400 unless ignoreInvalidURLs, which lists it in invalidURLs), maxConcurrency (at most 5), webhook (a URL or {url, headers, metadata, events, secret}: batch_scrape.started, .page, .completed, .failed, signed X-Firecrawl-Signature with secret), and the rest of the body is POST /v2/scrape's, the scrape of every URL. appendToId is refused (400 not_implemented). Errors are Firecrawl's.";
+  "Firecrawl's batch scrape start: 200 {success, id, url, invalidURLs?}. urls (up to 100; an invalid one is a 400, one the SSRF guard refuses a 403, unless ignoreInvalidURLs, which lists it in invalidURLs), maxConcurrency (at most 5), webhook (a URL or {url, headers, metadata, events, secret}: batch_scrape.started, .page, .completed, .failed, signed X-Firecrawl-Signature with secret), and the rest of the body is POST /v2/scrape's, the scrape of every URL. appendToId is refused (400 not_implemented). Errors are Firecrawl's.";
 
 /**
  * Firecrawl's batch routes that siphon's own API does not have: POST/GET/DELETE

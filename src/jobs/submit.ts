@@ -1,5 +1,7 @@
 import type { Config } from "../config.ts";
 import { normalizeUrl } from "../crawl/normalize.ts";
+import { SiphonError } from "../errors.ts";
+import { createSsrfGuard, parseAllowList } from "../fetch/ssrf.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { resolveFormats } from "../pipeline/formats.ts";
 import { FetchBody, type FetchInput } from "../schemas/fetch.ts";
@@ -60,6 +62,44 @@ function checkScrapePages(pages: ScrapePages, url: string): Promise<void> {
   return checkPageOptions(validate(FetchBody, JSON.parse(JSON.stringify({ ...pages.fetch, url }))));
 }
 
+/**
+ * Longest a submit waits on DNS to check its URLs. A name not answered by then is not refused
+ * here: the guard checks it again when its page is fetched, as it checks every fetch.
+ */
+const SUBMIT_DNS_MS = 3_000;
+
+/**
+ * The URLs the SSRF guard refuses, each with its refusal (forbidden_url): localhost names,
+ * internal addresses, and names that resolve to one, checked at submit as a fetch is at once.
+ * A URL the rules refuse otherwise, a name that does not resolve, or does not in time, is not
+ * in the answer: the job finds out when it fetches. Nothing is checked with SSRF protection off.
+ */
+export async function refusedUrls(
+  urls: readonly string[],
+  config: Config,
+): Promise<Map<string, SiphonError>> {
+  const refused = new Map<string, SiphonError>();
+  if (config.disableSsrfProtection) return refused;
+  const guard = createSsrfGuard({ enabled: true, allow: parseAllowList(config.ssrfAllow) });
+  const signal = AbortSignal.timeout(SUBMIT_DNS_MS);
+  await Promise.all(
+    [...new Set(urls)].map(async (raw) => {
+      let url: URL;
+      try {
+        url = parseTargetUrl(raw);
+      } catch {
+        return;
+      }
+      try {
+        await guard.check(url, signal);
+      } catch (error) {
+        if (error instanceof SiphonError && error.type === "forbidden_url") refused.set(raw, error);
+      }
+    }),
+  );
+  return refused;
+}
+
 /** The stored input and webhook of a job another surface submits (`extra`), or the input's own. */
 function surfaced<T extends object>(input: T, webhook: unknown, extra: SurfaceSubmit | undefined) {
   return extra
@@ -69,8 +109,8 @@ function surfaced<T extends object>(input: T, webhook: unknown, extra: SurfaceSu
 
 /**
  * Checks a crawl request as far as it can be checked before running (start
- * URL rules and SSRF-refused literal hosts, path patterns, the page options
- * with their extraction, webhook target) and stores it queued. Another
+ * URL rules, a start URL the SSRF guard refuses (refusedUrls), path patterns,
+ * the page options with their extraction, webhook target) and stores it queued. Another
  * surface (`extra`) may make its pages scrapes and give its own webhook.
  * Throws SiphonError invalid_request, invalid_url or forbidden_url; a job that
  * is accepted is never lost.
@@ -89,6 +129,8 @@ export async function submitCrawl(
   if (extra?.surface.pages) await checkScrapePages(extra.surface.pages, input.url);
   const stored = surfaced(input, input.webhook, extra);
   if (stored.webhook) checkWebhookTarget((stored.webhook as { url: string }).url, deps.config);
+  const refusal = (await refusedUrls([input.url], deps.config)).get(input.url);
+  if (refusal) throw refusal;
   const job = newJob("crawl", accountId, stored.input, stored.webhook, deps.now);
   await deps.store.jobs.create(job, [{ url: normalizeUrl(start) ?? start.href, depth: 0 }]);
   return (await deps.store.jobs.get(job.id)) as JobRecord;
@@ -104,9 +146,11 @@ export function batchPageInput(input: BatchInput, url: string): FetchInput {
 
 /**
  * Stores a batch queued, once its page options (formats, extraction) are checked. URLs are
- * checked when each page is fetched, so an invalid one fails as its own item and never the
- * whole job. Another surface (`extra`) may make its pages scrapes and give its own webhook.
- * Throws SiphonError invalid_request or forbidden_url (the webhook target).
+ * checked when each page is fetched, so an invalid one, or one the SSRF guard refuses, fails as
+ * its own item and never the whole job; a batch whose every URL the guard refuses is refused
+ * (403) at once, as it could fetch nothing. Another surface (`extra`) may make its pages
+ * scrapes and give its own webhook.
+ * Throws SiphonError invalid_request or forbidden_url (every URL, the webhook target).
  */
 export async function submitBatch(
   input: BatchInput,
@@ -120,6 +164,15 @@ export async function submitBatch(
   const own = input.webhook ? { url: checkWebhookTarget(input.webhook, deps.config).href } : undefined;
   const stored = surfaced(input, own, extra);
   if (extra?.webhook) checkWebhookTarget(extra.webhook.url, deps.config);
+  const refused = await refusedUrls(input.urls, deps.config);
+  const first = refused.get(input.urls[0] ?? "");
+  if (first && input.urls.every((url) => refused.has(url))) {
+    throw new SiphonError(
+      "forbidden_url",
+      input.urls.length === 1 ? first.message : `Every URL of the batch is refused: ${first.message}`,
+      { hint: first.hint },
+    );
+  }
   const job = newJob("batch", accountId, stored.input, stored.webhook, deps.now);
   await deps.store.jobs.create(
     job,

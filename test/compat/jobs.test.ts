@@ -620,11 +620,13 @@ describe("errors surface as the SDK's own", () => {
     });
   });
 
-  test("a blocked crawl start fails the job: the SDK's crawl returns it failed, the v1 client throws", async () => {
-    const job = await fcGuarded.crawl("http://127.0.0.1:9/", { pollInterval: 1 });
-    expect(job.status).toBe("failed");
+  test("a blocked crawl start is refused at submit: a 403 to the SDK's crawl and to the v1 client", async () => {
+    expect(await sdkError(fcGuarded.crawl("http://127.0.0.1:9/", { pollInterval: 1 }))).toMatchObject({
+      status: 403,
+      code: "forbidden_url",
+    });
     const v1 = await failure(fcGuarded.v1.crawlUrl("http://127.0.0.1:9/", {}, 1));
-    expect(v1.message).toContain("Status: failed");
+    expect(v1.statusCode).toBe(403);
   });
 });
 

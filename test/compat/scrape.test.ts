@@ -350,8 +350,9 @@ describe("errors, as the SDK sees them", () => {
   });
 
   test("an unknown key is 401; an unreachable host 500; an SSRF-blocked address 403", async () => {
+    // A siphon-shaped key no store knows (a Firecrawl `fc-` key runs as the local account on a loopback daemon).
     const unauthorized = await sdkError(
-      new Firecrawl({ apiKey: "fc-test", apiUrl }).scrape(`${site.url}/compat/brand`),
+      new Firecrawl({ apiKey: `sph_live_${"Z".repeat(32)}`, apiUrl }).scrape(`${site.url}/compat/brand`),
     );
     expect(unauthorized.status).toBe(401);
     const unreachable = await sdkError(fc.scrape("http://127.0.0.1:1/", { maxAge: 0 }));

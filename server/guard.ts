@@ -3,6 +3,7 @@ import { loadPlans } from "../src/auth/plans.ts";
 import { type AuthContext, identifyPrincipal, type Principal, presentedKey } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
+import { holdingWrites } from "../src/pipeline/holdback.ts";
 import type { Awaitable, Store } from "../src/store/types.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -127,13 +128,23 @@ export async function metered<T>(
   const admitted = admit(principal, guard);
   const admission = admitted instanceof Promise ? await admitted : admitted;
   try {
-    const { body, credits, degraded } = await run(admission);
-    const settling = settle(
-      admission,
-      { credits, route, status: 200, durationMs: performance.now() - started },
-      guard,
-    );
-    const settlement = settling instanceof Promise ? await settling : settling;
+    // The cache writes of a fresh answer wait for its credit: a request that cannot be charged
+    // (the usage store is down) keeps nothing, so its retry is not a free cache hit.
+    const held = await holdingWrites(() => run(admission));
+    const { body, credits, degraded } = held.value;
+    let paid = false;
+    let settlement: Awaited<ReturnType<typeof settle>>;
+    try {
+      const settling = settle(
+        admission,
+        { credits, route, status: 200, durationMs: performance.now() - started },
+        guard,
+      );
+      settlement = settling instanceof Promise ? await settling : settling;
+      paid = true;
+    } finally {
+      await held.release(paid);
+    }
     writeUsageHeaders(set.headers, admission, settlement);
     if (degraded) {
       const soft = set.headers["x-degraded"];

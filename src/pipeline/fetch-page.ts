@@ -12,6 +12,7 @@ import { cacheKey } from "./cache-key.ts";
 import { convertPage } from "./convert.ts";
 import { fetchEscalating } from "./escalate.ts";
 import { resolveFormats } from "./formats.ts";
+import { holdWrite } from "./holdback.ts";
 import type { RenderMemo } from "./render-memo.ts";
 import { renderResult } from "./result.ts";
 
@@ -179,8 +180,11 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       engine: attempt.engine,
     };
     const createdAt = now();
-    await deps.store.cache.set(key, page.url, { value, body: page.body, createdAt });
-    deps.engines.renders?.set(renderKey(createdAt), result);
+    // Held until a metered request is paid for (src/pipeline/holdback.ts).
+    await holdWrite(async () => {
+      await deps.store.cache.set(key, page.url, { value, body: page.body, createdAt });
+      deps.engines.renders?.set(renderKey(createdAt), result);
+    });
   }
   const degraded = [skipped, attempt.degraded].filter(Boolean).join("; ") || undefined;
   return { result, cache: { hit: false }, degraded };

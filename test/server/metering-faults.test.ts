@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SiphonError } from "../../src/errors.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * A request whose charge cannot be recorded (the usage store went away after the page was
+ * fetched) fails, and keeps nothing: the page it fetched is not cached, so its retry fetches
+ * again and pays instead of being a free cache hit.
+ */
+
+let hits = 0;
+let site: ReturnType<typeof Bun.serve>;
+let app: TestApp;
+let key: string;
+
+beforeAll(async () => {
+  site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => {
+      hits++;
+      return new Response(
+        "<html><head><title>Tide mills</title></head><body><main><h1>Tide mills</h1><p>A page worth a credit.</p></main></body></html>",
+        { headers: { "content-type": "text/html" } },
+      );
+    },
+  });
+  app = await startTestApp({ auth: "required" });
+  key = (await app.createKey("pro")).key;
+});
+
+afterAll(async () => {
+  await app.close();
+  site.stop(true);
+});
+
+/** Makes the usage store refuse the next charge, as a database that went away would. */
+function failNextCharge(): void {
+  const usage = app.store.usage;
+  const original = usage.addCredits.bind(usage);
+  usage.addCredits = async () => {
+    usage.addCredits = original;
+    throw new SiphonError(
+      "store_unavailable",
+      "The database is unavailable (connection refused); retry shortly.",
+    );
+  };
+}
+
+const routes = [
+  {
+    name: "GET /v1/fetch",
+    status: 503,
+    send: (path: string) =>
+      app.request(`/v1/fetch?url=${encodeURIComponent(`http://127.0.0.1:${site.port}${path}`)}`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+  },
+  {
+    name: "POST /v2/scrape (Firecrawl)",
+    // Firecrawl's status for a failure of the service's own (server/compat/http.ts).
+    status: 500,
+    send: (path: string) =>
+      app.request("/v2/scrape", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: `http://127.0.0.1:${site.port}${path}` }),
+      }),
+  },
+];
+
+describe.each(routes)("$name", ({ name, status, send }) => {
+  test("a fetch that could not be charged is not cached: the retry fetches again and is charged", async () => {
+    const path = `/page-${name.length}`;
+    hits = 0;
+    failNextCharge();
+    const failed = await send(path);
+    expect(failed.status).toBe(status);
+    expect(hits).toBe(1);
+    const retry = await send(path);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("x-credits-used")).toBe("1");
+    expect(hits).toBe(2);
+    // Once paid for, the page is cached as usual: the next request does not reach the site.
+    const again = await send(path);
+    expect(again.status).toBe(200);
+    expect(hits).toBe(2);
+  });
+});

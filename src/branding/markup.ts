@@ -35,24 +35,31 @@ export function stylesheetLinks(html: string, url: string): string[] {
 /** The name and logo of the organisation, brand or site its JSON-LD describes. */
 export function jsonLdOrganization($: CheerioAPI): { name?: string; logo?: string } {
   const found: { name?: string; logo?: string } = {};
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (!node || typeof node !== "object") return;
-    const record = node as Record<string, unknown>;
+  const read = (record: Record<string, unknown>): void => {
     const type = String(record["@type"] ?? "");
-    if (/Organization|Corporation|Brand|WebSite/.test(type)) {
-      if (!found.name && typeof record.name === "string") found.name = record.name;
-      const logo = record.logo;
-      if (!found.logo) {
-        if (typeof logo === "string") found.logo = logo;
-        else if (logo && typeof logo === "object" && typeof (logo as { url?: unknown }).url === "string")
-          found.logo = (logo as { url: string }).url;
+    if (!/Organization|Corporation|Brand|WebSite/.test(type)) return;
+    if (!found.name && typeof record.name === "string") found.name = record.name;
+    const logo = record.logo;
+    if (!found.logo) {
+      if (typeof logo === "string") found.logo = logo;
+      else if (logo && typeof logo === "object" && typeof (logo as { url?: unknown }).url === "string")
+        found.logo = (logo as { url: string }).url;
+    }
+  };
+  // Depth-first with a stack, in document order: JSON.parse reads any depth, a recursive walk would not.
+  const visit = (block: unknown): void => {
+    const stack = [block];
+    while (stack.length) {
+      const node = stack.pop();
+      if (Array.isArray(node)) {
+        for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
+      } else if (node && typeof node === "object") {
+        const record = node as Record<string, unknown>;
+        read(record);
+        // Reversed, so that they are visited as @graph, publisher, brand, author.
+        for (const key of ["author", "brand", "publisher", "@graph"]) stack.push(record[key]);
       }
     }
-    for (const key of ["@graph", "publisher", "brand", "author"]) visit(record[key]);
   };
   $('script[type="application/ld+json"]').each((_, el) => {
     try {

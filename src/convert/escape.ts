@@ -7,6 +7,8 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 
 /** Picks a markdown code fence longer than any backtick run inside `code`, so the block can never close early. */
 export function codeFence(code: string): string {
-  const longest = Math.max(0, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
+  // A loop, not Math.max(...runs): spreading one argument per run overflows the stack on a large body.
+  let longest = 0;
+  for (const run of code.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   return "`".repeat(Math.max(3, longest + 1));
 }

@@ -1,4 +1,6 @@
 import { type CheerioAPI, load } from "cheerio";
+import { parseBounded } from "../extract/depth.ts";
+import { loadHtml } from "../extract/dom.ts";
 
 /**
  * Reads RSS 2.0, RSS 1.0, Atom and sitemap documents into small plain models
@@ -49,9 +51,15 @@ function childText(node: Selection, ...names: string[]): string {
   return "";
 }
 
-/** Parses an XML document and recognises feeds and sitemaps by their root element. */
+const XML_MODE = { xmlMode: true, decodeEntities: true };
+
+/**
+ * Parses an XML document and recognises feeds and sitemaps by their root
+ * element. The tree is bounded in depth like an HTML page's (depth.ts), so
+ * reading text out of any element is safe however deep the document nests.
+ */
 export function parseXml(text: string): ParsedXml {
-  const $ = load(text, { xml: { xmlMode: true, decodeEntities: true } });
+  const $ = load(parseBounded(text, XML_MODE), { xml: XML_MODE });
   const root = $.root().children().first();
   const rootName = root.length ? root[0]!.tagName.toLowerCase() : "";
   if (rootName === "rss" || rootName === "rdf:rdf") return { kind: "feed", feed: rssFeed($, root) };
@@ -131,7 +139,8 @@ const LINE_END = /<\/(?:li|tr)\s*>|<br\s*\/?>/gi;
 export function htmlToPlainText(html: string): string {
   if (!/[<&]/.test(html)) return html.replace(/[ \t]+/g, " ").trim();
   const marked = html.replace(PARAGRAPH_END, (tag) => `${tag}\n\n`).replace(LINE_END, (tag) => `${tag}\n`);
-  const $ = load(marked, null, false);
+  // Parsed like a page (htmlparser2, bounded in depth): parse5 slows down quadratically on deep nesting.
+  const $ = loadHtml(marked);
   $("script, style, noscript").remove();
   return $.root()
     .text()

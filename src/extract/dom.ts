@@ -1,12 +1,17 @@
 import { type CheerioAPI, load } from "cheerio";
+import { parseBounded } from "./depth.ts";
+
+/** cheerio's switch to htmlparser2 (and to dom-serializer for `.html()`), in HTML mode. */
+const HTMLPARSER2 = { xml: { xmlMode: false, decodeEntities: true } };
 
 /**
  * Parses HTML with htmlparser2 (several times faster than parse5, and
- * forgiving of the broken markup found on real pages). Every extraction step
- * works on the tree this returns.
+ * forgiving of the broken markup found on real pages) into a tree no deeper
+ * than a browser's (see depth.ts). Every extraction step works on the tree
+ * this returns.
  */
 export function loadHtml(html: string): CheerioAPI {
-  return load(html, { xml: { xmlMode: false, decodeEntities: true } }, true);
+  return load(parseBounded(html, { decodeEntities: true }), HTMLPARSER2, true);
 }
 
 export type { CheerioAPI };

@@ -77,7 +77,7 @@ const STEPS: Step[] = [
   function declaredProductDetails(ctx) {
     // A product's description is content even where the page only declares it (JSON-LD).
     if (!ctx.options.onlyMainContent || ctx.pageType !== "product") return;
-    const extra = missingDescription(ctx.$, ctx.roots, declaredProductDescription(scanPage(ctx.$), ctx.$));
+    const extra = missingDescription(ctx.$, ctx.roots, declaredProductDescription(scanPage(ctx.$)));
     if (extra) ctx.roots = [...ctx.roots, extra];
   },
   function includeAndExclude(ctx) {

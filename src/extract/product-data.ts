@@ -1,4 +1,6 @@
 import type { CheerioAPI } from "cheerio";
+import { textContent } from "domutils";
+import { parseBounded } from "./depth.ts";
 import { type Element, textOf } from "./nodes.ts";
 import { type JsonLdNode, jsonLdNodes, type PageScan, typeName } from "./scan.ts";
 
@@ -22,7 +24,7 @@ function isProduct(node: JsonLdNode): boolean {
  * entities removed; null when there is none or several products are declared
  * (a listing's cards describe themselves).
  */
-export function declaredProductDescription(scan: PageScan, $: CheerioAPI): string | null {
+export function declaredProductDescription(scan: PageScan): string | null {
   const products: JsonLdNode[] = [];
   for (const node of jsonLdNodes(scan)) {
     if (isProduct(node)) products.push(node);
@@ -33,8 +35,10 @@ export function declaredProductDescription(scan: PageScan, $: CheerioAPI): strin
   if (products.length !== 1) return null;
   const raw = products[0]!.description;
   if (typeof raw !== "string") return null;
-  // Shops put HTML (escaped or not) in the field: read it as HTML to get its text.
-  const text = $("<div></div>").html(raw).text().replace(/\s+/g, " ").trim();
+  // Shops put HTML (escaped or not) in the field: read it as HTML (bounded like the page) to get its text.
+  const text = textContent(parseBounded(raw, { decodeEntities: true }))
+    .replace(/\s+/g, " ")
+    .trim();
   return text || null;
 }
 

@@ -122,12 +122,18 @@ export function jsonLdNodes(scan: PageScan): JsonLdNode[] {
   let nodes = jsonLd.get(scan);
   if (nodes) return nodes;
   const found: JsonLdNode[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === "object") {
-      const node = value as JsonLdNode;
-      found.push(node);
-      if (node["@graph"]) visit(node["@graph"]);
+  // Depth-first with a stack, in document order: JSON.parse reads any depth, so a block of
+  // 200,000 nested arrays would overflow a recursive walk.
+  const visit = (block: unknown): void => {
+    const stack = [block];
+    while (stack.length) {
+      const value = stack.pop();
+      if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
+      else if (value && typeof value === "object") {
+        const node = value as JsonLdNode;
+        found.push(node);
+        if (node["@graph"]) stack.push(node["@graph"]);
+      }
     }
   };
   for (const el of scan.jsonLd) {

@@ -1,5 +1,6 @@
 import * as cheerio from "cheerio";
 import { SiphonError } from "../errors.ts";
+import { loadHtml } from "../extract/dom.ts";
 
 /** A field's selector as written: "css", "css@attr", or ["css"] / ["css@attr"] for every match. */
 export type SelectorSpec = string | string[];
@@ -66,7 +67,9 @@ export function applySelectors(
   url: string,
   selectors: Record<string, SelectorSpec>,
 ): Record<string, unknown> {
-  const $ = cheerio.load(html);
+  // The page's tree as extraction sees it (htmlparser2, bounded in depth like a browser's):
+  // parse5 slows down quadratically on deep nesting, and an unbounded tree overflows `.text()`.
+  const $ = loadHtml(html);
   const data: Record<string, unknown> = {};
   for (const [field, { css, attr, all }] of parseSelectors(selectors)) {
     const read = (element: Parameters<typeof $>[0]): string | null => {

@@ -34,8 +34,23 @@ const HEAD = new TextEncoder().encode(
   "<!DOCTYPE html><html><head><title>Stream</title></head><body><main><h1>Stream</h1>",
 );
 
+let declaredBig: Blob | undefined;
+
+/** /heavy/big whole, so that its Content-Length is sent (Bun sends a stream chunked). */
+function bigBlob(): Blob {
+  const parts: Uint8Array[] = [HEAD];
+  let size = HEAD.byteLength;
+  while (size + CHUNK.byteLength <= BIG_PAGE_BYTES) {
+    parts.push(CHUNK);
+    size += CHUNK.byteLength;
+  }
+  parts.push(CHUNK.subarray(0, BIG_PAGE_BYTES - size));
+  declaredBig ??= new Blob(parts as BlobPart[], { type: "text/html; charset=utf-8" });
+  return declaredBig;
+}
+
 /** A text/html stream of paragraphs, `limit` bytes long (Infinity: endless), recorded under `id`. */
-function paragraphs(id: string, limit: number, declare: boolean): Response {
+function paragraphs(id: string, limit: number): Response {
   const record: StreamRecord = { sent: 0, cancelledAt: 0 };
   streams.set(id, record);
   const stream = new ReadableStream<Uint8Array>({
@@ -56,9 +71,7 @@ function paragraphs(id: string, limit: number, declare: boolean): Response {
       record.cancelledAt = Date.now();
     },
   });
-  const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8" };
-  if (declare) headers["content-length"] = String(limit);
-  return new Response(stream, { headers });
+  return new Response(stream, { headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
 let bomb: Promise<Uint8Array<ArrayBuffer>> | undefined;
@@ -107,7 +120,7 @@ export const HEAVY_PATHS = [
 /**
  * The answer to one of HEAVY_PATHS (404 for another path):
  * - /heavy/endless?id=: an HTML stream that never ends;
- * - /heavy/big?id=[&declared=1]: a 50 MB HTML page, streamed (with Content-Length if declared);
+ * - /heavy/big?id=[&declared=1]: a 50 MB HTML page, streamed (declared: sent whole, with its Content-Length);
  * - /heavy/gzip-bomb: 1 GiB of zeros as a ~1 MB gzip body (Content-Encoding: gzip);
  * - /heavy/tall: a short article 200,000 px tall;
  * - /heavy/runaway-dom, /heavy/runaway-js: scripts that add text nodes, or arrays, forever;
@@ -119,9 +132,11 @@ export async function heavyRoute(url: URL): Promise<Response> {
   const target = url.searchParams.get("url") ?? "";
   switch (url.pathname) {
     case "/heavy/endless":
-      return paragraphs(id, Number.POSITIVE_INFINITY, false);
+      return paragraphs(id, Number.POSITIVE_INFINITY);
     case "/heavy/big":
-      return paragraphs(id, BIG_PAGE_BYTES, url.searchParams.get("declared") === "1");
+      return url.searchParams.get("declared") === "1"
+        ? new Response(bigBlob())
+        : paragraphs(id, BIG_PAGE_BYTES);
     case "/heavy/gzip-bomb":
       return new Response(await gzipBomb(), {
         headers: { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip" },

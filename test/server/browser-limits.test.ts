@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startRssSampler } from "../../scripts/bench/rss-sampler.ts";
+import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
+import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { imageSize } from "../helpers/images.ts";
+import { streamRecord, TALL_PAGE_PX } from "../helpers/site-pages/heavy.ts";
+
+/**
+ * The browser path under pages that would exhaust it (the README's "Browser" limits), with SSRF
+ * protection on as in production: the fixture site is the one origin allowed, and another
+ * loopback port, which counts every request, stands for an internal address.
+ */
+
+const BROWSER_TEST_MS = 60_000;
+/** The plain HTTP body limit, which renders share per response (SIPHON_MAX_BODY_BYTES). */
+const LIMIT = 10 * 1024 * 1024;
+/**
+ * The most the server process and all its Chromium processes may hold together while four such
+ * renders run at once (stated in the README). Measured ~1.4 GiB with the limits, ~5 GiB and
+ * growing without them.
+ */
+const FOUR_RENDERS_MAX_MIB = 3_584;
+
+let site: FixtureSite;
+let app: TestApp;
+/** A loopback server the SSRF guard refuses; counts every request that reaches it. */
+let refused: ReturnType<typeof Bun.serve>;
+let refusedHits = 0;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  refused = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch() {
+      refusedHits++;
+      return new Response("<h1>Internal page</h1>", { headers: { "content-type": "text/html" } });
+    },
+  });
+  app = await startTestApp({ disableSsrfProtection: false, ssrfAllow: `127.0.0.1:${site.port}` });
+}, BROWSER_TEST_MS);
+afterAll(async () => {
+  await app.close();
+  await site.stop();
+  refused.stop(true);
+});
+
+type Mode = "render" | "stealth" | "screenshot";
+const MODES: Mode[] = ["render", "stealth", "screenshot"];
+
+/** One request of `mode` for `url`, the way a user sends it. */
+function ask(mode: Mode, url: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  if (mode === "screenshot") {
+    return app.request("/v1/screenshot", { method: "POST", body: JSON.stringify({ url, ...extra }) });
+  }
+  const body = { url, maxAge: 0, format: "text", [mode]: true, ...extra };
+  return app.request("/v1/fetch", { method: "POST", body: JSON.stringify(body) });
+}
+
+async function expectError(res: Response, status: number, type: string): Promise<string> {
+  const text = await res.text();
+  expect({ status: res.status, body: text }).toMatchObject({ status });
+  const error = await errorOf(new Response(text));
+  expect(error.type).toBe(type);
+  return error.message;
+}
+
+let ids = 0;
+const nextId = (name: string) => `${name}-${++ids}-${Date.now()}`;
+
+describe("rendering takes in no more than plain HTTP would", () => {
+  test.each(MODES)(
+    "%s: an endless body is stopped at the limit, long before the timeout, and its connection closed",
+    async (mode) => {
+      const id = nextId("endless");
+      const started = Date.now();
+      const res = await ask(mode, `${site.url}/heavy/endless?id=${id}`);
+      const answered = Date.now();
+      const message = await expectError(res, 502, "content_too_large");
+      expect(message).toContain(`${LIMIT}-byte limit`);
+      // Far from the 60 s timeout: the render ends when the count passes the limit.
+      expect(answered - started).toBeLessThan(20_000);
+      const record = streamRecord(id)!;
+      // The connection is dropped as the answer is given, not left to stream.
+      for (let i = 0; i < 40 && !record.cancelledAt; i++) await Bun.sleep(25);
+      expect(record.cancelledAt).toBeGreaterThan(0);
+      expect(record.cancelledAt - answered).toBeLessThan(1_000);
+      // What the server wrote ahead of the renderer (socket and proxy buffers, measured up to
+      // ~3.5x the limit) is bounded too; an unbounded render keeps reading until its timeout.
+      expect(record.sent).toBeLessThan(6 * LIMIT);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test.each(MODES)(
+    "%s: a gzip bomb (1 GiB of zeros in ~1 MB) is content_too_large, never a 200 with empty content",
+    async (mode) => {
+      const started = Date.now();
+      const message = await expectError(
+        await ask(mode, `${site.url}/heavy/gzip-bomb`),
+        502,
+        "content_too_large",
+      );
+      expect(message).toContain("gzip-bomb");
+      expect(Date.now() - started).toBeLessThan(20_000);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test.each(MODES)(
+    "%s: a 50 MB page is content_too_large, streamed or announced by its Content-Length",
+    async (mode) => {
+      const id = nextId("big");
+      await expectError(await ask(mode, `${site.url}/heavy/big?id=${id}`), 502, "content_too_large");
+      expect(streamRecord(id)!.sent).toBeLessThan(6 * LIMIT);
+      const declared = nextId("declared");
+      const started = Date.now();
+      await expectError(
+        await ask(mode, `${site.url}/heavy/big?id=${declared}&declared=1`),
+        502,
+        "content_too_large",
+      );
+      // Refused on its headers: no need to wait for the bytes.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "a full-page screenshot of a page 200,000 px tall is cut at 16384 px",
+    async () => {
+      const res = await ask("screenshot", `${site.url}/heavy/tall`, { fullPage: true });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { screenshot: string; metadata: { height: number } } };
+      const image = Buffer.from(body.data.screenshot.split(",")[1] ?? "", "base64");
+      expect(TALL_PAGE_PX).toBeGreaterThan(16_384);
+      expect(imageSize(image)).toEqual({ format: "png", width: 1280, height: 16_384 });
+      expect(body.data.metadata.height).toBe(16_384);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    `four such renders at once keep siphon and its Chromium processes under ${FOUR_RENDERS_MAX_MIB} MiB`,
+    async () => {
+      const sampler = startRssSampler(process.pid, 100);
+      const answers = await Promise.all([
+        ask("render", `${site.url}/heavy/endless?id=${nextId("four")}`),
+        ask("render", `${site.url}/heavy/gzip-bomb`),
+        ask("stealth", `${site.url}/heavy/big?id=${nextId("four")}`),
+        ask("screenshot", `${site.url}/heavy/endless?id=${nextId("four")}`, { fullPage: true }),
+      ]);
+      const peak = await sampler.stop();
+      for (const res of answers) await expectError(res, 502, "content_too_large");
+      console.log(`four renders at once: peak ${peak} MiB (process tree)`);
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThan(FOUR_RENDERS_MAX_MIB);
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe("a renderer has a memory ceiling", () => {
+  test.each(["render", "stealth"] as const)(
+    "%s: a page that grows its DOM forever is stopped at the ceiling with content_too_large",
+    async (mode) => {
+      const started = Date.now();
+      // `wait` keeps the page rendering while it grows, as a slow app's caller would.
+      const message = await expectError(
+        await ask(mode, `${site.url}/heavy/runaway-dom`, { wait: 40_000 }),
+        502,
+        "content_too_large",
+      );
+      expect(message).toContain("1024 MiB of memory");
+      expect(Date.now() - started).toBeLessThan(40_000);
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe("a redirect the browser is refused is 403 forbidden_url, and reaches nothing", () => {
+  const kinds = {
+    "meta refresh": "/redirect/meta",
+    "location.href script": "/redirect/script",
+    "location.replace script": "/redirect/replace",
+    "302 of the main document": "/redirect/to",
+  };
+  const cases = MODES.flatMap((mode) => Object.entries(kinds).map(([kind, path]) => [mode, kind, path]));
+
+  test.each(cases)(
+    "%s: %s towards another loopback port",
+    async (mode, _kind, path) => {
+      refusedHits = 0;
+      const target = `http://127.0.0.1:${refused.port}/internal`;
+      const res = await ask(mode as Mode, `${site.url}${path}?url=${encodeURIComponent(target)}`);
+      const message = await expectError(res, 403, "forbidden_url");
+      expect(message).not.toContain("chrome-error");
+      expect(refusedHits).toBe(0);
+    },
+    BROWSER_TEST_MS,
+  );
+});

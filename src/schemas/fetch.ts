@@ -76,7 +76,8 @@ export const FetchBody = T.Object(
       }),
     ),
     languages: T.Optional(
-      T.Array(T.String({ maxLength: 35 }), {
+      // Language tags (BCP 47: "de", "de-CH", "zh-Hant-TW") or "*": they go into Accept-Language.
+      T.Array(T.String({ maxLength: 35, pattern: "^(\\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)$" }), {
         maxItems: 20,
         description: "Language preferences, e.g. de-CH, fr",
       }),

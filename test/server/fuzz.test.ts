@@ -114,11 +114,12 @@ beforeAll(async () => {
     expect(res.status).toBe(202);
     return ((await res.json()) as { id: string }).id;
   };
-  const crawl = { url: LOOPBACK, ignoreSitemap: true, ignoreRobotsTxt: true, maxDepth: 0 };
+  // Jobs start on the allowed sink: a refused start URL is refused at submit, as fetch does.
+  const crawl = { url: reachable, ignoreSitemap: true, ignoreRobotsTxt: true, maxDepth: 0 };
   realIds.crawl = await startJob("/v1/crawl", crawl);
-  realIds.batch = await startJob("/v1/batch/scrape", { urls: [LOOPBACK] });
-  realIds.extract = await startJob("/v1/extract", { urls: [LOOPBACK], selectors: { title: "h1" } });
-  othersBatch = await startJob("/v1/batch/scrape", { urls: [LOOPBACK] }, other);
+  realIds.batch = await startJob("/v1/batch/scrape", { urls: [reachable] });
+  realIds.extract = await startJob("/v1/extract", { urls: [reachable], selectors: { title: "h1" } });
+  othersBatch = await startJob("/v1/batch/scrape", { urls: [reachable] }, other);
   doc = (await (await app.handle(new Request("http://localhost/docs/json"))).json()) as OpenApi;
 });
 
@@ -900,5 +901,27 @@ describe("bugs the fuzz found, now fixed", () => {
       const crawl = { url: reachable, maxDepth: 0, scrapeOptions: junk };
       expect((await send("POST", "/v1/crawl", { body: JSON.stringify(crawl) })).status).toBe(400);
     }
+  });
+});
+
+describe("after the sweeps", () => {
+  test("the server is healthy: /health answers and a real fetch, search and job still work", async () => {
+    const health = await send("GET", "/health", {}, false);
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.text).status).toBe("ok");
+    const fetched = await send("POST", "/v1/fetch", { body: JSON.stringify({ url: reachable, maxAge: 0 }) });
+    expect(fetched.status).toBe(200);
+    expect(JSON.parse(fetched.text).content).toContain("Sink.");
+    const search = await send("GET", "/v1/search?q=tide+mills");
+    expect(search.status).toBe(200);
+    const started = await send("POST", "/v1/batch/scrape", { body: JSON.stringify({ urls: [reachable] }) });
+    expect(started.status).toBe(202);
+    const { url } = JSON.parse(started.text) as { url: string };
+    let status = "";
+    for (let i = 0; i < 200 && status !== "completed"; i++) {
+      status = JSON.parse((await send("GET", new URL(url).pathname)).text).status;
+      if (status !== "completed") await Bun.sleep(25);
+    }
+    expect(status).toBe("completed");
   });
 });

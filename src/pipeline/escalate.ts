@@ -48,7 +48,8 @@ function describe(error: unknown): string {
  * and simple|browser -> stealth when the answer is a bot-detection page. Each stage's answer is
  * compared with the one before by main-content text, and the better one is returned: a stage
  * that fails, times out or draws less text than the stage before gives back the earlier answer
- * with a `warning`, never an empty page or an error. Choosing the engine is core logic, not an
+ * with a `warning`, never an empty page or an error; only a forbidden_url (the page led the
+ * browser to a refused address) is thrown whatever came before. Choosing the engine is core logic, not an
  * engine's: engines only fetch. Without escalation the simple result comes back with a
  * `degraded` note, and a bot wall stays `blocked`.
  */
@@ -65,6 +66,9 @@ export async function fetchEscalating(url: string, plan: EscalationPlan, engines
       attempt = { page, converted, engine: name };
       if (page.warning) attempt.warning = page.warning;
     } catch (error) {
+      // A refusal is the answer, not a stage that failed: the page led to an address the SSRF
+      // guard refuses (a script or meta redirect only the browser follows), as a 30x would.
+      if (error instanceof SiphonError && error.type === "forbidden_url") throw error;
       const blocked = error instanceof SiphonError && error.type === "blocked";
       if (blocked && name !== "stealth") {
         if (!plan.allowed)

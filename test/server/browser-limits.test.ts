@@ -172,7 +172,7 @@ describe("a renderer has a memory ceiling", () => {
         "content_too_large",
       );
       expect(message).toContain("1024 MiB of memory");
-      expect(Date.now() - started).toBeLessThan(40_000);
+      expect(Date.now() - started).toBeLessThan(50_000);
     },
     BROWSER_TEST_MS,
   );
@@ -195,6 +195,22 @@ describe("a redirect the browser is refused is 403 forbidden_url, and reaches no
       const res = await ask(mode as Mode, `${site.url}${path}?url=${encodeURIComponent(target)}`);
       const message = await expectError(res, 403, "forbidden_url");
       expect(message).not.toContain("chrome-error");
+      expect(refusedHits).toBe(0);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "a script redirect found by automatic escalation is 403 too, not the plain answer",
+    async () => {
+      refusedHits = 0;
+      const target = `http://127.0.0.1:${refused.port}/internal`;
+      const url = `${site.url}/redirect/script?url=${encodeURIComponent(target)}`;
+      const res = await app.request("/v1/fetch", {
+        method: "POST",
+        body: JSON.stringify({ url, maxAge: 0, format: "text" }),
+      });
+      await expectError(res, 403, "forbidden_url");
       expect(refusedHits).toBe(0);
     },
     BROWSER_TEST_MS,

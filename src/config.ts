@@ -248,6 +248,13 @@ const SETTINGS = {
     default: 10_000,
     doc: "A webhook delivery with no answer within this time counts as failed",
   },
+  jobStallMs: {
+    env: "SIPHON_JOB_STALL_MS",
+    // Longer than one page may take: a render (60 s) then an LLM extraction (120 s).
+    kind: "int",
+    default: 180_000,
+    doc: "A queued or processing job that has not moved for this long is polled with a warning that it looks stalled (0: never)",
+  },
   jobRetentionMs: {
     env: "SIPHON_JOB_RETENTION_MS",
     kind: "int",

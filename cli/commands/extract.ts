@@ -108,7 +108,8 @@ async function localJob(input: ExtractInput, urls: string[]): Promise<ExtractJob
   try {
     // A person's own machine: --llm-base may point at a model server on loopback or the LAN.
     const { job, pages } = await extractMany(urls, request, { ...ctx, apiBasePolicy: "trust" });
-    return { success: true, progress: 100, ...extractJobView(job, pages, 0, pages.length) };
+    const view = extractJobView(job, pages, 0, pages.length);
+    return { success: true, progress: 100, ...view, lastProgressAt: new Date().toISOString() };
   } finally {
     await ctx.close();
   }

@@ -1,6 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
+import { jobActivity } from "../../src/jobs/activity.ts";
 import { extractSummary, pagesOf, submitExtract } from "../../src/jobs/extract-job.ts";
 import { ExtractBody, MAX_EXTRACT_URLS } from "../../src/schemas/extract.ts";
 import { LlmFieldsOptional } from "../../src/schemas/llm.ts";
@@ -138,7 +139,10 @@ export async function extractPoll(guard: Guard, job: JobRecord) {
   // Each failed page with its reason, as the native poll's results give it: a caller must be able
   // to tell a refused llmApiBase from a page that did not load.
   const failed = pages.flatMap((page) => ("error" in page ? [`${page.url} (${page.error.message})`] : []));
-  if (failed.length) body.warning = `These pages could not be extracted: ${failed.join("; ")}`;
+  const { lastProgressAt, warning: stalled } = jobActivity(job, guard.now(), guard.config.jobStallMs);
+  body.lastProgressAt = lastProgressAt;
+  const warnings = [stalled, failed.length ? `These pages could not be extracted: ${failed.join("; ")}` : ""];
+  if (warnings.some(Boolean)) body.warning = warnings.filter(Boolean).join(" ");
   if (job.error) body.error = job.error;
   return body;
 }

@@ -1,5 +1,6 @@
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
+import { jobActivity } from "../../src/jobs/activity.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { type JobSurface, type PageView, type SurfaceSubmit, surfaceOf } from "../../src/jobs/surface.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -93,6 +94,7 @@ export async function pagesPoll(
     creditsUsed: job.creditsUsed,
     expiresAt: expiresAt(guard, job),
     data: documentsOf(job, items),
+    ...jobActivity(job, guard.now(), guard.config.jobStallMs),
   };
   if (job.error) body.error = job.error;
   if (skip + items.length < finished) body.next = nextLink(request, skip + items.length, limit);

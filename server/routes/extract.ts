@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { jobActivity } from "../../src/jobs/activity.ts";
 import { extractJobView, extractTargets, pagesOf, submitExtract } from "../../src/jobs/extract-job.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -127,7 +128,12 @@ export function extractRoutes(
         // At most 100 pages: the merge reads them all, the answer pages them.
         const items = await guard.store.jobs.results(job.id, 0, job.total);
         const view = extractJobView(job, pagesOf(items), skip, limit);
-        const body: ExtractJobPoll = { success: true, progress: progressOf(job), ...view };
+        const body: ExtractJobPoll = {
+          success: true,
+          progress: progressOf(job),
+          ...view,
+          ...jobActivity(job, guard.now(), guard.config.jobStallMs),
+        };
         if (skip + view.results.length < items.length)
           body.next = nextLink(request, skip + view.results.length, limit);
         return body;

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { SiphonError } from "../../src/errors.ts";
+import { jobActivity } from "../../src/jobs/activity.ts";
 import type { JobEvent, JobRunner } from "../../src/jobs/runner.ts";
 import { submitBatch, submitCrawl } from "../../src/jobs/submit.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -105,6 +106,7 @@ async function poll(guard: Guard, request: Request, job: JobRecord, query: Recor
     creditsUsed: job.creditsUsed,
     expiresAt: iso(job.expiresAt),
     data: items.map((item) => item.data),
+    ...jobActivity(job, guard.now(), guard.config.jobStallMs),
   };
   if (job.error) body.error = job.error;
   if (skip + items.length < finished(job)) body.next = nextLink(request, skip + items.length, limit);
@@ -157,7 +159,9 @@ function jobRoutesFor(
         detail: {
           summary: `Poll a ${type} job (Accept: text/event-stream streams progress)`,
           description:
-            "Results page with ?skip=&limit= (default 100); `next` links the following page. Not metered.",
+            "Results page with ?skip=&limit= (default 100); `next` links the following page. `lastProgressAt` says " +
+            "when the job last moved; `warning` appears while it is queued or processing with no movement for " +
+            "SIPHON_JOB_STALL_MS (default 180 s). Not metered.",
         },
       },
     )

@@ -156,6 +156,12 @@ export type ExtractJobState = Pick<
   "status" | "total" | "completed" | "failed" | "creditsUsed" | "expiresAt" | "error"
 >;
 
+/** The poll's body but for what the poll adds: success, progress, next and the job's activity (src/jobs/activity.ts). */
+export type ExtractJobViewBody = Omit<
+  ExtractJobPoll,
+  "success" | "progress" | "next" | "lastProgressAt" | "warning"
+>;
+
 /**
  * GET /v1/extract/:id from the job and all its pages (in the order of urls): state and
  * counters, the merged data once completed, and the per-page results from `skip` (at most
@@ -166,8 +172,8 @@ export function extractJobView(
   pages: ExtractPage[],
   skip: number,
   limit: number,
-): Omit<ExtractJobPoll, "success" | "progress" | "next"> {
-  const view: Omit<ExtractJobPoll, "success" | "progress" | "next"> = {
+): ExtractJobViewBody {
+  const view: ExtractJobViewBody = {
     status: job.status,
     total: job.total,
     completed: job.completed + job.failed,

@@ -104,5 +104,14 @@ export const ExtractJobPoll = T.Object({
     T.Object({ input: T.Integer(), output: T.Integer() }, { description: "LLM tokens of every page" }),
   ),
   error: T.Optional(T.String({ description: "Why the job failed" })),
+  lastProgressAt: T.String({
+    description: "ISO 8601: when the job last moved (a page finished, a status changed)",
+  }),
+  warning: T.Optional(
+    T.String({
+      description:
+        "While queued or processing: the job has not moved for SIPHON_JOB_STALL_MS and looks stalled",
+    }),
+  ),
 });
 export type ExtractJobPoll = Static<typeof ExtractJobPoll>;

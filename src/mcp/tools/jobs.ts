@@ -3,8 +3,10 @@
  * do), wait for it while reporting progress, and answer with its pages, a window at a time. A
  * call with jobId instead reads a job started earlier (not metered, as a REST poll).
  */
+
 import { Type as T } from "@sinclair/typebox";
 import { SiphonError } from "../../errors.ts";
+import { jobActivity } from "../../jobs/activity.ts";
 import { type JobRecord, type JobType, TERMINAL_STATUSES } from "../../store/types.ts";
 import { ItemPage, itemPaging, itemWindow } from "../paging.ts";
 import type { ToolContext, ToolOutput } from "../types.ts";
@@ -63,6 +65,10 @@ export const JobOutput = T.Object({
   failed: T.Integer(),
   creditsUsed: T.Integer(),
   error: T.Optional(T.String({ description: "Why the job failed" })),
+  lastProgressAt: T.String({
+    description: "ISO 8601: when the job last moved (a page finished, a status changed)",
+  }),
+  warning: T.Optional(T.String({ description: "The job has not moved for a while and looks stalled" })),
   pages: T.Array(JobPage, { description: "The finished pages named by page, in the order they finished" }),
   page: ItemPage,
 });
@@ -175,12 +181,17 @@ export async function jobAnswer(
     page: window.page,
   };
   if (job.error) structured.error = job.error;
+  const { deps } = ctx.host;
+  const activity = jobActivity(job, (deps.now ?? Date.now)(), deps.config.jobStallMs);
+  structured.lastProgressAt = activity.lastProgressAt;
+  if (activity.warning) structured.warning = activity.warning;
 
   const lines = [
     `# ${options.noun} ${job.id}: ${job.status}, ${done} of ${job.total} pages finished` +
       `${job.failed ? ` (${job.failed} failed)` : ""}, ${job.creditsUsed} credits`,
   ];
   if (job.error) lines.push(`Error: ${job.error}`);
+  if (activity.warning) lines.push(`Warning: ${activity.warning}`);
   const again = `${options.tool} with {"jobId": "${job.id}"`;
   const note = itemsNote(window.page, "pages", `${again}, "startIndex": …}`);
   if (note) lines.push(note);

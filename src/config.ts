@@ -326,7 +326,7 @@ const SETTINGS = {
     env: "SIPHON_YOUTUBE_URL",
     kind: "string",
     default: "https://www.youtube.com",
-    doc: "YouTube's base URL (InnerTube player API and caption files below it); operator configuration, so not subject to the SSRF guard",
+    doc: "YouTube's base URL (InnerTube player API and caption files below it); operator configuration, so trusted on its own origin (redirects elsewhere go through the SSRF guard)",
   },
   openaiBaseUrl: {
     env: "SIPHON_OPENAI_BASE_URL",

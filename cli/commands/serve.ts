@@ -1,6 +1,9 @@
+import { constants } from "node:os";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
-import { openContext } from "../context.ts";
+import { type JobRunner, within } from "../../src/jobs/runner.ts";
+import type { WatchScheduler, WatchService } from "../../src/watch/index.ts";
+import { type CliContext, openContext } from "../context.ts";
 import { log, setQuiet } from "../output.ts";
 
 function port(value: unknown): number | undefined {
@@ -30,6 +33,77 @@ function concurrency(value: unknown): number | undefined {
     );
   }
   return n;
+}
+
+/** What a serving process runs, in the order its shutdown stops them. */
+interface Serving {
+  app: { server: { stop(closeActiveConnections?: boolean): Promise<void> } | null };
+  runner: JobRunner;
+  scheduler: WatchScheduler | undefined;
+  watches: WatchService;
+  ctx: CliContext;
+}
+
+/** What the grace keeps back for closing the stores once the work is handed back, ms. */
+const STORE_RESERVE_MS = 2_000;
+
+/**
+ * Shuts a serving process down within `graceMs`, each step bounded whatever the stores do: no
+ * new connections; every open event stream ends with its shutdown event and every WebSocket
+ * closes 1001; jobs stop here and are handed back (single process: they stay processing and
+ * resume on the next start; hosted: their queue entries go back to the queue); requests under
+ * way finish, or are cut when the time is up; then the watches and the stores close.
+ */
+async function shutdown(serving: Serving, graceMs: number): Promise<void> {
+  const { app, runner, scheduler, watches, ctx } = serving;
+  const until = Date.now() + graceMs;
+  const reserve = Math.min(STORE_RESERVE_MS, Math.floor(graceMs / 4));
+  const left = (keep = 0) => Math.max(0, until - keep - Date.now());
+  const server = app.server;
+  const closing = server?.stop(false) ?? Promise.resolve();
+  const { endOpenConnections } = await import("../../server/shutdown.ts");
+  const ended = endOpenConnections();
+  if (ended) log.info(`ended ${ended} open stream(s)`);
+  await Promise.all([
+    runner.close({ graceMs: left(reserve) }),
+    within(scheduler?.stop() ?? Promise.resolve(), left(reserve)),
+    within(closing, left(reserve)).then((done) => {
+      // Requests still under way when the grace is nearly spent are cut.
+      if (!done) return server?.stop(true);
+    }),
+  ]);
+  await within(watches.close(), left());
+  await within(ctx.close(), left());
+}
+
+/**
+ * Resolves once the process has shut down (`stop`) after SIGTERM or SIGINT. The grace is a
+ * promise: past it the process exits (1) wherever the shutdown is; a second signal exits at once.
+ */
+function onSignals(graceMs: number, stop: (graceMs: number) => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const received = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log.warn(`${signal} received again: exiting now`);
+        process.exit(128 + (constants.signals[signal] ?? 0));
+      }
+      stopping = true;
+      log.info(`${signal} received, shutting down (within ${graceMs} ms, SIPHON_SHUTDOWN_GRACE_MS)`);
+      const late = setTimeout(() => {
+        log.warn(`shutdown did not finish within ${graceMs} ms: exiting now`);
+        process.exit(1);
+      }, graceMs);
+      void stop(graceMs)
+        .catch((error) => log.error("shutdown failed:", error))
+        .finally(() => {
+          clearTimeout(late);
+          resolve();
+        });
+    };
+    process.on("SIGINT", received);
+    process.on("SIGTERM", received);
+  });
 }
 
 export default defineCommand({
@@ -128,25 +202,16 @@ export default defineCommand({
       // Tests and scripts read this line to learn the port when --port 0 is used.
       log.info(`siphon listening on http://${ctx.config.host}:${port}${queued ? ` (role ${mode})` : ""}`);
     } else log.info(`siphon worker ready (concurrency ${ctx.config.workerConcurrency})`);
+    // From here on a signal shuts down in order, within the grace (a second one exits at once).
+    const stopped = onSignals(ctx.config.shutdownGraceMs, (grace) =>
+      shutdown({ app, runner, scheduler, watches, ctx }, grace),
+    );
     // Jobs a previous process accepted and did not finish carry on now.
     const resumed = await runner.resume();
     if (resumed) log.info(`resumed ${resumed} unfinished job(s)`);
     // Due watch checks run from now on, overdue ones first (once each, however long the server was down).
     scheduler?.start();
-
-    await new Promise<void>((resolve) => {
-      const stop = async (signal: string) => {
-        log.info(`${signal} received, shutting down`);
-        if (app.server) await app.stop();
-        await runner.close();
-        await scheduler?.stop();
-        await watches.close();
-        await ctx.close();
-        resolve();
-      };
-      process.once("SIGINT", () => void stop("SIGINT"));
-      process.once("SIGTERM", () => void stop("SIGTERM"));
-    });
+    await stopped;
     return 0;
   },
 });

@@ -3,6 +3,7 @@ import { toSiphonError } from "../../src/errors.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { type JobItem, type JobRecord, type JobType, TERMINAL_STATUSES } from "../../src/store/types.ts";
 import type { Guard } from "../guard.ts";
+import { GOING_AWAY_CODE, holdOpen } from "../shutdown.ts";
 import { callerJob, documentsOf, expiresAt, finishedItems, pagesStatus } from "./job-view.ts";
 import { sharedJob } from "./shared.ts";
 
@@ -13,7 +14,9 @@ import { sharedJob } from "./shared.ts";
  * `{status, total, completed, creditsUsed, expiresAt, data: [documents so far]}`, a `document`
  * for each page scraped after it, then the socket closes with `{"type":"done"}` as its reason
  * (a failed job: `{"type":"error","error"}`). A job that is not the caller's closes with code
- * 1008 and `{"type":"error","error":"Job not found"}`, a bad key with 3000.
+ * 1008 and `{"type":"error","error":"Job not found"}`, a bad key with 3000. When the server
+ * shuts down, every watch closes with 1001 (going away) and an error saying so: the v2 SDK's
+ * watcher then polls, and the job goes on once the server is back.
  */
 
 /** How often a watch looks for pages when no event of the runner wakes it. */
@@ -44,6 +47,9 @@ function errorMessage(error: string): Record<string, unknown> {
   for (let keep = error.length - 1; !fits(text) && keep > 0; keep--) text = `${error.slice(0, keep)}…`;
   return { type: "error", error: text };
 }
+
+/** The close reason of a watch the server's shutdown ends (at most 123 bytes). */
+const GOING_AWAY = { type: "error", error: "siphon is shutting down; follow the job again once it is back" };
 
 /** The end of a watch: done, or the failure of a job that failed. */
 const endOf = (job: JobRecord) =>
@@ -126,7 +132,15 @@ export function watchRoutes(guard: Guard, runner: JobRunner) {
             const send: Send = (message) => {
               if (ws.readyState === 1) ws.send(JSON.stringify(message));
             };
-            stops.set(ws.raw, watch(guard, runner, job, send, close));
+            const stopWatch = watch(guard, runner, job, send, close);
+            const release = holdOpen(() => {
+              stopWatch();
+              if (ws.readyState === 1) close(GOING_AWAY_CODE, GOING_AWAY);
+            });
+            stops.set(ws.raw, () => {
+              stopWatch();
+              release();
+            });
           },
           (raw) => {
             const error = toSiphonError(raw);

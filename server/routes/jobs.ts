@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import type { JobEvent, JobRunner } from "../../src/jobs/runner.ts";
+import type { JobRunner } from "../../src/jobs/runner.ts";
 import { submitBatch, submitCrawl } from "../../src/jobs/submit.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { queryNumber } from "../../src/schemas/common.ts";
@@ -11,6 +11,7 @@ import { type JobRecord, type JobType, TERMINAL_STATUSES } from "../../src/store
 import { firecrawlErrors, firecrawlPoll, firecrawlPost, sharedJob } from "../compat/shared.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
+import { jobEventStream } from "../sse.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const finished = (job: JobRecord) => job.completed + job.failed;
@@ -44,39 +45,8 @@ export async function ownedJob(
   return job;
 }
 
-/** Server-sent events: the current progress, then page and progress events, a final done event, then the end. */
-export function eventStream(runner: JobRunner, job: JobRecord, request: Request): Response {
-  const encoder = new TextEncoder();
-  let unsubscribe = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: JobEvent) =>
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
-      const end = () => {
-        unsubscribe();
-        controller.close();
-      };
-      const counts = { completed: finished(job), total: job.total };
-      if (TERMINAL_STATUSES.includes(job.status)) {
-        send({ type: "done", status: job.status, ...counts });
-        return end();
-      }
-      send({ type: "progress", status: job.status, ...counts });
-      unsubscribe = runner.subscribe(job.id, (event) => {
-        send(event);
-        if (event.type === "done") end();
-      });
-      // A client that goes away costs nothing: stop listening.
-      request.signal.addEventListener("abort", () => unsubscribe(), { once: true });
-    },
-    cancel() {
-      unsubscribe();
-    },
-  });
-  return new Response(stream, {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" },
-  });
-}
+/** A job's progress as server-sent events (server/sse.ts), ended with a shutdown event when the server stops. */
+export const eventStream = jobEventStream;
 
 /** A poll's `?skip=&limit=`, checked. */
 export function pollPaging(query: Record<string, unknown>): { skip: number; limit: number } {

@@ -12,7 +12,7 @@ import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
 import { createPageRuns, type Held, held, stop } from "./queue-held.ts";
 import { redisEventBus } from "./queue-redis-events.ts";
-import { createJobExecutor, type JobRunner, type RunnerDeps } from "./runner.ts";
+import { createJobExecutor, type JobRunner, type RunnerDeps, within } from "./runner.ts";
 
 /** What a `siphon serve` process runs: HTTP only, jobs only, or both. */
 export type Role = "api" | "worker" | "all";
@@ -42,18 +42,14 @@ const PAGES_DONE = `${KEY_PREFIX}job-pages:`;
 const CHECK_AFTER_MS = 3_000;
 /** A page that failed in the queue (the store away) is sent again after this pause. */
 const RETRY_PAGE_MS = 1_000;
-/** Longest a shutdown waits on Redis; past it, what is still held comes back after the stall timeout. */
+/**
+ * Longest a shutdown waits on Redis when not told its grace; past it, what is still held comes
+ * back after the stall timeout.
+ */
 const CLOSE_WAIT_MS = 10_000;
 
-/** Waits for `work` at most `ms`; answers whether it finished. */
-const within = (work: Promise<unknown>, ms: number): Promise<boolean> =>
-  Promise.race([
-    work.then(
-      () => true,
-      () => true,
-    ),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref?.()),
-  ]);
+/** The time left before `until` (ms since epoch), never negative. */
+const leftUntil = (until: number) => Math.max(0, until - Date.now());
 
 /** A page's queue entry id: one per job and URL, so the same page is never queued twice at once. */
 export function pageEntryId(jobId: string, url: string): string {
@@ -122,14 +118,18 @@ export async function createQueuedRunner(
     if (cancelled) await redis.run((r) => r.publish(CONTROL, id)).catch(() => {});
     return status;
   };
-  /** Closes the queues, their connections and the event bus, once held work is handed back. */
-  const closeQueues = async () => {
+  /**
+   * Closes the queues, their connections and the event bus, once held work is handed back, by
+   * `until` (ms since epoch) whatever Redis does.
+   */
+  const closeQueues = async (until: number) => {
     // Redis away: BullMQ would wait for it forever.
-    await within(Promise.all([jobsQueue.close(), pagesQueue.close()]), CLOSE_WAIT_MS);
+    await within(Promise.all([jobsQueue.close(), pagesQueue.close()]), leftUntil(until));
     for (const client of connections) client.disconnect();
-    await deps.webhooks.drain();
-    await within(events.close(), CLOSE_WAIT_MS);
+    await within(deps.webhooks.drain(), leftUntil(until));
+    await within(events.close(), leftUntil(until));
   };
+  const deadline = (options?: { graceMs?: number }) => Date.now() + (options?.graceMs ?? 2 * CLOSE_WAIT_MS);
   const common = {
     submit(id: string) {
       // A job the queue cannot take now stays queued in the store: a worker enqueues it once Redis is back.
@@ -144,9 +144,9 @@ export async function createQueuedRunner(
     return {
       ...common,
       resume: async () => 0,
-      async close() {
+      async close(closeOptions) {
         closing = true;
-        await closeQueues();
+        await closeQueues(deadline(closeOptions));
       },
     };
   }
@@ -306,7 +306,7 @@ export async function createQueuedRunner(
   );
   sweep.unref?.();
 
-  async function closeAll(workers: Worker[]) {
+  async function closeAll(workers: Worker[], until: number) {
     closing = true;
     clearInterval(checker);
     clearInterval(reconciler);
@@ -316,9 +316,12 @@ export async function createQueuedRunner(
     for (const work of coordinating.values()) stop(work, "shutdown");
     pageRuns.stopAll("shutdown");
     // With Redis away the workers cannot hand back: what they hold comes back after the stall timeout.
-    if (!(await within(stopped, CLOSE_WAIT_MS))) for (const client of connections) client.disconnect();
-    await within(control.quit(), 1_000);
-    await closeQueues();
+    // Most of the grace goes to handing back; the queues and the event bus close in what is left.
+    const handBackBy = Date.now() + Math.floor(leftUntil(until) * 0.6);
+    if (!(await within(stopped, leftUntil(handBackBy))))
+      for (const client of connections) client.disconnect();
+    await within(control.quit(), Math.min(1_000, leftUntil(until)));
+    await closeQueues(until);
   }
 
   return {
@@ -329,7 +332,7 @@ export async function createQueuedRunner(
       if (count) log(`${count} unfinished job(s) in the queue`);
       return count;
     },
-    close: () => closeAll([jobsWorker, pagesWorker]),
+    close: (closeOptions) => closeAll([jobsWorker, pagesWorker], deadline(closeOptions)),
   };
 }
 

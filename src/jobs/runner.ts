@@ -39,8 +39,12 @@ export interface JobRunner {
   cancel(id: string): Promise<JobStatus | null>;
   /** Follows a job's events; returns the unsubscribe function. */
   subscribe(id: string, listener: (event: JobEvent) => void): () => void;
-  /** Stops the loops; unfinished jobs stay processing and resume on the next start. */
-  close(): Promise<void>;
+  /**
+   * Stops the loops and hands running work back: unfinished jobs stay processing (or return to
+   * the queue) and resume on the next start. Waits at most `graceMs` (default: as long as it
+   * takes) for running work to stop and webhooks to be delivered.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
   /**
    * Keeps the pages of jobs another API surface started in its shape (src/jobs/surface.ts): the
    * surface registers its view when its routes are built, before any job of its runs.
@@ -70,6 +74,25 @@ export interface JobExecutor {
   /** Forgets what the executor kept for a job this process no longer runs (its webhook order). */
   forget(id: string): void;
   setPageView(surface: JobSurface["name"], view: PageView): void;
+}
+
+/** Waits for `work` at most `ms` (its failure counts as its end); answers whether it ended in time. */
+export function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  if (!Number.isFinite(ms))
+    return work.then(
+      () => true,
+      () => true,
+    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, ms));
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Creates the executor of `deps`; see JobExecutor. */
@@ -274,12 +297,14 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
     },
     subscribe: (id, listener) => executor.events.subscribe(id, listener),
     setPageView: (surface, view) => executor.setPageView(surface, view),
-    async close() {
+    async close(options = {}) {
       closed = true;
       clearInterval(sweep);
+      const until = Date.now() + (options.graceMs ?? Number.POSITIVE_INFINITY);
+      // Aborted, a job's pages still running stay pending in the store and are fetched again on resume.
       for (const { abort } of running.values()) abort.abort();
-      await Promise.all([...running.values()].map((r) => r.done));
-      await deps.webhooks.drain();
+      await within(Promise.all([...running.values()].map((r) => r.done)), until - Date.now());
+      await within(deps.webhooks.drain(), until - Date.now());
     },
   };
 }

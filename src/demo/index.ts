@@ -17,6 +17,10 @@ export function demo(kind: DemoKind, now: () => number = Date.now): DemoResponse
     case "answer":
       return structuredClone(DEMO_ANSWER);
     case "crawl":
-      return { ...structuredClone(DEMO_CRAWL), expiresAt: new Date(now() + RETENTION_MS).toISOString() };
+      return {
+        ...structuredClone(DEMO_CRAWL),
+        expiresAt: new Date(now() + RETENTION_MS).toISOString(),
+        lastProgressAt: new Date(now()).toISOString(),
+      };
   }
 }

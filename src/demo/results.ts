@@ -73,9 +73,9 @@ export const DEMO_ANSWER: AnswerResponse = {
 
 /**
  * GET /v1/crawl/:id of a finished crawl of https://example.com/articles/tide-mills, limit 3;
- * expiresAt is set when it is served.
+ * expiresAt and lastProgressAt are set when it is served.
  */
-export const DEMO_CRAWL: Omit<CrawlPoll, "expiresAt"> = {
+export const DEMO_CRAWL: Omit<CrawlPoll, "expiresAt" | "lastProgressAt"> = {
   success: true,
   status: "completed",
   progress: 100,

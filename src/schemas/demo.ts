@@ -49,6 +49,14 @@ export const CrawlPoll = T.Object({
   data: T.Array(CrawlItem),
   error: T.Optional(T.String()),
   next: T.Optional(T.String({ description: "The next page of results, until the last" })),
+  lastProgressAt: T.String({
+    description: "ISO 8601: when the job last moved (a page finished, a status changed)",
+  }),
+  warning: T.Optional(
+    T.String({
+      description: "While queued or processing: no movement for SIPHON_JOB_STALL_MS; it looks stalled",
+    }),
+  ),
 });
 export type CrawlPoll = Static<typeof CrawlPoll>;
 

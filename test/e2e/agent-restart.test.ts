@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 /** Starts `siphon serve --port 0` from source on the shared home; resolves with its base URL. */
-async function startServe(): Promise<{ proc: Bun.Subprocess; base: string; stderr: () => string }> {
+async function startServe(
+  extraEnv: Record<string, string> = {},
+): Promise<{ proc: Bun.Subprocess; base: string; stderr: () => string }> {
   const proc = Bun.spawn(["bun", join(root, "cli/main.ts"), "serve", "--port", "0"], {
     cwd: home,
     env: {
@@ -37,6 +39,7 @@ async function startServe(): Promise<{ proc: Bun.Subprocess; base: string; stder
       DISABLE_SSRF_PROTECTION: "true",
       SIPHON_ESCALATION: "false",
       ...llm.env(),
+      ...extraEnv,
     },
     stdout: "ignore",
     stderr: "pipe",
@@ -63,12 +66,15 @@ async function startServe(): Promise<{ proc: Bun.Subprocess; base: string; stder
   return { ...server, base: pattern.exec(text)?.[1] ?? "" };
 }
 
+/** The operator's setting that lets jobs carrying keys survive a restart (keys are stored only sealed with it). */
+const SEALING = { SIPHON_JOB_SECRET_KEY: "an operator passphrase of enough length" };
+
 describe("restart safety of agent jobs", () => {
   test("an agent job running when the server is SIGKILLed is run again by the next server and completes", async () => {
     // The first model call hangs until the server dies; every later one answers at once.
     let calls = 0;
     llm.reply = () => (++calls === 1 ? { text: "never sent", delayMs: 60_000 } : { text: "Solar farm [1]." });
-    const first = await startServe();
+    const first = await startServe(SEALING);
     const start = await fetch(`${first.base}/v1/agent/async`, {
       method: "POST",
       body: JSON.stringify({ prompt: "What was approved?", llmApiKey: KEY, urls: [`${site.url}/article`] }),
@@ -82,7 +88,7 @@ describe("restart safety of agent jobs", () => {
 
     first.proc.kill("SIGKILL");
     await first.proc.exited;
-    const second = await startServe();
+    const second = await startServe(SEALING);
     let polled = { status: "", answer: "" } as Record<string, unknown>;
     let text = "";
     for (let i = 0; i < 400 && !["completed", "failed", "cancelled"].includes(String(polled.status)); i++) {
@@ -112,5 +118,29 @@ describe("restart safety of agent jobs", () => {
     } finally {
       db.close();
     }
+  }, 60_000);
+
+  test("without SIPHON_JOB_SECRET_KEY, the next server fails the job saying its key went with the process, and never runs it keyless", async () => {
+    let calls = 0;
+    llm.requests.length = 0;
+    llm.reply = () => (++calls === 1 ? { text: "never sent", delayMs: 60_000 } : { text: "Solar farm [1]." });
+    const first = await startServe();
+    const start = await fetch(`${first.base}/v1/agent/async`, {
+      method: "POST",
+      body: JSON.stringify({ prompt: "What was approved?", llmApiKey: KEY, urls: [`${site.url}/article`] }),
+    });
+    const { id } = (await start.json()) as { id: string };
+    for (let i = 0; i < 400 && llm.requests.length === 0; i++) await Bun.sleep(25);
+    expect(llm.requests).toHaveLength(1);
+    first.proc.kill("SIGKILL");
+    await first.proc.exited;
+    const second = await startServe();
+    const polled = (await (await fetch(`${second.base}/v1/agent/${id}`)).json()) as Record<string, unknown>;
+    second.proc.kill("SIGTERM");
+    await second.proc.exited;
+    expect(polled.status).toBe("failed");
+    expect(String(polled.error)).toContain("SIPHON_JOB_SECRET_KEY");
+    // The second server never called the model for it, with or without a key.
+    expect(llm.requests).toHaveLength(1);
   }, 60_000);
 });

@@ -77,6 +77,19 @@ function linkBlock(content: string, target: string): string {
   return lines.join("\n");
 }
 
+/** Each ordered list's items by position, read once per list: indexOf per item is quadratic in a long list. */
+const itemIndexes = new WeakMap<Node, Map<Node, number>>();
+
+function itemIndex(list: HTMLElement, item: Node): number {
+  let indexes = itemIndexes.get(list);
+  if (!indexes) {
+    indexes = new Map();
+    for (const [i, child] of Array.from(list.children).entries()) indexes.set(child, i);
+    itemIndexes.set(list, indexes);
+  }
+  return indexes.get(item) ?? 0;
+}
+
 let service: TurndownService | null = null;
 
 /**
@@ -128,7 +141,7 @@ export function markdownService(): TurndownService {
       let prefix = "- ";
       if (parent?.nodeName === "OL") {
         const start = Number(parent.getAttribute("start") ?? "1") || 1;
-        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+        prefix = `${start + itemIndex(parent, node)}. `;
       }
       const body = content
         .replace(/^\n+/, "")

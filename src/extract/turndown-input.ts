@@ -60,6 +60,17 @@ const UNFOLLOWED = new Set(
 );
 
 const RUBY = new Set(["rb", "rt", "rp", "rtc"]);
+
+/** Elements whose markdown indents or prefixes every line of their content ("- ", "> ", ": "). */
+const INDENTING = new Set(["li", "blockquote", "dd"]);
+/**
+ * How many of those nest in markdown; deeper ones become plain blocks (their
+ * text stays, in order). Real pages nest lists and quotes a few levels
+ * (tables of contents 4-6, quoted replies rarely past 5); each level re-indents
+ * all it holds, so without a bound 10,000 nested quotes, 150 KB of markup,
+ * turn into megabytes of "> " and take seconds per thousand levels.
+ */
+export const MAX_MARKDOWN_NESTING = 10;
 const WHITESPACE = /^[ \t\n\f\r]*$/;
 
 /** What is open around a node, as far as the HTML5 rules the builder checks are concerned. */
@@ -83,6 +94,8 @@ class Builder {
   rearranged = false;
   /** The node last added, or null after a comment: text right after text joins it, as in a parsed DOM. */
   last: MdNode | null = null;
+  /** How many INDENTING elements are open around the node being built. */
+  nesting = 0;
 
   appendText(parent: MdElement, data: string): void {
     if (!data) return;
@@ -134,6 +147,8 @@ class Builder {
       return;
     }
     if (name === "image") name = "img";
+    const indents = INDENTING.has(name) && this.nesting < MAX_MARKDOWN_NESTING;
+    if (!indents && INDENTING.has(name)) name = "div";
     if (this.misplaced(parent, name, open, tableParents)) this.rearranged = true;
     const attribs = node.attribs ?? NO_ATTRIBS;
     const el = new MdElement(name, mark ? { ...attribs, "data-footnote": mark.label } : attribs);
@@ -141,8 +156,11 @@ class Builder {
     const inner = this.openWithin(name, open);
     // A void element's content follows it (htmlparser2 nests it in `<image>` and `<bgsound>`).
     const target = VOID_TAGS.has(name) ? parent : el;
+    if (indents) this.nesting++;
+    // Recursive: the tree comes from loadHtml, at most MAX_DOM_DEPTH deep (depth.ts).
     if (name === "table") this.buildTable(el, node, inner);
     else for (const child of node.children) this.build(target, child, target === el ? inner : open);
+    if (indents) this.nesting--;
     if ((name === "pre" || name === "listing") && /^[\r\n]/.test(leadingText(node.children[0])))
       dropLeadingNewline(el);
     // Its end tag separates what follows from its content (a void element's has none).

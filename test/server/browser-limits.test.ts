@@ -14,6 +14,8 @@ import { streamRecord, TALL_PAGE_PX } from "../helpers/site-pages/heavy.ts";
 const BROWSER_TEST_MS = 60_000;
 /** The plain HTTP body limit, which renders share per response (SIPHON_MAX_BODY_BYTES). */
 const LIMIT = 10 * 1024 * 1024;
+/** What a render stopped as its bytes arrive says (one that read the page whole says "rendered to more"). */
+const STOPPED = `is larger than the ${LIMIT}-byte limit; the render was stopped`;
 /**
  * The most the server process and all its Chromium processes may hold together while four such
  * renders run at once (stated in the README). Rendering the 10 MiB a response may bring costs a

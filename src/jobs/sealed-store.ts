@@ -3,6 +3,7 @@ import type { RedisConnection } from "../store/redis-connection.ts";
 import type { JobRecord, JobStore } from "../store/types.ts";
 import {
   createSealer,
+  isSealed,
   keyFromText,
   mapWebhook,
   openInput,
@@ -21,6 +22,17 @@ export const LOST_SECRETS_ERROR =
   "stopped before the job ended; keys are never stored readable, so the job cannot go on. Submit it again " +
   "(set SIPHON_JOB_SECRET_KEY for jobs that carry keys to survive a restart).";
 
+/** The sealer of a store, and how it keeps in step with the other processes of a deployment. */
+export interface JobSealing {
+  sealer: Sealer;
+  /**
+   * Hosted, without SIPHON_JOB_SECRET_KEY: puts this process's key back in Redis if Redis lost it
+   * (restarted empty) and adopts whatever key Redis holds, so every process converges on one
+   * key while each still opens what its earlier keys sealed. A no-op otherwise; never throws.
+   */
+  reassert(): Promise<void>;
+}
+
 /**
  * The sealing key of this process: SIPHON_JOB_SECRET_KEY when the operator set one (jobs with
  * keys then survive restarts), else the one a hosted deployment shares in Redis (created once by
@@ -29,34 +41,61 @@ export const LOST_SECRETS_ERROR =
 export async function jobSealer(
   config: Pick<Config, "jobSecretKey">,
   redis: RedisConnection | null,
-): Promise<Sealer> {
-  if (config.jobSecretKey) return createSealer(keyFromText(config.jobSecretKey));
-  if (!redis) return createSealer(randomKey());
-  const shared = await redis.run(async (client) => {
-    await client.set(SHARED_KEY, Buffer.from(randomKey()).toString("base64"), "NX");
-    return client.get(SHARED_KEY);
-  });
-  return createSealer(shared ? Buffer.from(shared, "base64") : randomKey());
+): Promise<JobSealing> {
+  if (config.jobSecretKey)
+    return { sealer: createSealer(keyFromText(config.jobSecretKey)), reassert: async () => {} };
+  const sealer = createSealer(randomKey());
+  if (!redis) return { sealer, reassert: async () => {} };
+  const reassert = async () => {
+    const shared = await redis
+      .run(async (client) => {
+        await client.set(SHARED_KEY, Buffer.from(sealer.current()).toString("base64"), "NX");
+        return client.get(SHARED_KEY);
+      })
+      .catch(() => null);
+    const key = shared ? Buffer.from(shared, "base64") : null;
+    if (key?.byteLength === 32 && Buffer.compare(key, sealer.current()) !== 0) sealer.adopt(key);
+  };
+  await reassert();
+  // Redis back from a restart (empty): put the key back at once, before a process that starts
+  // meanwhile draws one of its own; either way all converge on the key Redis then holds.
+  redis.client.on("ready", () => void reassert());
+  return { sealer, reassert };
 }
 
 /**
  * A job store that writes a job's secrets only sealed (src/jobs/sealing.ts) and hands them back
  * opened, so every reader works with the plain input while the database never holds a readable
- * key. A job listed as unfinished whose secrets cannot be opened (sealed by a process that is
- * gone) is ended as failed with LOST_SECRETS_ERROR rather than run without its keys.
+ * key. A queued or processing job whose secrets cannot be opened (sealed by a process that is
+ * gone) is ended as failed with LOST_SECRETS_ERROR when it is read to be run or polled: run
+ * without its key it could fall back to the operator's LLM, or fail for a reason nobody can see.
  */
 export function sealedJobs(
   jobs: JobStore,
-  sealer: Sealer,
+  sealing: JobSealing,
   options: { retentionMs: number; now?: () => number },
 ): JobStore {
+  const { sealer } = sealing;
   const now = options.now ?? Date.now;
-  const seal = (value: string) => (value.startsWith("sealed:") ? value : sealer.seal(value));
+  const seal = (value: string) => (isSealed(value) ? value : sealer.seal(value));
 
   function opened(record: JobRecord): { record: JobRecord; lost: boolean } {
     const { input, lost } = openInput(record.input, sealer);
     const webhook = mapWebhook(record.webhook, (value) => sealer.open(value));
     return { record: { ...record, input, webhook }, lost };
+  }
+
+  /** Ends a job whose secrets are lost; answers it as it then is. */
+  async function failLost(record: JobRecord): Promise<JobRecord | null> {
+    const at = now();
+    await jobs.transition(record.id, ["queued", "processing"], "failed", {
+      error: LOST_SECRETS_ERROR,
+      finishedAt: at,
+      expiresAt: at + options.retentionMs,
+      input: withoutSecrets(record.input),
+    });
+    const after = await jobs.get(record.id);
+    return after && opened(after).record;
   }
 
   return {
@@ -75,26 +114,21 @@ export function sealedJobs(
       ),
     async get(id) {
       const record = await jobs.get(id);
-      return record && opened(record).record;
+      if (!record) return null;
+      const { record: open, lost } = opened(record);
+      return lost ? failLost(open) : open;
     },
     async list(filter) {
+      // Listings show no input: a job whose secrets are lost is listed as it is.
       return (await jobs.list(filter)).map((record) => opened(record).record);
     },
     async unfinished() {
+      await sealing.reassert();
       const out: JobRecord[] = [];
       for (const record of await jobs.unfinished()) {
         const { record: open, lost } = opened(record);
-        if (!lost) {
-          out.push(open);
-          continue;
-        }
-        const at = now();
-        await jobs.transition(record.id, ["queued", "processing"], "failed", {
-          error: LOST_SECRETS_ERROR,
-          finishedAt: at,
-          expiresAt: at + options.retentionMs,
-          input: withoutSecrets(open.input),
-        });
+        if (lost) await failLost(open);
+        else out.push(open);
       }
       return out;
     },

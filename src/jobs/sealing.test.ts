@@ -70,4 +70,19 @@ describe("sealing a job's secrets", () => {
       headers: {},
     });
   });
+
+  test("a sealer that adopts a new key seals with it and still opens what its earlier keys sealed", () => {
+    const first = randomKey();
+    const second = randomKey();
+    const sealer = createSealer(first);
+    const before = sealer.seal("sk-before");
+    sealer.adopt(second);
+    const after = sealer.seal("sk-after");
+    expect(sealer.open(before)).toBe("sk-before");
+    expect(sealer.open(after)).toBe("sk-after");
+    expect(createSealer(second).open(after)).toBe("sk-after");
+    expect(createSealer(second).open(before)).toBeNull();
+    sealer.adopt(first);
+    expect(createSealer(first).open(sealer.seal("sk-again"))).toBe("sk-again");
+  });
 });

@@ -40,33 +40,62 @@ export function randomKey(): Uint8Array {
   return randomBytes(32);
 }
 
-/** Creates a sealer over a 32-byte key. */
-export function createSealer(key: Uint8Array): Sealer {
-  if (key.byteLength !== 32) throw new Error("a sealing key has 32 bytes");
+/** A sealer whose key can change: it seals with the newest key it adopted and opens with any it knew. */
+export interface KeyringSealer extends Sealer {
+  /** The key it seals with now. */
+  current(): Uint8Array;
+  /** Seals with `key` from now on; what earlier keys sealed still opens. */
+  adopt(key: Uint8Array): void;
+}
+
+/** Creates a sealer over a 32-byte key (more may be adopted later). */
+export function createSealer(key: Uint8Array): KeyringSealer {
+  const keys = [checked(key)];
   return {
-    seal(plain) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final(), cipher.getAuthTag()]);
-      return `${PREFIX}${Buffer.concat([iv, body]).toString("base64")}`;
+    current: () => keys[0] as Uint8Array,
+    adopt(next) {
+      const known = keys.findIndex((key) => Buffer.compare(key, next) === 0);
+      if (known >= 0) keys.splice(known, 1);
+      keys.unshift(checked(next));
     },
+    seal: (plain) => sealWith(keys[0] as Uint8Array, plain),
     open(value) {
       if (!isSealed(value)) return value;
-      const raw = Buffer.from(value.slice(PREFIX.length), "base64");
-      if (raw.byteLength < IV_BYTES + TAG_BYTES) return null;
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
-        decipher.setAuthTag(raw.subarray(raw.byteLength - TAG_BYTES));
-        const plain = Buffer.concat([
-          decipher.update(raw.subarray(IV_BYTES, raw.byteLength - TAG_BYTES)),
-          decipher.final(),
-        ]);
-        return plain.toString("utf8");
-      } catch {
-        return null;
+      for (const known of keys) {
+        const plain = openWith(known, value);
+        if (plain !== null) return plain;
       }
+      return null;
     },
   };
+}
+
+function checked(key: Uint8Array): Uint8Array {
+  if (key.byteLength !== 32) throw new Error("a sealing key has 32 bytes");
+  return key;
+}
+
+function sealWith(key: Uint8Array, plain: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `${PREFIX}${Buffer.concat([iv, body]).toString("base64")}`;
+}
+
+function openWith(key: Uint8Array, value: string): string | null {
+  const raw = Buffer.from(value.slice(PREFIX.length), "base64");
+  if (raw.byteLength < IV_BYTES + TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
+    decipher.setAuthTag(raw.subarray(raw.byteLength - TAG_BYTES));
+    const plain = Buffer.concat([
+      decipher.update(raw.subarray(IV_BYTES, raw.byteLength - TAG_BYTES)),
+      decipher.final(),
+    ]);
+    return plain.toString("utf8");
+  } catch {
+    return null;
+  }
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -66,8 +66,8 @@ async function withSealedJobs<S extends Store>(
   config: Config,
   redis: RedisConnection | null,
 ): Promise<S> {
-  const sealer = await jobSealer(config, redis);
-  return { ...store, jobs: sealedJobs(store.jobs, sealer, { retentionMs: config.jobRetentionMs }) };
+  const sealing = await jobSealer(config, redis);
+  return { ...store, jobs: sealedJobs(store.jobs, sealing, { retentionMs: config.jobRetentionMs }) };
 }
 
 /** The SQLite or PostgreSQL store of a configuration. */

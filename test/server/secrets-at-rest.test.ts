@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SQL } from "bun";
+import { RedisClient, SQL } from "bun";
 import { loadConfig } from "../../src/config.ts";
 import { LOST_SECRETS_ERROR } from "../../src/jobs/sealed-store.ts";
 import { newJob } from "../../src/jobs/submit.ts";
@@ -172,15 +172,37 @@ describe("SQLite", () => {
         }),
       });
       const { id } = (await response.json()) as { id: string };
-      // A new process: a new sealing key.
+      // A new process: a new sealing key. Read to be run (resumed) or polled, the job is failed saying why.
       const next = await openStore(config);
       try {
         expect((await next.jobs.unfinished()).map((job) => job.id)).not.toContain(id);
         const failed = await next.jobs.get(id);
         expect(failed?.status).toBe("failed");
         expect(failed?.error).toBe(LOST_SECRETS_ERROR);
+        expect(JSON.stringify(failed?.input)).not.toContain("sealed:");
+        const polled = await app.request(`/v1/extract/${id}`);
+        expect(((await polled.json()) as { status: string }).status).toBe("failed");
       } finally {
         await next.close();
+      }
+      // A poll by a process that cannot open the key fails the job too, never runs it keyless.
+      const other = await app.request("/v1/extract", {
+        method: "POST",
+        body: JSON.stringify({
+          urls: [`${site.url}/product?k=10`],
+          schema: SCHEMA,
+          llmProvider: "openai",
+          llmApiKey: KEYS.extract,
+        }),
+      });
+      const otherId = ((await other.json()) as { id: string }).id;
+      const third = await openStore(config);
+      try {
+        const read = await third.jobs.get(otherId);
+        expect(read?.status).toBe("failed");
+        expect(read?.error).toBe(LOST_SECRETS_ERROR);
+      } finally {
+        await third.close();
       }
     } finally {
       await app.close();
@@ -268,6 +290,61 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
       } finally {
         await api.close();
         await worker.close();
+        await redis.close();
+      }
+    },
+    60_000,
+  );
+
+  test.skipIf(!redisBin())(
+    "hosted: after Redis restarts empty, the processes converge on one key again and still open what they sealed",
+    async () => {
+      const redis = await startRedis();
+      const url = await pg.createDatabase("converge");
+      const config = loadConfig(
+        {},
+        { home: "/nonexistent/siphon-atrest", databaseUrl: url, redisUrl: redis.url() },
+      );
+      const stores = [await openStore(config)];
+      try {
+        const survivor = stores[0]!;
+        const job = (input: unknown) => newJob("extract", "acct", input, null, Date.now());
+        const early = job({ urls: ["https://a.example/"], llmApiKey: "sk-early-0123456789" });
+        await survivor.jobs.create(early, [{ url: "https://a.example/", depth: 0 }]);
+        await redis.stop();
+        await redis.start();
+        // A process may start before the survivor hears Redis is back and draws a key of its own.
+        const newcomer = await openStore(config);
+        stores.push(newcomer);
+        // Within moments both seal with the one key Redis holds: what the survivor seals now, the newcomer opens.
+        let opened: unknown;
+        for (let i = 0; i < 100 && opened !== "sk-late-0123456789"; i++) {
+          const late = job({ urls: ["https://b.example/"], llmApiKey: "sk-late-0123456789" });
+          await survivor.jobs.create(late, [{ url: "https://b.example/", depth: 0 }]);
+          opened = ((await newcomer.jobs.get(late.id))?.input as { llmApiKey?: string }).llmApiKey;
+          if (opened !== "sk-late-0123456789") await Bun.sleep(50);
+        }
+        expect(opened).toBe("sk-late-0123456789");
+        // The survivor still opens what it sealed before Redis went.
+        expect(((await survivor.jobs.get(early.id))?.input as { llmApiKey: string }).llmApiKey).toBe(
+          "sk-early-0123456789",
+        );
+        // After another restart of Redis alone, the processes put the key back as soon as it is up:
+        // a process that comes later opens what they sealed.
+        const kept = job({ urls: ["https://c.example/"], llmApiKey: "sk-kept-0123456789" });
+        await newcomer.jobs.create(kept, [{ url: "https://c.example/", depth: 0 }]);
+        await redis.stop();
+        await redis.start();
+        const probe = new RedisClient(redis.url());
+        for (let i = 0; i < 100 && !(await probe.get("siphon:job-sealing-key")); i++) await Bun.sleep(50);
+        probe.close();
+        const joiner = await openStore(config);
+        stores.push(joiner);
+        expect(((await joiner.jobs.get(kept.id))?.input as { llmApiKey: string }).llmApiKey).toBe(
+          "sk-kept-0123456789",
+        );
+      } finally {
+        for (const store of stores) await store.close();
         await redis.close();
       }
     },

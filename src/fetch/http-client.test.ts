@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { rejection } from "../../test/helpers/errors.ts";
 import { loadConfig } from "../config.ts";
-import { SiphonError } from "../errors.ts";
 import { createHttpClient } from "./http-client.ts";
 
 /**
@@ -116,21 +116,11 @@ const secret = () => `http://127.0.0.1:${internal.port}/admin/secret?`;
 const redirect = (code: number, to: string) =>
   `http://127.0.0.1:${allowed.port}/r/${code}?to=${encodeURIComponent(to)}`;
 
-async function refusal(promise: Promise<unknown>): Promise<SiphonError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SiphonError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("a redirect towards a refused address", () => {
   for (const code of [301, 302, 303, 307, 308]) {
     for (const method of ["GET", "POST"]) {
       test(`${code} after ${method}: forbidden_url, no connection, nothing of the answer quoted`, async () => {
-        const error = await refusal(
+        const error = await rejection(
           client().fetch(redirect(code, secret()), {
             method,
             body: method === "POST" ? JSON.stringify({ model: "x" }) : undefined,
@@ -147,7 +137,7 @@ describe("a redirect towards a refused address", () => {
   }
 
   test("a refused address on the first hop is never connected to", async () => {
-    const error = await refusal(client().fetch(secret()));
+    const error = await rejection(client().fetch(secret()));
     expect(error.type).toBe("forbidden_url");
     expect(internalHits).toBe(0);
   });
@@ -159,12 +149,12 @@ describe("a redirect towards a refused address", () => {
     expect(internalHits).toBe(1);
     internalHits = 0;
     const hop = `http://127.0.0.1:${allowed.port}/r/302?to=${encodeURIComponent("http://127.0.0.1:1/")}`;
-    const error = await refusal(client({ trusted: [`http://127.0.0.1:${allowed.port}`] }).fetch(hop));
+    const error = await rejection(client({ trusted: [`http://127.0.0.1:${allowed.port}`] }).fetch(hop));
     expect(error.type).toBe("forbidden_url");
   });
 
   test("a redirect to a non-HTTP scheme is refused", async () => {
-    const error = await refusal(client().fetch(redirect(302, "file:///etc/passwd")));
+    const error = await rejection(client().fetch(redirect(302, "file:///etc/passwd")));
     expect(error.type).toBe("forbidden_url");
   });
 
@@ -177,7 +167,9 @@ describe("a redirect towards a refused address", () => {
   });
 
   test("too many redirects is a network_error", async () => {
-    const error = await refusal(client({ maxRedirects: 2 }).fetch(`http://127.0.0.1:${allowed.port}/loop/0`));
+    const error = await rejection(
+      client({ maxRedirects: 2 }).fetch(`http://127.0.0.1:${allowed.port}/loop/0`),
+    );
     expect(error.type).toBe("network_error");
     expect(error.message).toContain("Too many redirects");
     expect(seenByAllowed).toHaveLength(3);
@@ -248,14 +240,14 @@ describe("redirects between allowed origins", () => {
 
 describe("the body cap", () => {
   test("a body over maxBodyBytes fails with content_too_large, declared or streamed", async () => {
-    const declared = await refusal(
+    const declared = await rejection(
       client({ maxBodyBytes: 1000 }).fetch(`http://127.0.0.1:${allowed.port}/big/5000`),
     );
     expect(declared.type).toBe("content_too_large");
     const streamed = await client({ maxBodyBytes: 1000 }).fetch(
       `http://127.0.0.1:${allowed.port}/stream/5000`,
     );
-    const error = await refusal(streamed.text());
+    const error = await rejection(streamed.text());
     expect(error.type).toBe("content_too_large");
   });
 

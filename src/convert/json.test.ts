@@ -1,5 +1,5 @@
-import { expect, test } from "bun:test";
-import { jsonToContent } from "./json.ts";
+import { describe, expect, test } from "bun:test";
+import { jsonToContent, MAX_JSON_DEPTH, prettyFits } from "./json.ts";
 
 const SOURCE = '{"title":"Status","items":[{"id":1,"note":"<b>&"}]}';
 
@@ -36,4 +36,52 @@ test("a backtick run in the data cannot close the fence early", () => {
 
 test("a UTF-8 BOM does not make valid JSON invalid", () => {
   expect(jsonToContent('\uFEFF{"name":"x"}', "text")).toEqual({ title: "x", content: '{\n  "name": "x"\n}' });
+});
+
+describe("deep or indentation-heavy JSON is shown as served", () => {
+  test("200,000 nested arrays: the body itself in the fence, never a stack overflow", () => {
+    const body = `${"[".repeat(200_000)}"deep"${"]".repeat(200_000)}`;
+    expect(jsonToContent(body, "markdown").content).toBe(`\`\`\`json\n${body}\n\`\`\``);
+    expect(jsonToContent(body, "text").content).toBe(body);
+  });
+
+  test("7,000 nested arrays (14 KB) stay 14 KB rather than 98 MB of indentation", () => {
+    const body = `${"[".repeat(7_000)}1${"]".repeat(7_000)}`;
+    expect(jsonToContent(body, "text").content).toBe(body);
+  });
+
+  test("nesting within the bound is pretty-printed; one level past it is not", () => {
+    const within = `${'{"a":'.repeat(MAX_JSON_DEPTH)}1${"}".repeat(MAX_JSON_DEPTH)}`;
+    expect(prettyFits(within)).toBe(true);
+    expect(jsonToContent(within, "text").content).toBe(JSON.stringify(JSON.parse(within), null, 2));
+    expect(prettyFits(`[${within}]`)).toBe(false);
+  });
+
+  test("real data (an API page of records, GeoJSON coordinates) is pretty-printed at any size", () => {
+    const records = JSON.stringify(
+      Array.from({ length: 20_000 }, (_, id) => ({ id, name: `user${id}`, tags: ["a", "b"], active: true })),
+    );
+    const geo = JSON.stringify({
+      type: "Polygon",
+      coordinates: [Array.from({ length: 50_000 }, (_, i) => [13.4 + i / 1e6, 52.5 - i / 1e6])],
+    });
+    for (const body of [records, geo]) {
+      expect(prettyFits(body)).toBe(true);
+      expect(jsonToContent(body, "text").content).toBe(JSON.stringify(JSON.parse(body), null, 2));
+    }
+  });
+
+  test("a body that pretty-printing would grow past 8 times is shown as served", () => {
+    // One-digit numbers 24 arrays deep: each would get a line of ~48 spaces.
+    const body =
+      JSON.stringify(Array.from({ length: 100_000 }, () => 1)).replace(/^\[/, "[".repeat(24)) +
+      "]".repeat(23);
+    expect(prettyFits(body)).toBe(false);
+    expect(jsonToContent(body, "text").content).toBe(body);
+  });
+
+  test("brackets inside strings do not count as nesting", () => {
+    const body = JSON.stringify({ text: "[".repeat(10_000) });
+    expect(jsonToContent(body, "text").content).toBe(`{\n  "text": "${"[".repeat(10_000)}"\n}`);
+  });
 });

@@ -115,3 +115,33 @@ test("broken XML never throws", () => {
   expect(xmlToContent("<rss><channel><title>Half", "markdown", "https://x.example/").content).toBe("# Half");
   expect(xmlToContent("", "text", "https://x.example/").content).toBe("");
 });
+
+describe("XML nested 200,000 deep", () => {
+  const SENTENCE = "The deepest sentence survives.";
+  const N = 200_000;
+  const feed = (description: string) =>
+    `<?xml version="1.0"?><rss version="2.0"><channel><title>Deep feed</title><item><title>Deep item</title><link>https://x.example/deep</link><description>${description}</description></item></channel></rss>`;
+
+  test("a feed item whose description nests elements 200,000 deep keeps its text", () => {
+    const { content } = xmlToContent(
+      feed(`${"<a>".repeat(N)}${SENTENCE}${"</a>".repeat(N)}`),
+      "markdown",
+      "https://x.example/",
+    );
+    expect(content).toBe(`# Deep feed\n\n## [Deep item](https://x.example/deep)\n\n${SENTENCE}`);
+  });
+
+  test("a description of escaped HTML nested 200,000 deep becomes its plain text", () => {
+    const html = `${"&lt;div&gt;".repeat(N)}${SENTENCE}${"&lt;/div&gt;".repeat(N)}`;
+    expect(xmlToContent(feed(html), "text", "https://x.example/").content).toEndWith(SENTENCE);
+  });
+
+  test("other XML nested 200,000 deep is shown as served", () => {
+    const xml = `<?xml version="1.0"?><root><title>Deep</title>${"<a>".repeat(N)}${SENTENCE}${"</a>".repeat(N)}</root>`;
+    expect(xmlToContent(xml, "text", "https://x.example/")).toEqual({
+      title: "Deep",
+      content: xml,
+      links: [],
+    });
+  });
+});

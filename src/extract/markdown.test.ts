@@ -112,3 +112,31 @@ test("a figure's caption is set in italics under its image", () => {
     ),
   ).toBe("![A chart](https://x.example/a.png)\n\n*Sales by quarter*");
 });
+
+test("lists and quotes nest 10 levels deep in markdown; deeper ones are plain blocks, their text in order", () => {
+  const quotes = Array.from({ length: 14 }, (_, i) => `<blockquote><p>q${i + 1}</p>`).join("");
+  const md = toMarkdown(`${quotes}${"</blockquote>".repeat(14)}`);
+  const lines = md.split("\n").filter((line) => /q\d/.test(line));
+  expect(lines.map((line) => line.replace(/[> ]/g, ""))).toEqual(
+    Array.from({ length: 14 }, (_, i) => `q${i + 1}`),
+  );
+  expect(lines[9]).toBe(`${"> ".repeat(10)}q10`);
+  expect(lines[13]).toBe(`${"> ".repeat(10)}q14`);
+  const items = toMarkdown(`${"<ul><li>item".repeat(12)}${"</li></ul>".repeat(12)}`).split("\n");
+  expect(items[9]).toBe(`${"  ".repeat(9)}- item`);
+  expect(items.at(-1)).toBe(`${"  ".repeat(9)}  item`);
+});
+
+test("markdown of quotes with text at each of 20,000 levels stays a few times the markup", () => {
+  const html = `${"<blockquote>q".repeat(20_000)}${"</blockquote>".repeat(20_000)}`;
+  const md = toMarkdown(html);
+  expect(md.match(/q/g)?.length).toBe(20_000);
+  expect(md.length).toBeLessThan(8 * html.length);
+});
+
+test("a long ordered list is numbered item by item", () => {
+  const md = toMarkdown(`<ol>${"<li>x</li>".repeat(100_000)}</ol>`).split("\n");
+  expect(md[0]).toBe("1. x");
+  expect(md[49_999]).toBe("50000. x");
+  expect(md.at(-1)).toBe("100000. x");
+});

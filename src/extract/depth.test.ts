@@ -94,6 +94,7 @@ describe("extractHtml on deep pages", () => {
         format: "markdown",
         formats: ["markdown", "text", "html"],
         onlyMainContent,
+        images: false,
       });
       expect(doc.title).toBe("Deep");
       expect(doc.formats?.markdown).toBe(SENTENCE);
@@ -106,7 +107,11 @@ describe("extractHtml on deep pages", () => {
     const filler = "Plain words of the article that a reader came for. ".repeat(8);
     const html = `<html><head><title>Mixed</title></head><body><nav><a href="/">Home</a></nav><main><h1>Mixed page</h1><p>Before: ${filler}</p>${"<div>".repeat(50_000)}<p>${SENTENCE}</p>${"</div>".repeat(50_000)}<p>After: ${filler}</p></main><footer>Footer text</footer></body></html>`;
     for (const onlyMainContent of [true, false]) {
-      const { content } = extractHtml(html, "https://deep.test/", { format: "markdown", onlyMainContent });
+      const { content } = extractHtml(html, "https://deep.test/", {
+        format: "markdown",
+        onlyMainContent,
+        images: false,
+      });
       expect(content).toContain("# Mixed page");
       expect(content.indexOf("Before:")).toBeLessThan(content.indexOf(SENTENCE));
       expect(content.indexOf(SENTENCE)).toBeLessThan(content.indexOf("After:"));
@@ -132,7 +137,11 @@ describe("extractHtml on deep pages", () => {
     });
     const ld = `${"[".repeat(200_000)}${product}${"]".repeat(200_000)}`;
     const html = `<html><head><title>Shirt</title><script type="application/ld+json">${ld}</script></head><body><main><h1>Shirt</h1><p>Price: 20 EUR</p></main></body></html>`;
-    const { content } = extractHtml(html, "https://deep.test/", { format: "text", onlyMainContent: true });
+    const { content } = extractHtml(html, "https://deep.test/", {
+      format: "text",
+      onlyMainContent: true,
+      images: false,
+    });
     expect(content).toContain(SENTENCE);
   });
 });

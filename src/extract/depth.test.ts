@@ -125,6 +125,7 @@ describe("extractHtml on deep pages", () => {
     const { content } = extractHtml(html, "https://deep.test/", {
       format: "markdown",
       onlyMainContent: true,
+      images: false,
     });
     expect(content).toContain(SENTENCE);
   });

@@ -3,7 +3,13 @@ import { type FixtureSite, startFixtureSite, TALL_HEIGHT } from "../../../test/h
 import { TALL_PAGE_PX } from "../../../test/helpers/site-pages/heavy.ts";
 import { loadConfig } from "../../config.ts";
 import type { Capture, CaptureOptions } from "../types.ts";
-import { capture, imageDimensions, MAX_CAPTURE_SIDE_PX } from "./capture.ts";
+import {
+  capture,
+  fullPageClip,
+  imageDimensions,
+  MAX_CAPTURE_PIXELS,
+  MAX_CAPTURE_SIDE_PX,
+} from "./capture.ts";
 import { type BrowserPool, createBrowserPool } from "./pool.ts";
 
 const BROWSER_TEST_MS = 30_000;
@@ -78,6 +84,16 @@ test(
   },
   BROWSER_TEST_MS,
 );
+
+test("a full-page clip keeps a normal page whole and cuts a huge one to the side and area bounds", () => {
+  expect(fullPageClip(1280, 5_000)).toEqual({ width: 1280, height: 5_000 });
+  expect(fullPageClip(1280, 200_000)).toEqual({ width: 1280, height: MAX_CAPTURE_SIDE_PX });
+  // A page 40,000 px wide and tall: a texture's side wide, cut shorter to the pixel bound.
+  const wide = fullPageClip(40_000, 40_000);
+  expect(wide.width).toBe(MAX_CAPTURE_SIDE_PX);
+  expect(wide.width * wide.height).toBeLessThanOrEqual(MAX_CAPTURE_PIXELS);
+  expect(wide.height).toBe(Math.floor(MAX_CAPTURE_PIXELS / MAX_CAPTURE_SIDE_PX));
+});
 
 test("imageDimensions refuses bytes that are neither PNG nor JPEG", () => {
   expect(imageDimensions(new TextEncoder().encode("GIF89a not an image we make"))).toBeUndefined();

@@ -13,9 +13,10 @@ export interface ScreenshotOutcome {
 
 /**
  * Renders a URL in the browser (stealth when asked), runs the actions, waits,
- * and captures the viewport or the full page as PNG or JPEG. Throws
- * SiphonError (invalid_request for a bad action, forbidden_url, timeout,
- * network_error, browser_unavailable).
+ * and captures the viewport or the full page as PNG or JPEG (a full page cut
+ * at 16384 px a side, see capture.ts). Throws SiphonError (invalid_request for
+ * a bad action, forbidden_url, timeout, network_error, browser_unavailable,
+ * content_too_large past the browser's byte or memory limits).
  */
 export async function takeScreenshot(input: ScreenshotInput, deps: FetchDeps): Promise<ScreenshotOutcome> {
   const actions = parseActions(input.actions);

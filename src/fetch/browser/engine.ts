@@ -79,7 +79,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
  * fetch() throws SiphonError: invalid_url/forbidden_url (URL rules, SSRF), timeout (the whole
  * fetch, default config.browserTimeoutMs), network_error (DNS, refused, TLS...), invalid_request
  * (an action that cannot run, naming its index), browser_unavailable (no Chromium, or it crashed
- * twice).
+ * twice; a renderer that crashed), content_too_large (a response past config.maxBodyBytes, the
+ * page past config.browserMaxPageBytes, a renderer past its memory ceiling: see budget.ts and
+ * memory.ts). forbidden_url also covers any navigation of the page the guard refuses (a 30x, a
+ * meta refresh, a script), never answered as the browser's error page.
  */
 export function createBrowserEngine(
   config: Config,
@@ -149,7 +152,8 @@ export function createBrowserEngine(
       } catch (error) {
         throw navigationError(error, target, requests.documentRefusal());
       }
-      // The SSRF proxy refused the page (its name rebound since the check) or could not reach it.
+      // A script or meta redirect of the loading page was refused, or the SSRF proxy refused the
+      // page (its name rebound since the check) or could not reach it.
       const refused = unfinishedNavigation(page, target, main, requests.documentRefusal());
       if (refused) throw refused;
       const limits = {

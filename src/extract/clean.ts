@@ -253,6 +253,7 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
  */
 export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
     const children = el.children;
     for (let i = 0; i < children.length; ) {

@@ -40,6 +40,7 @@ export function dropDuplicateBlocks(root: Element, stats: Map<Element, TextStats
   const seen = new Map<string, AnyNode | null>();
   const doomed: Element[] = [];
   // Checked on the way down, remembered on the way up: a wrapper and its only child share their text.
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child) || KEEP.has(child.name)) continue;

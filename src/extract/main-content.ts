@@ -90,6 +90,7 @@ function hasHeadline(el: Element): boolean {
  */
 function dropComments(body: Element, stats: Map<Element, TextStats>, thread: boolean): boolean {
   const sections: Element[] = [];
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
@@ -134,6 +135,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
     if (el.name === "main" || el.attribs.role === "main")
       for (let p: AnyNode | null = el; p && p !== body; p = p.parent) holdsMain.add(p);
   });
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;

@@ -38,6 +38,7 @@ const CODE_LINE_TAGS = new Set(["DIV", "P", "LI", "TR", "TABLE", "TBODY", "DD", 
  */
 export function codeText(pre: Node): string {
   let out = "";
+  // Recursive: the mirror of a tree from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (node: Node): void => {
     if (node.nodeType === 3) {
       out += (node as Text).data;

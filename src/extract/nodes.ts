@@ -113,11 +113,13 @@ export function visibleLength(text: string): number {
 /** The text of a subtree with whitespace collapsed; for short elements only (labels, titles). */
 export function textOf(node: AnyNode): string {
   let out = "";
-  const visit = (n: AnyNode): void => {
-    if (n.type === "text") out += (n as unknown as { data: string }).data;
-    else if (isElement(n) && n.type === "tag") for (const c of n.children) visit(c);
-  };
-  visit(node);
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === "text") out += n.data;
+    else if (isElement(n) && n.type === "tag")
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
   return out.replace(/\s+/g, " ").trim();
 }
 

@@ -25,6 +25,7 @@ const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot"]);
  */
 export function dropProductGrids(body: Element): void {
   const doomed: Element[] = [];
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     const kids = (el.children as AnyNode[]).filter(isElement);
     if (kids.length >= GRID_CARDS && !TABLE_PARTS.has(el.name)) {

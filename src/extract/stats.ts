@@ -112,6 +112,7 @@ const DATA_ROWS = 3;
 function isDataTable(table: Element): boolean {
   let rows = 0;
   let header = false;
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
@@ -160,6 +161,7 @@ function leadLink(li: Element, map: Map<Element, TextStats>): number {
 export function measure(root: Element): Map<Element, TextStats> {
   const map = new Map<Element, TextStats>();
   // kind: 0 plain text, 1 inside a navigation link, 2 inside a teaser link.
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const walk = (el: Element, block: BlockAcc, kind: number, inData: boolean): TextStats => {
     const s: TextStats = { text: 0, link: 0, good: 0, weak: 0, bad: 0, card: 0, paras: 0, teasers: 0 };
     const isBlock = BLOCK_TAGS.has(el.name) || el === root;
@@ -252,6 +254,7 @@ export function dropMeasured(
   verdict: (el: Element, s: TextStats) => Verdict,
 ): void {
   const doomed: Element[] = [];
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;

@@ -38,6 +38,7 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
     gap = 0;
     parts.push(text);
   };
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (node: AnyNode): void => {
     if (node.type === "text") {
       if (pre) {

@@ -120,6 +120,7 @@ function proseAfter(el: Element, root: Element, stats: Map<Element, TextStats>):
  */
 export function dropReviews(root: Element, stats: Map<Element, TextStats>, declared = true): void {
   const found: Element[] = [];
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;

@@ -235,6 +235,7 @@ export class MdElement extends MdNode {
       const parts: string[] = [];
       const spans: [MdElement, number, number][] = [];
       let length = 0;
+      // Recursive: the mirror of a tree from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
       const collect = (el: MdElement): void => {
         const start = length;
         for (let c = el.firstChild; c; c = c.nextSibling) {

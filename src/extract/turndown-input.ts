@@ -157,7 +157,7 @@ class Builder {
     // A void element's content follows it (htmlparser2 nests it in `<image>` and `<bgsound>`).
     const target = VOID_TAGS.has(name) ? parent : el;
     if (indents) this.nesting++;
-    // Recursive: the tree comes from loadHtml, at most MAX_DOM_DEPTH deep (depth.ts).
+    // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
     if (name === "table") this.buildTable(el, node, inner);
     else for (const child of node.children) this.build(target, child, target === el ? inner : open);
     if (indents) this.nesting--;

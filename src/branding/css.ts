@@ -15,27 +15,37 @@ export function parseCss(css: string): CssRule[] {
   const rules: CssRule[] = [];
   const text = css.replace(/\/\*[\s\S]*?\*\//g, "");
   let i = 0;
-  const parseBlock = (depth: number): void => {
+  // Conditional groups open; a counter rather than recursion, as a stylesheet may nest them 50,000 deep.
+  let depth = 0;
+  // The next "{" and "}" at or after i (text.length: none), found again only once i passes them:
+  // searching afresh each step is quadratic when the next "}" is far ahead.
+  let nextOpen = -1;
+  let nextClose = -1;
+  const after = (char: string): number => {
+    const at = text.indexOf(char, i);
+    return at === -1 ? text.length : at;
+  };
+  const parseBlocks = (): void => {
     while (i < text.length) {
-      const open = text.indexOf("{", i);
-      const close = text.indexOf("}", i);
-      if (close !== -1 && (open === -1 || close < open)) {
-        i = close + 1;
-        if (depth > 0) return;
+      if (nextOpen < i) nextOpen = after("{");
+      if (nextClose < i) nextClose = after("}");
+      if (nextClose < nextOpen) {
+        i = nextClose + 1;
+        if (depth > 0) depth--;
         continue;
       }
-      if (open === -1) return;
-      const prelude = text.slice(i, open).trim();
-      i = open + 1;
+      if (nextOpen === text.length) return;
+      const prelude = text.slice(i, nextOpen).trim();
+      i = nextOpen + 1;
       if (prelude.startsWith("@")) {
         // Conditional groups hold rules; other at-rules (font-face, keyframes, page) are skipped whole.
-        if (/^@(media|supports|layer|container|document)\b/i.test(prelude)) parseBlock(depth + 1);
+        if (/^@(media|supports|layer|container|document)\b/i.test(prelude)) depth++;
         else skipBlock();
         continue;
       }
-      const end = text.indexOf("}", i);
-      const body = end === -1 ? text.slice(i) : text.slice(i, end);
-      i = end === -1 ? text.length : end + 1;
+      const end = nextClose;
+      const body = text.slice(i, end);
+      i = end + 1;
       if (body.includes("{")) continue; // nested CSS: not read
       const selectors = prelude
         .split(",")
@@ -52,7 +62,7 @@ export function parseCss(css: string): CssRule[] {
       else if (ch === "}") level--;
     }
   };
-  parseBlock(0);
+  parseBlocks();
   return rules;
 }
 

@@ -96,4 +96,9 @@ describe("css helpers", () => {
       ["p"],
     ]);
   });
+
+  test("a stylesheet nesting conditional groups 100,000 deep is read, not overflowed", () => {
+    const css = `${"@media all{".repeat(100_000)}.brand{color:#123456}${"}".repeat(100_000)} p{margin:0}`;
+    expect(parseCss(css).map((r) => r.selectors)).toEqual([[".brand"], ["p"]]);
+  });
 });

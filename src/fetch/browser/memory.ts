@@ -23,6 +23,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** How often renderers are measured: a page growing its DOM at ~150 MB/s (measured) passes the ceiling by a few tens of MB at most. */
 const WATCH_INTERVAL_MS = 250;
+/**
+ * Ticks between two looks at the browser process's own children (zygotes, GPU, utilities,
+ * started once): its 30-odd threads each have a children file, most of a tick's ~1.3 ms.
+ * Renderers are the zygotes' children, which every tick reads.
+ */
+const TOP_REFRESH_TICKS = 16;
 
 /** The flag that caps V8's heap in every renderer at the ceiling (the rest of a renderer's memory is the watch's). */
 export function rendererMemoryArgs(ceilingMiB: number): string[] {
@@ -86,9 +92,12 @@ export function watchRenderers(browserPid: number, ceilingMiB: number): Renderer
     }
     return known;
   };
+  let top: number[] = [];
+  let ticks = 0;
   const tick = () => {
+    if (ticks++ % TOP_REFRESH_TICKS === 0) top = childrenOf(browserPid);
     const seen = new Set<number>();
-    const stack = childrenOf(browserPid);
+    const stack = [...top];
     while (stack.length) {
       const pid = stack.pop()!;
       seen.add(pid);

@@ -21,7 +21,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
  * own limits apply.
  */
 
-/** How often renderers are measured: a page growing its DOM at ~150 MB/s (measured) passes the ceiling by a few tens of MB at most. */
+/** How often renderers are measured: a page growing its DOM at ~300 MB/s (measured) passes the ceiling by ~75 MB at most. */
 const WATCH_INTERVAL_MS = 250;
 /**
  * Ticks between two looks at the browser process's own children (zygotes, GPU, utilities,

@@ -122,7 +122,7 @@ export const HEAVY_PATHS = [
  * - /heavy/big?id=[&declared=1]: a 50 MB HTML page, streamed (declared: sent whole, with its Content-Length);
  * - /heavy/gzip-bomb: 1 GiB of zeros as a ~1 MB gzip body (Content-Encoding: gzip);
  * - /heavy/tall: a short article 200,000 px tall;
- * - /heavy/runaway-dom: a script that adds text nodes forever;
+ * - /heavy/runaway-dom: a script that adds text to a hidden log forever;
  * - /redirect/meta?url=, /redirect/script?url=, /redirect/replace?url=: a meta refresh,
  *   `location.href =` and `location.replace()` towards url.
  */
@@ -145,12 +145,15 @@ export async function heavyRoute(url: URL): Promise<Response> {
         `<main style="height:${TALL_PAGE_PX}px"><h1>A very tall page</h1><p>Its layout is far taller than a screen.</p></main>`,
       );
     case "/heavy/runaway-dom":
-      return page(`<h1>Runaway DOM</h1><script>
+      // Into a hidden log, as a leaking buffer would: no layout, so it grows at the rate of
+      // memory (~300 MB/s measured), not of the CPU a loaded machine has left.
+      return page(`<h1>Runaway DOM</h1><div id="log" hidden></div><script>
+const log = document.getElementById("log");
 setInterval(() => {
   for (let i = 0; i < 20; i++) {
-    const div = document.createElement("div");
-    div.textContent = String(Math.random()).repeat(40000);
-    document.body.append(div);
+    const entry = document.createElement("div");
+    entry.textContent = String(Math.random()).repeat(40000);
+    log.append(entry);
   }
 }, 10);</script>`);
     case "/redirect/meta":

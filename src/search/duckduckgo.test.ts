@@ -50,6 +50,13 @@ describe("parseDuckDuckGo", () => {
     ]);
   });
 
+  test("a results page with a block nested 200,000 deep is read, not a stack overflow", () => {
+    const block = `${"<div>".repeat(200_000)}deep${"</div>".repeat(200_000)}`;
+    const deep = PAGE.replace(/<body[^>]*>/, (body) => `${body}${block}`);
+    expect(deep).not.toBe(PAGE);
+    expect(parseDuckDuckGo(deep, 200).length).toBe(parseDuckDuckGo(PAGE, 200).length);
+  });
+
   test("its no-results notice is an empty list", () => {
     const empty = `<div id="links" class="results"><div class="result results_links web-result result--no-result"><div class="no-results">No  results.</div></div></div>`;
     expect(parseDuckDuckGo(empty, 200)).toEqual([]);

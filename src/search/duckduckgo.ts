@@ -1,6 +1,6 @@
-import { load } from "cheerio";
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
+import { loadHtml } from "../extract/dom.ts";
 import { withOperators } from "./categories.ts";
 import { callProvider, isWebUrl, type ProviderCall } from "./http.ts";
 import { ddgRegionCodes, type Region } from "./regions.ts";
@@ -47,7 +47,8 @@ export function parseDuckDuckGo(html: string, status: number): WebHit[] {
       hint: "Try again later, or use another provider.",
     });
   }
-  const $ = load(html);
+  // Bounded like every page siphon parses: a results page nested 200,000 deep cannot overflow a walk.
+  const $ = loadHtml(html);
   const hits: WebHit[] = [];
   $(".result").each((_, element) => {
     const block = $(element);

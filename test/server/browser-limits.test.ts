@@ -19,7 +19,7 @@ const STOPPED = `is larger than the ${LIMIT}-byte limit; the render was stopped`
 /**
  * The most the server process and all its Chromium processes may hold together while four such
  * renders run at once (stated in the README). Rendering the 10 MiB a response may bring costs a
- * renderer ~400 MB of DOM and layout; measured 2.4-3.5 GiB in all (VmRSS summed, as
+ * renderer ~400 MB of DOM and layout; measured 2.4-3.6 GiB in all (VmRSS summed, as
  * scripts/bench/rss-sampler.ts does, so pages shared between processes count in each) with
  * both browsers running and the slots earlier tests left. Without the limits each page reads on
  * to the 60 s timeout, past 7 GB for one page.

@@ -72,6 +72,10 @@ function keysIn(blobs: Buffer[]): string[] {
   );
 }
 
+/** The LLM key of a job's input as a store hands it back. */
+const keyOf = (job: { input: unknown } | null) =>
+  (job?.input as { llmApiKey?: string } | undefined)?.llmApiKey;
+
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 async function runJobs(app: TestApp, during: () => Promise<void>): Promise<Record<string, string>> {
@@ -278,9 +282,7 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
           Date.now(),
         );
         await api.jobs.create(job, [{ url: "https://a.example/", depth: 0 }]);
-        expect(((await worker.jobs.get(job.id))?.input as { llmApiKey?: string }).llmApiKey).toBe(
-          KEYS.extract,
-        );
+        expect(keyOf(await worker.jobs.get(job.id))).toBe(KEYS.extract);
         const sql = new SQL(url);
         const rows = (await sql`SELECT input::text AS input FROM jobs`) as { input: string }[];
         await sql.close();
@@ -321,14 +323,12 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
         for (let i = 0; i < 100 && opened !== "sk-late-0123456789"; i++) {
           const late = job({ urls: ["https://b.example/"], llmApiKey: "sk-late-0123456789" });
           await survivor.jobs.create(late, [{ url: "https://b.example/", depth: 0 }]);
-          opened = ((await newcomer.jobs.get(late.id))?.input as { llmApiKey?: string }).llmApiKey;
+          opened = keyOf(await newcomer.jobs.get(late.id));
           if (opened !== "sk-late-0123456789") await Bun.sleep(50);
         }
         expect(opened).toBe("sk-late-0123456789");
         // The survivor still opens what it sealed before Redis went.
-        expect(((await survivor.jobs.get(early.id))?.input as { llmApiKey: string }).llmApiKey).toBe(
-          "sk-early-0123456789",
-        );
+        expect(keyOf(await survivor.jobs.get(early.id))).toBe("sk-early-0123456789");
         // After another restart of Redis alone, the processes put the key back as soon as it is up:
         // a process that comes later opens what they sealed.
         const kept = job({ urls: ["https://c.example/"], llmApiKey: "sk-kept-0123456789" });
@@ -340,9 +340,7 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
         probe.close();
         const joiner = await openStore(config);
         stores.push(joiner);
-        expect(((await joiner.jobs.get(kept.id))?.input as { llmApiKey: string }).llmApiKey).toBe(
-          "sk-kept-0123456789",
-        );
+        expect(keyOf(await joiner.jobs.get(kept.id))).toBe("sk-kept-0123456789");
       } finally {
         for (const store of stores) await store.close();
         await redis.close();

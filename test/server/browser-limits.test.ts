@@ -3,6 +3,7 @@ import { startRssSampler } from "../../scripts/bench/rss-sampler.ts";
 import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 import { imageSize } from "../helpers/images.ts";
+import { killRenderers } from "../helpers/renderers.ts";
 import { streamRecord, TALL_PAGE_PX } from "../helpers/site-pages/heavy.ts";
 
 /**
@@ -25,9 +26,39 @@ const STOPPED = `is larger than the ${LIMIT}-byte limit; the render was stopped`
  * to the 60 s timeout, past 7 GB for one page.
  */
 const FOUR_RENDERS_MAX_MIB = 4_608;
+/**
+ * The renderer memory ceiling of `ceilingApp`, far below the default 1024 MiB so that the
+ * runaway page reaches it within a second or two whatever the machine's load (at the default,
+ * a loaded machine took it past the 60 s timeout). Still above what an ordinary page holds: the
+ * pages that app renders hold under 70 MiB (measured, on both browsers). An unusual figure, as
+ * it marks that app's renderers (their --max-old-space-size) for killRenderers.
+ */
+const CEILING_MIB = 320;
+/**
+ * The browser timeout of `ceilingApp`: puppeteer's protocol timeout is 10 s more, 30 s, below a
+ * screenshot's own timeout of 60 s, so a command a dead renderer never answers fails the
+ * screenshot (as it did, with a 500) before its timer does.
+ */
+const CEILING_APP_TIMEOUT_MS = 20_000;
+/** Time for the browser to tell the pool that a killed renderer's page crashed (a CDP event). */
+const CRASH_NOTICE_MS = 500;
+/** Time for the pool to wipe a page after its answer (tens of ms; up to 300 ms deferred, see pool.ts). */
+const WIPE_MS = 500;
+
+/** Serves a page of `mode` on `ceilingApp`, lets the pool wipe it, then kills that app's renderers. */
+async function killIdleRenderers(mode: Mode): Promise<void> {
+  const served = await ask(mode, `${site.url}/heavy/tall`, {}, ceilingApp);
+  expect(served.status).toBe(200);
+  await served.arrayBuffer();
+  await Bun.sleep(WIPE_MS);
+  expect(await killRenderers(`--max-old-space-size=${CEILING_MIB}`)).toBeGreaterThan(0);
+  await Bun.sleep(CRASH_NOTICE_MS);
+}
 
 let site: FixtureSite;
 let app: TestApp;
+/** A second app, with a low renderer ceiling, for the pages that kill or lose their renderer. */
+let ceilingApp: TestApp;
 /** A loopback server the SSRF guard refuses; counts every request that reaches it. */
 let refused: ReturnType<typeof Bun.serve>;
 let refusedHits = 0;
@@ -43,9 +74,16 @@ beforeAll(async () => {
     },
   });
   app = await startTestApp({ disableSsrfProtection: false, ssrfAllow: `127.0.0.1:${site.port}` });
+  ceilingApp = await startTestApp({
+    disableSsrfProtection: false,
+    ssrfAllow: `127.0.0.1:${site.port}`,
+    browserRendererMemoryMb: CEILING_MIB,
+    browserTimeoutMs: CEILING_APP_TIMEOUT_MS,
+  });
 }, BROWSER_TEST_MS);
 afterAll(async () => {
   await app.close();
+  await ceilingApp.close();
   await site.stop();
   refused.stop(true);
 });
@@ -53,18 +91,24 @@ afterAll(async () => {
 type Mode = "render" | "stealth" | "screenshot";
 const MODES: Mode[] = ["render", "stealth", "screenshot"];
 
-/** One request of `mode` for `url`, the way a user sends it. */
-function ask(mode: Mode, url: string, extra: Record<string, unknown> = {}): Promise<Response> {
+/** One request of `mode` for `url` to `on` (default `app`), the way a user sends it. */
+function ask(mode: Mode, url: string, extra: Record<string, unknown> = {}, on = app): Promise<Response> {
   if (mode === "screenshot") {
-    return app.request("/v1/screenshot", { method: "POST", body: JSON.stringify({ url, ...extra }) });
+    return on.request("/v1/screenshot", { method: "POST", body: JSON.stringify({ url, ...extra }) });
   }
   const body = { url, maxAge: 0, format: "text", [mode]: true, ...extra };
-  return app.request("/v1/fetch", { method: "POST", body: JSON.stringify(body) });
+  return on.request("/v1/fetch", { method: "POST", body: JSON.stringify(body) });
 }
 
-async function expectError(res: Response, status: number, type: string): Promise<string> {
+/** The refused meta refresh, which every mode answers 403 forbidden_url. */
+const metaRefresh = () =>
+  `${site.url}/redirect/meta?url=${encodeURIComponent(`http://127.0.0.1:${refused.port}/internal`)}`;
+
+async function expectError(res: Response, status: number, type: string, on = app): Promise<string> {
   const text = await res.text();
-  expect({ status: res.status, body: text }).toMatchObject({ status });
+  // An unexpected error's cause is only in the app's log: shown with the status when it is wrong.
+  const logs = res.status === status ? [] : on.logs.filter((line) => line.includes("failed:"));
+  expect({ status: res.status, body: text, logs }).toMatchObject({ status });
   const error = await errorOf(new Response(text));
   expect(error.type).toBe(type);
   return error.message;
@@ -174,17 +218,58 @@ describe("rendering takes in no more than plain HTTP would", () => {
 
 describe("a renderer has a memory ceiling", () => {
   test.each(["render", "stealth"] as const)(
-    "%s: a page that grows its DOM forever is stopped at the ceiling with content_too_large",
+    "%s: a page that grows its DOM forever is stopped at the ceiling with content_too_large, and the next request is answered as usual",
     async (mode) => {
       const started = Date.now();
       // `wait` keeps the page rendering while it grows, as a slow app's caller would.
       const message = await expectError(
-        await ask(mode, `${site.url}/heavy/runaway-dom`, { wait: 40_000 }),
+        await ask(mode, `${site.url}/heavy/runaway-dom`, { wait: 15_000 }, ceilingApp),
         502,
         "content_too_large",
+        ceilingApp,
       );
-      expect(message).toContain("1024 MiB of memory");
-      expect(Date.now() - started).toBeLessThan(50_000);
+      // Said only when the /proc watch stopped the renderer: one it did not find (as on full
+      // Chromium, stealth's browser, it might not) would run into the wait, or crash on V8's cap
+      // as browser_unavailable.
+      expect(message).toContain(`${CEILING_MIB} MiB of memory`);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      refusedHits = 0;
+      await expectError(await ask(mode, metaRefresh(), {}, ceilingApp), 403, "forbidden_url", ceilingApp);
+      expect(refusedHits).toBe(0);
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe("a renderer that dies while its page waits in the pool costs no later request", () => {
+  // The sequence is the system's OOM killer (or a crash) taking an idle page's renderer: a
+  // crashed page answers some commands never, so lent again it held the request to its timeout.
+  // Screenshots run on render's browser (the headless shell), whose crashed page answered.
+  test.each(["render", "stealth"] as const)(
+    "%s: after a page was served and its renderer killed, the refused meta refresh is still 403",
+    async (mode) => {
+      await killIdleRenderers(mode);
+      refusedHits = 0;
+      await expectError(await ask(mode, metaRefresh(), {}, ceilingApp), 403, "forbidden_url", ceilingApp);
+      expect(refusedHits).toBe(0);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "stealth: a screenshot whose timeout outlasts the browser's protocol timeout is taken, never a 500",
+    async () => {
+      await killIdleRenderers("stealth");
+      const started = Date.now();
+      const res = await ask(
+        "screenshot",
+        `${site.url}/heavy/tall`,
+        { stealth: true, timeout: 60_000 },
+        ceilingApp,
+      );
+      const logs = ceilingApp.logs.filter((line) => line.includes("failed:"));
+      expect({ status: res.status, logs }).toEqual({ status: 200, logs: [] });
+      expect(Date.now() - started).toBeLessThan(CEILING_APP_TIMEOUT_MS);
     },
     BROWSER_TEST_MS,
   );

@@ -116,6 +116,8 @@ export function createBrowserEngine(
     // A renderer that crashed (out of memory, or stopped past the ceiling) never loads again.
     const onCrash = () => stop(crashError(target, lease.memory));
     page.on("error", onCrash);
+    // Its "error" came before this listener (the pool lends no page that crashed while idle).
+    if (lease.crashed) onCrash();
     const onResponse = (response: HTTPResponse) => {
       const request = response.request();
       if (isMainNavigation(page, request)) main = response;

@@ -29,24 +29,45 @@ function describeNetError(code: string, url: URL): string {
 }
 
 /**
+ * What puppeteer says when the page, its renderer or the browser went away under a call: the
+ * target or session closed, the page closed or crashed, a frame or execution context vanished
+ * (a renderer swapped or killed mid-call), a navigation's watcher ended with its page.
+ */
+const BROWSER_GONE =
+  /Target closed|Target crashed|Session closed|Connection closed|browser has disconnected|detached|Page closed|Page crashed|No target with given id|Cannot find context with specified id|Execution context was destroyed|LifecycleWatcher/i;
+/** Errors of the protocol itself (a command refused, or never answered: see protocolTimeout). */
+const PROTOCOL_ERRORS = new Set(["ProtocolError", "TargetCloseError"]);
+
+/**
  * Maps what page.goto (or the pool) threw to a SiphonError: SiphonErrors pass through, a
  * request refused by the SSRF guard is its forbidden_url, net::ERR_* is network_error, a
- * navigation timeout is timeout, a browser that went away is browser_unavailable. Anything
- * else is returned unchanged (the edge reports it as internal_error).
+ * navigation timeout is timeout; a browser that went away, or a protocol error (a command the
+ * browser refused or never answered), is browser_unavailable. Anything else is returned
+ * unchanged (the edge reports it as internal_error: a fault of ours, not of the browser).
  */
 export function navigationError(error: unknown, url: URL, refusal: SiphonError | undefined): unknown {
   if (error instanceof SiphonError) return error;
   const message = String((error as Error | null)?.message ?? "");
+  const name = String((error as Error | null)?.name ?? "");
   const net = /net::ERR_([A-Z0-9_]+)/.exec(message);
   if (net?.[1] === "BLOCKED_BY_CLIENT" && refusal) return refusal;
   if (net) return new SiphonError("network_error", describeNetError(net[1]!, url), { cause: error });
-  if ((error as Error | null)?.name === "TimeoutError") {
+  if (name === "TimeoutError") {
     return new SiphonError("timeout", `${url.href} did not finish loading in time.`, { cause: error });
   }
-  if (/Target closed|Session closed|Connection closed|browser has disconnected|detached/i.test(message)) {
-    return new SiphonError("browser_unavailable", "The browser closed while rendering the page; try again.", {
-      cause: error,
-    });
+  if (PROTOCOL_ERRORS.has(name) && /timed out/i.test(message)) {
+    return new SiphonError(
+      "browser_unavailable",
+      `The browser stopped answering while rendering ${url.href}; try again.`,
+      { cause: error },
+    );
+  }
+  if (PROTOCOL_ERRORS.has(name) || BROWSER_GONE.test(message)) {
+    return new SiphonError(
+      "browser_unavailable",
+      `The browser lost the page while rendering ${url.href} (its renderer or the browser went away); try again.`,
+      { cause: error },
+    );
   }
   return error;
 }

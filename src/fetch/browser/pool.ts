@@ -259,11 +259,18 @@ export function createBrowserPool(config: Config, deps: BrowserPoolDeps = {}): B
     return slot.close();
   }
 
-  /** Takes the most recently used idle slot of the partition that `fits`, if any. */
+  /**
+   * Takes the most recently used idle slot of the partition that `fits`, if any. A slot whose
+   * renderer died while it waited (the memory ceiling, the system's OOM killer, a crash) is
+   * closed instead: its page would leave the request's commands unanswered until the timeout.
+   */
   function pickIdle(gen: Generation, partition: string, fits: (slot: Slot) => boolean): Slot | undefined {
     for (let i = gen.idle.length - 1; i >= 0; i--) {
       const slot = gen.idle[i]!;
-      if (slot.partition === partition && fits(slot)) return gen.idle.splice(i, 1)[0];
+      if (slot.crashed) {
+        gen.idle.splice(i, 1);
+        void dropSlot(gen, slot);
+      } else if (slot.partition === partition && fits(slot)) return gen.idle.splice(i, 1)[0];
     }
     return undefined;
   }

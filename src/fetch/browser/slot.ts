@@ -6,6 +6,7 @@ import type {
   Page,
   Target,
 } from "puppeteer-core";
+import { SiphonError } from "../../errors.ts";
 import { type Interceptor, type InterceptScope, interceptPage, type PausedRequest } from "./intercept.ts";
 import type { RendererWatch } from "./memory.ts";
 import { isMainNavigation } from "./settle.ts";
@@ -13,6 +14,12 @@ import { settledWithin } from "./timeouts.ts";
 
 /** A wipe that takes longer means a stuck page: the slot is closed instead. */
 const WIPE_TIMEOUT_MS = 5_000;
+/**
+ * Opening a context and its page takes 50-300 ms, a few seconds on a loaded machine. A renderer
+ * that dies while puppeteer sets the page up leaves its commands unanswered until the protocol
+ * timeout (the fetch timeout plus 10 s): past this, the browser is not going to give the page.
+ */
+const OPEN_TIMEOUT_MS = 10_000;
 /** Page events a request may listen to; one it leaves a listener on is not lent again. */
 const REQUEST_EVENTS = [
   "request",
@@ -69,6 +76,11 @@ export interface PageLease {
   /** The memory ceiling of the browser's renderers, when siphon launched it (see memory.ts). */
   memory?: RendererWatch;
   /**
+   * The page's renderer died (killed at the memory ceiling or by the system, or crashed): it
+   * answers nothing more, and the page "error" event that says so may have come before the lease.
+   */
+  readonly crashed: boolean;
+  /**
    * Hands the requests in `scope` the page makes during this lease to `handler`, which must
    * continue or abort each; the others go out untouched. A slot whose requests are the only
    * SSRF check (see openSlot's `filterAll`) holds every request of every frame whatever the
@@ -87,6 +99,11 @@ export interface Slot {
   readonly partition: string;
   /** True from lend() or a main-frame navigation request of the page to its next load event. */
   readonly loading: boolean;
+  /**
+   * The page's renderer died, lent or not (see PageLease.crashed): the slot is never lent again,
+   * only closed. A crashed page takes CDP commands and never answers some of them.
+   */
+  readonly crashed: boolean;
   /**
    * The browsing session whose state the page holds, when it was released to be kept for it
    * (see keep); undefined when the page is wiped.
@@ -151,11 +168,25 @@ export interface SlotOptions {
   filterAll: boolean;
 }
 
+/** The page of a new slot, set up (its interception calls `onPaused`). */
+async function openPage(
+  context: BrowserContext,
+  filterAll: boolean,
+  onPaused: (request: PausedRequest) => void,
+): Promise<{ page: Page; session: CDPSession; interceptor: Interceptor }> {
+  const page = await context.newPage();
+  const session = await page.createCDPSession();
+  const interceptor = await interceptPage(page, session, filterAll, onPaused);
+  return { page, session, interceptor };
+}
+
 /**
  * Opens a slot in `browser`: a new incognito context and page, with request interception on.
  * `partition` names the kind of request it may serve (see BrowserPool.withPage); `onLoaded` is
  * called whenever the page stops loading.
- * @throws what puppeteer throws when the browser cannot open them (crashed, closed)
+ * @throws SiphonError browser_unavailable when the browser does not give a working page within
+ *   OPEN_TIMEOUT_MS, or cannot set it up (crashed, closed); what puppeteer throws when it cannot
+ *   open a context
  */
 export async function openSlot(
   browser: Browser,
@@ -165,34 +196,37 @@ export async function openSlot(
 ): Promise<Slot> {
   const { maxUses, contextOptions, proxied, memory, filterAll } = options;
   const context = await browser.createBrowserContext(contextOptions);
+  let lent = false;
+  let handler: ((request: PausedRequest) => void) | undefined;
   let page: Page;
   let session: CDPSession;
   let interceptor: Interceptor;
+  const opening = openPage(context, filterAll, (request) => {
+    if (!lent) request.abort();
+    else if (handler) handler(request);
+    else request.continue();
+  });
   try {
-    page = await context.newPage();
-    session = await page.createCDPSession();
-    interceptor = await interceptPage(page, session, filterAll, (request) => {
-      if (!lent) request.abort();
-      else if (handler) handler(request);
-      else request.continue();
-    });
+    ({ page, session, interceptor } = await settledWithin(opening, OPEN_TIMEOUT_MS, "opening a page"));
   } catch (error) {
+    // Closing the context also ends the calls still waiting for an answer.
     await context.close().catch(() => {});
-    throw error;
+    throw new SiphonError("browser_unavailable", "The browser could not open a page; try again.", {
+      cause: error,
+    });
   }
   const applied = new Map<string, string>();
   /** Origins the page sent requests to since the last wipe: whose storage the wipe clears. */
   const origins = new Set<string>();
   let uses = 0;
   let lease = 0;
-  let lent = false;
-  let handler: ((request: PausedRequest) => void) | undefined;
   /** Why the slot must not be lent again, once something happened that a wipe cannot undo. */
   let spoiled: string | undefined;
   let listenersAtLend: number[] = [];
   let closing: Promise<void> | undefined;
   let loading = false;
   let owner: string | undefined;
+  let crashed = false;
   const loaded = () => {
     if (!loading) return;
     loading = false;
@@ -218,6 +252,11 @@ export async function openSlot(
     if (isMainNavigation(page, request)) loaded();
   });
   page.on("close", loaded);
+  // Puppeteer's page "error" is Inspector.targetCrashed: the renderer is gone, whoever held it.
+  page.on("error", () => {
+    crashed = true;
+    spoiled = "its renderer crashed";
+  });
   // An unanswered dialog blocks the page's scripts; leaving a page must never be refused.
   page.on("dialog", (dialog) => {
     void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => {});
@@ -284,6 +323,9 @@ export async function openSlot(
     get owner() {
       return owner;
     },
+    get crashed() {
+      return crashed;
+    },
     lend() {
       uses++;
       lent = true;
@@ -299,6 +341,9 @@ export async function openSlot(
         applied,
         proxied,
         memory,
+        get crashed() {
+          return crashed;
+        },
         async interceptRequests(next, scope) {
           if (id !== lease || !lent) return;
           handler = next;

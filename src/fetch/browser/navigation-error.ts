@@ -33,10 +33,29 @@ function describeNetError(code: string, url: URL): string {
  * target or session closed, the page closed or crashed, a frame or execution context vanished
  * (a renderer swapped or killed mid-call), a navigation's watcher ended with its page.
  */
-const BROWSER_GONE =
-  /Target closed|Target crashed|Session closed|Connection closed|browser has disconnected|detached|Page closed|Page crashed|No target with given id|Cannot find context with specified id|Execution context was destroyed|LifecycleWatcher/i;
+const BROWSER_GONE = new RegExp(
+  [
+    "Target closed",
+    "Target crashed",
+    "Session closed",
+    "Connection closed",
+    "browser has disconnected",
+    "detached",
+    "Page closed",
+    "Page crashed",
+    "No target with given id",
+    "Missing target for page",
+    "Failed to create a page",
+    "main frame too early",
+    "Cannot find context with specified id",
+    "Execution context was destroyed",
+    "JSHandle is disposed",
+    "LifecycleWatcher",
+  ].join("|"),
+  "i",
+);
 /** Errors of the protocol itself (a command refused, or never answered: see protocolTimeout). */
-const PROTOCOL_ERRORS = new Set(["ProtocolError", "TargetCloseError"]);
+const PROTOCOL_ERRORS = new Set(["ProtocolError", "TargetCloseError", "ConnectionClosedError"]);
 
 /**
  * Maps what page.goto (or the pool) threw to a SiphonError: SiphonErrors pass through, a

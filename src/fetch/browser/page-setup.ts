@@ -17,6 +17,8 @@ function realUserAgent(browser: Browser): Promise<string> {
   if (!ua) {
     ua = browser.userAgent().then((value) => value.replace(/HeadlessChrome/g, "Chrome"));
     userAgents.set(browser, ua);
+    // A call that failed (the browser busy or going away) is asked again by the next request.
+    ua.catch(() => userAgents.delete(browser));
   }
   return ua;
 }

@@ -9,6 +9,8 @@ export function browserVersion(browser: Browser): Promise<string> {
   if (!version) {
     version = browser.version();
     versions.set(browser, version);
+    // A call that failed (the browser busy or going away) is asked again by the next request.
+    version.catch(() => versions.delete(browser));
   }
   return version;
 }

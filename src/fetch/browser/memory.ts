@@ -68,6 +68,11 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
+/** A Chromium process's --type (renderer, zygote, gpu-process, utility...), from its command line. */
+function processType(cmdline: string): string | undefined {
+  return /(?:^|[\s\0])--type=([\w-]+)/.exec(cmdline)?.[1];
+}
+
 /** Memory a process holds of its own, in MiB (RssAnon + RssShmem); undefined once it is gone. */
 export function privateMiB(pid: number): number | undefined {
   const status = read(`/proc/${pid}/status`);
@@ -85,12 +90,14 @@ export function watchRenderers(browserPid: number, ceilingMiB: number): Renderer
   let lastStop = 0;
   const renderer = new Map<number, boolean>();
   const isRenderer = (pid: number) => {
-    let known = renderer.get(pid);
-    if (known === undefined) {
-      known = read(`/proc/${pid}/cmdline`)?.includes("--type=renderer") ?? false;
-      renderer.set(pid, known);
-    }
-    return known;
+    const known = renderer.get(pid);
+    if (known !== undefined) return known;
+    const type = processType(read(`/proc/${pid}/cmdline`) ?? "");
+    // A process forked from a zygote shows the zygote's command line until it names its own
+    // type, and one not yet exec'd the browser's: only a settled type is remembered, or a
+    // renderer seen in that window (wider on a loaded machine) would never be measured.
+    if (type !== undefined && type !== "zygote") renderer.set(pid, type === "renderer");
+    return type === "renderer";
   };
   let top: number[] = [];
   let ticks = 0;

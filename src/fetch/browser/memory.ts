@@ -88,26 +88,18 @@ export function privateMiB(pid: number): number | undefined {
  */
 export function watchRenderers(browserPid: number, ceilingMiB: number): RendererWatch {
   let lastStop = 0;
-  const renderer = new Map<number, boolean>();
-  const isRenderer = (pid: number) => {
-    const known = renderer.get(pid);
-    if (known !== undefined) return known;
-    const type = processType(read(`/proc/${pid}/cmdline`) ?? "");
-    // A process forked from a zygote shows the zygote's command line until it names its own
-    // type, and one not yet exec'd the browser's: only a settled type is remembered, or a
-    // renderer seen in that window (wider on a loaded machine) would never be measured.
-    if (type !== undefined && type !== "zygote") renderer.set(pid, type === "renderer");
-    return type === "renderer";
-  };
+  // Read on every tick, never remembered (a handful of short files): a process forked from a
+  // zygote shows the zygote's command line until it names its own type, and pids come back
+  // (pid_max is often 32768), so a remembered answer could keep a renderer from ever being
+  // measured.
+  const isRenderer = (pid: number) => processType(read(`/proc/${pid}/cmdline`) ?? "") === "renderer";
   let top: number[] = [];
   let ticks = 0;
   const tick = () => {
     if (ticks++ % TOP_REFRESH_TICKS === 0) top = childrenOf(browserPid);
-    const seen = new Set<number>();
     const stack = [...top];
     while (stack.length) {
       const pid = stack.pop()!;
-      seen.add(pid);
       stack.push(...childrenOf(pid));
       if (!isRenderer(pid)) continue;
       const mib = privateMiB(pid) ?? 0;
@@ -119,8 +111,6 @@ export function watchRenderers(browserPid: number, ceilingMiB: number): Renderer
         // Gone already.
       }
     }
-    // Pids are reused: forget the ones that ended.
-    for (const pid of renderer.keys()) if (!seen.has(pid)) renderer.delete(pid);
   };
   const timer = ceilingMiB > 0 && existsSync("/proc") ? setInterval(tick, WATCH_INTERVAL_MS) : undefined;
   timer?.unref?.();

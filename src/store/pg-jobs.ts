@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import type { PgConnection } from "./pg-connection.ts";
 import { jobItems, jobs } from "./pg-schema.ts";
@@ -195,31 +195,37 @@ export function pgJobs(pg: PgConnection): JobStore {
         return rows.map(item);
       }),
     finishItem: (jobId, url, outcome) =>
-      pg.run(async (db) => {
-        // One statement: only a pending item is finished, and only a finished one bumps the counters,
-        // so a page finished twice (a retry, two workers) counts once.
-        await db.execute(sql`
-          WITH finished AS (
-            UPDATE job_items SET state = ${outcome.state}, data = ${json(outcome.data)}, error = ${outcome.error ?? null}
-            WHERE job_id = ${jobId} AND url = ${url} AND state = 'pending'
-            RETURNING state
-          )
-          UPDATE jobs SET
-            completed = completed + (SELECT count(*) FROM finished WHERE state = 'done'),
-            failed = failed + (SELECT count(*) FROM finished WHERE state = 'failed'),
-            credits_used = credits_used + ${outcome.credits}::bigint,
-            updated_at = ${Date.now()}::bigint
-          WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM finished)`);
-      }),
+      pg.run((db) =>
+        db.transaction(async (tx) => {
+          // The job's row is locked first, in its own statement, so the next one's snapshot sees
+          // every item finished before: each finished item gets the next place (seq) among its
+          // job's, whichever worker finishes it. Only a pending item is finished, and only a
+          // finished one bumps the counters, so a page finished twice (a retry, two workers)
+          // counts once.
+          await tx.execute(sql`SELECT 1 FROM jobs WHERE id = ${jobId} FOR UPDATE`);
+          await tx.execute(sql`
+            WITH finished AS (
+              UPDATE job_items SET state = ${outcome.state}, data = ${json(outcome.data)}, error = ${outcome.error ?? null},
+                seq = (SELECT coalesce(max(seq), 0) + 1 FROM job_items WHERE job_id = ${jobId})
+              WHERE job_id = ${jobId} AND url = ${url} AND state = 'pending'
+              RETURNING state
+            )
+            UPDATE jobs SET
+              completed = completed + (SELECT count(*) FROM finished WHERE state = 'done'),
+              failed = failed + (SELECT count(*) FROM finished WHERE state = 'failed'),
+              credits_used = credits_used + ${outcome.credits}::bigint,
+              updated_at = ${Date.now()}::bigint
+            WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM finished)`);
+        }),
+      ),
     results: (jobId, skip, limit) =>
       pg.run(async (db) => {
         const rows = await db
           .select(itemColumns)
           .from(jobItems)
-          .where(and(eq(jobItems.jobId, jobId), ne(jobItems.state, "pending")))
-          .orderBy(asc(jobItems.id))
-          .limit(limit)
-          .offset(skip);
+          .where(and(eq(jobItems.jobId, jobId), gt(jobItems.seq, skip)))
+          .orderBy(asc(jobItems.seq))
+          .limit(limit);
         return rows.map(item);
       }),
     unfinished: () =>

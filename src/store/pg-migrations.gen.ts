@@ -56,5 +56,16 @@ export const PG_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795509822381,
     "hash": "1abe507429aede33f2b1a4aff2e569530e74770401ed02ba55d8f8500c7af3a3",
     "tag": "0002_watches"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"job_items\" ADD COLUMN \"seq\" bigint;",
+      "\nUPDATE \"job_items\" AS j SET \"seq\" = r.n FROM (SELECT \"id\", row_number() OVER (PARTITION BY \"job_id\" ORDER BY \"id\") AS n FROM \"job_items\" WHERE \"state\" <> 'pending') AS r WHERE j.\"id\" = r.\"id\";",
+      "\nCREATE UNIQUE INDEX \"job_items_job_seq\" ON \"job_items\" USING btree (\"job_id\",\"seq\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795789855519,
+    "hash": "4e5fd1b7f9048472a3da917f8717c2e8457c4e2d44deafa8be7cd1caf4a8acb4",
+    "tag": "0003_job_item_seq"
   }
 ];

@@ -149,10 +149,17 @@ export const jobItems = pgTable(
     state: text("state").notNull(),
     data: text("data"),
     error: text("error"),
+    /**
+     * The item's place among its job's finished items (1, 2, ...), given when it finishes: results
+     * are read in this order, so a page found early that finishes late never shifts a window a
+     * reader already read (reading by insertion order repeated and skipped pages).
+     */
+    seq: bigint("seq", { mode: "number" }),
   },
   (table) => [
     uniqueIndex("job_items_job_url").on(table.jobId, table.url),
     index("job_items_job_state").on(table.jobId, table.state, table.depth),
+    uniqueIndex("job_items_job_seq").on(table.jobId, table.seq),
   ],
 );
 

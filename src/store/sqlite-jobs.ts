@@ -79,13 +79,17 @@ export function sqliteJobs(sqlite: Database): JobStore {
     "SELECT url, depth, state, data, error FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY depth, id LIMIT ?2",
   );
   const finish = sqlite.prepare(
-    "UPDATE job_items SET state = ?3, data = ?4, error = ?5 WHERE job_id = ?1 AND url = ?2 AND state = 'pending'",
+    // The next place among the job's finished items: the transaction is IMMEDIATE (one writer at a
+    // time), so no two items of a job get one place.
+    "UPDATE job_items SET state = ?3, data = ?4, error = ?5, " +
+      "seq = (SELECT coalesce(max(seq), 0) + 1 FROM job_items WHERE job_id = ?1) " +
+      "WHERE job_id = ?1 AND url = ?2 AND state = 'pending'",
   );
   const count = sqlite.prepare(
     "UPDATE jobs SET completed = completed + ?2, failed = failed + ?3, credits_used = credits_used + ?4, updated_at = ?5 WHERE id = ?1",
   );
   const results = sqlite.prepare<ItemRow, [string, number, number]>(
-    "SELECT url, depth, state, data, error FROM job_items WHERE job_id = ?1 AND state != 'pending' ORDER BY id LIMIT ?3 OFFSET ?2",
+    "SELECT url, depth, state, data, error FROM job_items WHERE job_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
   );
   const storeResult = sqlite.prepare(
     "UPDATE jobs SET result = ?2, credits_used = credits_used + ?3, completed = completed + 1, updated_at = ?4 " +

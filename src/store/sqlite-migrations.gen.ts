@@ -97,5 +97,16 @@ export const SQLITE_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795498044478,
     "hash": "21ec7401e90e6c8cfbf025eebf5e73daa8acf9c65a2566d8846db9a0e7e4bdae",
     "tag": "0007_watches"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `job_items` ADD `seq` integer;",
+      "\nUPDATE `job_items` SET `seq` = r.n FROM (SELECT `id`, row_number() OVER (PARTITION BY `job_id` ORDER BY `id`) AS n FROM `job_items` WHERE `state` != 'pending') AS r WHERE `job_items`.`id` = r.`id`;",
+      "\nCREATE UNIQUE INDEX `job_items_job_seq` ON `job_items` (`job_id`,`seq`);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795789854813,
+    "hash": "f91770329f8fec24c43666e39e3cea6e289e3dd7c36d5f8ddef24dc3caaa9c21",
+    "tag": "0008_job_item_seq"
   }
 ];

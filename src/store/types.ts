@@ -213,7 +213,12 @@ export interface JobStore {
     url: string,
     outcome: { state: "done" | "failed"; data?: unknown; error?: string; credits: number },
   ): Promise<void>;
-  /** Finished items (done and failed) in the order they were found. */
+  /**
+   * Finished items (done and failed) in the order they finished, after the first `skip`: each
+   * item takes the next place among its job's finished ones when it finishes (1, 2, ..., no
+   * gaps, on every backend and across workers), and a place is taken only once the item is
+   * readable, so reading on from `skip` while the job runs never repeats or skips an item.
+   */
   results(jobId: string, skip: number, limit: number): Promise<JobItem[]>;
   /** Jobs a restarted worker must pick up again. */
   unfinished(): Promise<JobRecord[]>;

@@ -681,22 +681,69 @@ export function storeContract(name: string, backend: () => Backend): void {
       expect((await store.jobs.pending("job_1", 10)).map((i) => i.url)).toEqual([c]);
     });
 
-    test("results: finished items in the order found, skip and limit", async () => {
+    test("results: finished items in the order they finished, skip and limit", async () => {
       const { store } = await fresh();
       await store.jobs.create(newJob(), urls("r", 5));
-      // Finished out of order: results keep the order the URLs were found in.
-      for (const i of [3, 0, 4, 1]) {
+      // Found 0..4, finished 3, 0, 4, 1: results are read in the order they finished, so a page
+      // found early and finished late never shifts what a reader already read.
+      const page = async (skip: number, limit: number) =>
+        (await store.jobs.results("job_1", skip, limit)).map((item) => item.data);
+      for (const i of [3, 0]) {
         await store.jobs.finishItem("job_1", `https://a.example/r${i}`, {
           state: "done",
           data: i,
           credits: 1,
         });
       }
-      const page = async (skip: number, limit: number) =>
-        (await store.jobs.results("job_1", skip, limit)).map((item) => item.data);
-      expect(await page(0, 10)).toEqual([0, 1, 3, 4]);
-      expect(await page(1, 2)).toEqual([1, 3]);
+      expect(await page(0, 10)).toEqual([3, 0]);
+      await store.jobs.finishItem("job_1", "https://a.example/r4", {
+        state: "failed",
+        error: "x",
+        credits: 0,
+      });
+      await store.jobs.finishItem("job_1", "https://a.example/r1", { state: "done", data: 1, credits: 1 });
+      expect(await page(2, 10)).toEqual([null, 1]);
+      expect(await page(0, 10)).toEqual([3, 0, null, 1]);
+      expect(await page(1, 2)).toEqual([0, null]);
       expect(await page(4, 2)).toEqual([]);
+    });
+
+    test("results read while two processes finish items: every item exactly once", async () => {
+      const { store, another } = await fresh();
+      const other = await another();
+      const n = 60;
+      await store.jobs.create(newJob(), urls("w", n));
+      // Two workers finish the items in an order unlike the one they were found in, while a
+      // reader pages through the results from where it got to.
+      const order = urls("w", n)
+        .map((u, i) => ({ url: u.url, key: (i * 37) % n }))
+        .sort((x, y) => x.key - y.key);
+      const finishing = Promise.all(
+        [store, other].map(async (s, w) => {
+          for (const [i, it] of order.entries()) {
+            if (i % 2 !== w) continue;
+            await s.jobs.finishItem("job_1", it.url, {
+              state: i % 7 ? "done" : "failed",
+              data: it.url,
+              credits: 1,
+            });
+          }
+        }),
+      );
+      const seen: string[] = [];
+      let done = false;
+      void finishing.then(() => {
+        done = true;
+      });
+      for (;;) {
+        const last = done;
+        const items = await store.jobs.results("job_1", seen.length, 7);
+        seen.push(...items.map((item) => item.url));
+        if (last && items.length === 0) break;
+      }
+      await finishing;
+      expect(seen.length).toBe(n);
+      expect(new Set(seen).size).toBe(n);
     });
 
     test("unfinished: queued and processing jobs of every account, oldest first", async () => {

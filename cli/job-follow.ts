@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
 import { loadConfig } from "../src/config.ts";
 import { startJobRunner } from "../src/jobs/index.ts";
+import { finishedCount, readResults } from "../src/jobs/read.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { JobRecord } from "../src/store/types.ts";
 import { type CliContext, openContext } from "./context.ts";
@@ -38,11 +39,11 @@ export async function localJob(
   return {
     async poll(skip) {
       const current = (await ctx.store.jobs.get(job.id)) as JobRecord;
-      const items = await ctx.store.jobs.results(job.id, skip, 1000);
+      const { items } = await readResults(ctx.store, current, skip, 1000);
       return {
         status: current.status,
         total: current.total,
-        completed: current.completed + current.failed,
+        completed: finishedCount(current),
         data: items.map((i) => i.data as Record<string, unknown>),
       };
     },

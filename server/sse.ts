@@ -1,5 +1,6 @@
+import { finishedCount, isEnded } from "../src/jobs/read.ts";
 import type { JobEvent, JobRunner } from "../src/jobs/runner.ts";
-import { type JobRecord, TERMINAL_STATUSES } from "../src/store/types.ts";
+import type { JobRecord } from "../src/store/types.ts";
 import { holdOpen, JOB_GOING_AWAY, type ShutdownEvent, STREAM_GOING_AWAY } from "./shutdown.ts";
 
 const SSE_HEADERS = {
@@ -78,8 +79,8 @@ export function jobEventStream(runner: JobRunner, job: JobRecord, request: Reque
         if (last) send(last);
         controller.close();
       };
-      const counts = { completed: job.completed + job.failed, total: job.total };
-      if (TERMINAL_STATUSES.includes(job.status)) {
+      const counts = { completed: finishedCount(job), total: job.total };
+      if (isEnded(job)) {
         send({ type: "done", status: job.status, ...counts });
         return end();
       }

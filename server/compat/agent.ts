@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
-import { submitAgent } from "../../src/jobs/agent-job.ts";
+import { startJob } from "../../src/jobs/read.ts";
 import { AgentAsyncBody, type AgentResponse, MAX_PROMPT_CHARS } from "../../src/schemas/agent.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { LlmFieldsOptional } from "../../src/schemas/llm.ts";
@@ -108,13 +108,13 @@ function startAgent(
   const agent = toAgent(raw, deps);
   return compatMetered(guard, request, set, "agent", async (admission) => {
     const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-    const job = await submitAgent(
+    const job = await startJob(
+      "agent",
       agent.input,
       accountId,
       { ...deps, now: guard.now() },
       { surface: agent.surface, webhook: agent.webhook },
     );
-    deps.runner.submit(job.id);
     return { body: { success: true as const, id: job.id }, credits: 0 };
   });
 }

@@ -2,7 +2,8 @@ import { Type as T } from "@sinclair/typebox";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import { extractSummary, pagesOf, submitExtract } from "../../src/jobs/extract-job.ts";
+import { extractSummary, pagesOf } from "../../src/jobs/extract-job.ts";
+import { startJob } from "../../src/jobs/read.ts";
 import { ExtractBody, MAX_EXTRACT_URLS } from "../../src/schemas/extract.ts";
 import { LlmFieldsOptional } from "../../src/schemas/llm.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -106,13 +107,13 @@ export async function startExtract(
   const extract = toExtract(raw, deps);
   return compatMetered(guard, request, set, "extract", async (admission) => {
     const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-    const job = await submitExtract(
+    const job = await startJob(
+      "extract",
       extract.input,
       accountId,
       { ...deps, now: guard.now() },
       { surface: extract.surface, webhook: extract.webhook },
     );
-    deps.runner.submit(job.id);
     const body: Record<string, unknown> = { success: true, id: job.id };
     if (extract.invalidURLs) body.invalidURLs = extract.invalidURLs;
     return { body, credits: 0 };
@@ -125,7 +126,7 @@ export async function startExtract(
  * error?}`.
  */
 export async function extractPoll(guard: Guard, job: JobRecord) {
-  const pages = pagesOf(await finishedItems(guard, job));
+  const pages = pagesOf(job, await finishedItems(guard, job));
   const { data, tokensUsed } = extractSummary(pages);
   const body: Record<string, unknown> = {
     success: true,

@@ -1,6 +1,7 @@
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
+import { allResults, finishedCount, readResults } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { type JobSurface, type PageView, type SurfaceSubmit, surfaceOf } from "../../src/jobs/surface.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -84,26 +85,24 @@ export async function pagesPoll(
   query: Record<string, unknown>,
 ) {
   const { skip, limit } = pollPaging(query);
-  const items = await guard.store.jobs.results(job.id, skip, limit);
-  const finished = job.completed + job.failed;
+  const page = await readResults(guard.store, job, skip, limit);
   const body: Record<string, unknown> = {
     success: true,
     status: pagesStatus(job.status),
     total: job.total,
-    completed: finished,
+    completed: finishedCount(job),
     creditsUsed: job.creditsUsed,
     expiresAt: expiresAt(guard, job),
-    data: documentsOf(job, items),
+    data: documentsOf(job, page.items),
     ...jobActivity(job, guard.now(), guard.config.jobStallMs),
   };
   if (job.error) body.error = job.error;
-  if (skip + items.length < finished) body.next = nextLink(request, skip + items.length, limit);
+  if (page.next !== null) body.next = nextLink(request, page.next, limit);
   return body;
 }
 
-/** Every finished page of a job, oldest found first. */
-export const finishedItems = (guard: Guard, job: JobRecord) =>
-  guard.store.jobs.results(job.id, 0, Math.max(job.total, 1));
+/** Every finished page of a job, in the order they finished. */
+export const finishedItems = (guard: Guard, job: JobRecord) => allResults(guard.store, job);
 
 /**
  * Firecrawl's errors of a crawl or batch: `{errors: [{id, timestamp, url, code, error}],

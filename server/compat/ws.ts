@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { toSiphonError } from "../../src/errors.ts";
+import { finishedCount, isEnded } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
-import { type JobItem, type JobRecord, type JobType, TERMINAL_STATUSES } from "../../src/store/types.ts";
+import type { JobItem, JobRecord, JobType } from "../../src/store/types.ts";
 import type { Guard } from "../guard.ts";
 import { GOING_AWAY_CODE, holdOpen } from "../shutdown.ts";
 import { callerJob, documentsOf, expiresAt, finishedItems, pagesStatus } from "./job-view.ts";
@@ -83,14 +84,14 @@ function watch(guard: Guard, runner: JobRunner, first: JobRecord, send: Send, cl
         success: true,
         status: pagesStatus(first.status),
         total: first.total,
-        completed: first.completed + first.failed,
+        completed: finishedCount(first),
         creditsUsed: first.creditsUsed,
         expiresAt: expiresAt(guard, first),
         data: fresh(first, items),
       },
     });
     let job = first;
-    while (!stopped && !TERMINAL_STATUSES.includes(job.status)) {
+    while (!stopped && !isEnded(job)) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, CHECK_MS);
         wake = () => {

@@ -1,7 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import { extractJobView, extractTargets, pagesOf, submitExtract } from "../../src/jobs/extract-job.ts";
+import { extractJobView, extractTargets, pagesOf } from "../../src/jobs/extract-job.ts";
+import { allResults, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
@@ -74,8 +75,7 @@ export function extractRoutes(
         if ("urls" in targets) {
           return metered(guard, request, set, "extract", async (admission) => {
             const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
-            const job = await submitExtract(input, accountId, { ...deps, now: guard.now() });
-            runner.submit(job.id);
+            const job = await startJob("extract", input, accountId, { ...deps, now: guard.now() });
             set.status = 202;
             const self = new URL(request.url);
             // The start is one request in the burst window; each page is charged as it is fetched.
@@ -126,8 +126,8 @@ export function extractRoutes(
         if (firecrawl) return firecrawl;
         const { skip, limit } = pollPaging(query);
         // At most 100 pages: the merge reads them all, the answer pages them.
-        const items = await guard.store.jobs.results(job.id, 0, job.total);
-        const view = extractJobView(job, pagesOf(items), skip, limit);
+        const items = await allResults(guard.store, job);
+        const view = extractJobView(job, pagesOf(job, items), skip, limit);
         const body: ExtractJobPoll = {
           success: true,
           progress: progressOf(job),

@@ -1,27 +1,21 @@
 import { Elysia } from "elysia";
-import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
+import { findJob, finishedCount, jobProgress, readResults, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
-import { submitBatch, submitCrawl } from "../../src/jobs/submit.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { queryNumber } from "../../src/schemas/common.ts";
 import { BatchBody, CrawlBody, JobsQuery, PollQuery } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import { type JobRecord, type JobType, TERMINAL_STATUSES } from "../../src/store/types.ts";
+import type { JobRecord, JobType } from "../../src/store/types.ts";
 import { firecrawlErrors, firecrawlPoll, firecrawlPost, sharedJob } from "../compat/shared.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 import { jobEventStream } from "../sse.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const finished = (job: JobRecord) => job.completed + job.failed;
+
 /** 0-100: pages finished of the job's total; 100 once completed or failed. */
-export const progressOf = (job: JobRecord) =>
-  TERMINAL_STATUSES.includes(job.status) && job.status !== "cancelled"
-    ? 100
-    : job.total
-      ? Math.floor((finished(job) / job.total) * 100)
-      : 0;
+export const progressOf = (job: JobRecord) => jobProgress(job).percent;
 
 /** A job the caller's account owns and that has not expired; anything else is 404. */
 export async function ownedJob(
@@ -31,18 +25,7 @@ export async function ownedJob(
   type: JobType,
 ): Promise<JobRecord> {
   const principal = await identify(guard, request);
-  const job = await guard.store.jobs.get(id);
-  if (
-    !job ||
-    job.type !== type ||
-    job.accountId !== principal.account.id ||
-    (job.expiresAt !== null && job.expiresAt < guard.now())
-  ) {
-    throw new SiphonError("not_found", `No ${type} job ${id}`, {
-      hint: "Job results are kept 24 h after the job ends.",
-    });
-  }
-  return job;
+  return findJob(guard.store, { accountId: principal.account.id, now: guard.now() }, id, type);
 }
 
 /** A job's progress as server-sent events (server/sse.ts), ended with a shutdown event when the server stops. */
@@ -65,21 +48,22 @@ export function nextLink(request: Request, skip: number, limit: number): string 
 /** The poll response (SPEC), one page of results, with `next` until the last page. */
 async function poll(guard: Guard, request: Request, job: JobRecord, query: Record<string, unknown>) {
   const { skip, limit } = pollPaging(query);
-  const items = await guard.store.jobs.results(job.id, skip, limit);
+  const page = await readResults(guard.store, job, skip, limit);
+  const progress = jobProgress(job);
   const body: Record<string, unknown> = {
     success: true,
     status: job.status,
-    progress: progressOf(job),
+    progress: progress.percent,
     total: job.total,
-    completed: finished(job),
+    completed: progress.finished,
     failed: job.failed,
     creditsUsed: job.creditsUsed,
     expiresAt: iso(job.expiresAt),
-    data: items.map((item) => item.data),
+    data: page.items.map((item) => item.data),
     ...jobActivity(job, guard.now(), guard.config.jobStallMs),
   };
   if (job.error) body.error = job.error;
-  if (skip + items.length < finished(job)) body.next = nextLink(request, skip + items.length, limit);
+  if (page.next !== null) body.next = nextLink(request, page.next, limit);
   return body;
 }
 
@@ -100,11 +84,11 @@ function jobRoutesFor(
         metered(guard, request, set, type, async (admission) => {
           const at = guard.now();
           const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
+          const start = { ...deps, runner, now: at };
           const job =
             type === "crawl"
-              ? await submitCrawl(validate(CrawlBody, body), accountId, { ...deps, now: at })
-              : await submitBatch(validate(BatchBody, body), accountId, { ...deps, now: at });
-          runner.submit(job.id);
+              ? await startJob("crawl", validate(CrawlBody, body), accountId, start)
+              : await startJob("batch", validate(BatchBody, body), accountId, start);
           set.status = 202;
           const self = new URL(request.url);
           // The start is one request in the burst window; each page is charged as it is fetched.
@@ -173,7 +157,7 @@ export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
             status: job.status,
             progress: progressOf(job),
             total: job.total,
-            completed: finished(job),
+            completed: finishedCount(job),
             creditsUsed: job.creditsUsed,
             createdAt: iso(job.createdAt),
             expiresAt: iso(job.expiresAt),

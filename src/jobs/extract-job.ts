@@ -144,8 +144,19 @@ export function extractSummary(pages: ExtractPage[]): {
   return { data: mergeExtractions(results.map((r) => r.data)), ...(tokensUsed ? { tokensUsed } : {}) };
 }
 
-/** The finished items of an extraction job as its pages. */
-export const pagesOf = (items: JobItem[]): ExtractPage[] => items.map((item) => item.data as ExtractPage);
+/**
+ * The finished items of an extraction job as its pages, in the order of the request's urls (the
+ * store reads them in the order they finished): the merge takes a field from the first page in
+ * that order, and the poll lists them so.
+ */
+export function pagesOf(job: Pick<JobRecord, "input">, items: JobItem[]): ExtractPage[] {
+  const place = new Map<string, number>();
+  for (const [i, url] of ((job.input as { urls?: string[] } | null)?.urls ?? []).entries()) {
+    if (!place.has(url)) place.set(url, i);
+  }
+  const at = (item: JobItem) => place.get(item.url) ?? Number.MAX_SAFE_INTEGER;
+  return [...items].sort((a, b) => at(a) - at(b)).map((item) => item.data as ExtractPage);
+}
 
 /** How a job whose pages all failed ends (the page pool's rule, for crawl and batch too). */
 export const ALL_PAGES_FAILED = "Every page of the job failed";

@@ -1,5 +1,7 @@
 import { LOCAL_ACCOUNT_ID } from "../../../src/auth/principal.ts";
-import { type JobItem, type JobRecord, TERMINAL_STATUSES } from "../../../src/store/types.ts";
+import { SiphonError } from "../../../src/errors.ts";
+import { findJob, finishedCount, isEnded, readResults } from "../../../src/jobs/read.ts";
+import type { JobItem, JobRecord } from "../../../src/store/types.ts";
 import { eventStream, progressOf } from "../../routes/jobs.ts";
 import type { PageRequest } from "../context.ts";
 import { html, type SafeHtml } from "../html.ts";
@@ -10,8 +12,9 @@ import { pageNotFound } from "../page-error.ts";
 const LIST_LIMIT = 50;
 const PAGES_PER_SCREEN = 20;
 
-const finished = (job: JobRecord) => job.completed + job.failed;
-const running = (job: JobRecord) => !TERMINAL_STATUSES.includes(job.status);
+const finished = finishedCount;
+const running = (job: JobRecord) => !isEnded(job);
+const JOB_TYPES = ["crawl", "batch", "agent", "extract"] as const;
 
 /** The account whose jobs the viewer sees; null for the operator, who has none. */
 function ownerOf(ctx: PageRequest): string | null {
@@ -31,15 +34,11 @@ function operatorNotice(ctx: PageRequest, title: string): Response {
 /** The job `:id` if it is the viewer's and has not expired (as the API's polls decide). */
 async function ownedJob(ctx: PageRequest): Promise<JobRecord> {
   const owner = ownerOf(ctx);
-  const job = await ctx.guard.store.jobs.get(ctx.params.id ?? "");
-  if (
-    !job ||
-    owner === null ||
-    job.accountId !== owner ||
-    (job.expiresAt !== null && job.expiresAt < ctx.guard.now())
-  )
-    throw pageNotFound("This job");
-  return job;
+  if (owner === null) throw pageNotFound("This job");
+  const caller = { accountId: owner, now: ctx.guard.now() };
+  return findJob(ctx.guard.store, caller, ctx.params.id ?? "", JOB_TYPES).catch((error) => {
+    throw error instanceof SiphonError && error.type === "not_found" ? pageNotFound("This job") : error;
+  });
 }
 
 /** A job's progress: the bar, its percentage, status and counts, kept live by the script when it runs. */
@@ -129,11 +128,11 @@ export async function showJob(ctx: PageRequest): Promise<Response> {
   if (ownerOf(ctx) === null) return operatorNotice(ctx, "Job");
   const job = await ownedJob(ctx);
   const skip = Math.max(0, Math.floor(Number(ctx.url.searchParams.get("skip") ?? 0)) || 0);
-  const items = await ctx.guard.store.jobs.results(job.id, skip, PAGES_PER_SCREEN);
+  const { items, next } = await readResults(ctx.guard.store, job, skip, PAGES_PER_SCREEN);
   const done = finished(job);
   const pager = html`<nav aria-label="Pages of results" class="actions">
     ${skip > 0 ? html`<a href="${BASE}/jobs/${job.id}?skip=${Math.max(0, skip - PAGES_PER_SCREEN)}">Previous ${PAGES_PER_SCREEN}</a>` : ""}
-    ${skip + items.length < done ? html`<a href="${BASE}/jobs/${job.id}?skip=${skip + items.length}">Next ${PAGES_PER_SCREEN}</a>` : ""}
+    ${next !== null ? html`<a href="${BASE}/jobs/${job.id}?skip=${next}">Next ${PAGES_PER_SCREEN}</a>` : ""}
   </nav>`;
   const body = html`
     ${ctx.url.searchParams.get("cancelled") ? notice("ok", `Cancel requested: the job is ${job.status}.`) : ""}

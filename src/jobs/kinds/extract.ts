@@ -1,4 +1,5 @@
 import { extractSummary, pagesOf } from "../extract-job.ts";
+import { allResults } from "../read.ts";
 import { runPages } from "./pages.ts";
 import type { JobContext, JobEnd, JobKind } from "./types.ts";
 
@@ -12,8 +13,8 @@ async function runExtractJob(ctx: JobContext): Promise<JobEnd | null> {
   const end = await runPages(ctx);
   if (end?.status !== "completed") return end;
   const job = await ctx.store.jobs.get(ctx.job.id);
-  const items = job ? await ctx.store.jobs.results(job.id, 0, job.total) : [];
-  return { ...end, completed: extractSummary(pagesOf(items)) };
+  const items = job ? await allResults(ctx.store, job) : [];
+  return { ...end, completed: extractSummary(pagesOf(ctx.job, items)) };
 }
 
 /** The kind of extraction jobs (their LLM key is erased by the runner when they end). */

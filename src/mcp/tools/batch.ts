@@ -1,6 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { SiphonError } from "../../errors.ts";
-import { submitBatch } from "../../jobs/submit.ts";
 import { StringEnum } from "../../schemas/common.ts";
 import { BatchBody } from "../../schemas/jobs.ts";
 import { validate } from "../../schemas/validate.ts";
@@ -78,8 +77,7 @@ export const batchTool: ToolDef<BatchToolInput> = {
         type: "batch",
         noun: "Batch",
         contentKey: "content",
-        start: (accountId, now) =>
-          submitBatch(validate(BatchBody, batch), accountId, { ...ctx.host.deps, now }),
+        input: () => validate(BatchBody, batch),
       },
     );
   },

@@ -1,6 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { SiphonError } from "../../errors.ts";
-import { submitCrawl } from "../../jobs/submit.ts";
 import { CrawlBody, ScrapeOptions } from "../../schemas/jobs.ts";
 import { validate } from "../../schemas/validate.ts";
 import type { ToolDef } from "../types.ts";
@@ -93,8 +92,7 @@ export const crawlTool: ToolDef<CrawlToolInput> = {
         type: "crawl",
         noun: "Crawl",
         contentKey: "markdown",
-        start: (accountId, now) =>
-          submitCrawl(validate(CrawlBody, crawl), accountId, { ...ctx.host.deps, now }),
+        input: () => validate(CrawlBody, crawl),
       },
     );
   },

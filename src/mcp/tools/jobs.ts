@@ -5,9 +5,9 @@
  */
 
 import { Type as T } from "@sinclair/typebox";
-import { SiphonError } from "../../errors.ts";
 import { jobActivity } from "../../jobs/activity.ts";
-import { type JobRecord, type JobType, TERMINAL_STATUSES } from "../../store/types.ts";
+import { findJob, finishedCount, isEnded, type JobInputs, readResults, startJob } from "../../jobs/read.ts";
+import type { JobRecord, JobType } from "../../store/types.ts";
 import { ItemPage, itemPaging, itemWindow } from "../paging.ts";
 import type { ToolContext, ToolOutput } from "../types.ts";
 import { cutWithNote, itemsNote } from "./render.ts";
@@ -73,20 +73,13 @@ export const JobOutput = T.Object({
   page: ItemPage,
 });
 
-const finished = (job: JobRecord) => job.completed + job.failed;
-const isRunning = (job: JobRecord) => !TERMINAL_STATUSES.includes(job.status);
+const finished = finishedCount;
+const isRunning = (job: JobRecord) => !isEnded(job);
 
 /** A job of `type` the caller owns that has not expired; anything else is not_found. */
-export async function ownedJob(ctx: ToolContext, id: string, type: JobType): Promise<JobRecord> {
-  const { store } = ctx.host.deps;
-  const job = await store.jobs.get(id);
+export function ownedJob(ctx: ToolContext, id: string, type: JobType): Promise<JobRecord> {
   const now = ctx.host.deps.now?.() ?? Date.now();
-  if (!job || job.type !== type || job.accountId !== ctx.host.accountId || (job.expiresAt ?? now) < now) {
-    throw new SiphonError("not_found", `No ${type} job ${id}`, {
-      hint: "Check the jobId; results are kept 24 hours after a job ends.",
-    });
-  }
-  return job;
+  return findJob(ctx.host.deps.store, { accountId: ctx.host.accountId, now }, id, type);
 }
 
 /**
@@ -151,7 +144,12 @@ export async function jobAnswer(
 ): Promise<ToolOutput> {
   const { store } = ctx.host.deps;
   const done = finished(job);
-  const raw = await store.jobs.results(job.id, options.startIndex, Math.max(1, done - options.startIndex));
+  const { items: raw } = await readResults(
+    store,
+    job,
+    options.startIndex,
+    Math.max(1, done - options.startIndex),
+  );
   const items = raw.map(({ data }) => {
     const { links: _links, ...rest } = data as Item;
     return rest as Item;
@@ -213,23 +211,28 @@ export async function jobAnswer(
 }
 
 /** The job a call names (jobId) or starts (`start`, metered), waited for as asked, and its answer. */
-export async function runJobTool(
+export async function runJobTool<K extends "crawl" | "batch">(
   ctx: ToolContext,
   args: { jobId?: string; wait: boolean; maxWaitSeconds: number; startIndex: number; maxLength: number },
   options: {
     tool: string;
-    type: JobType;
+    type: K;
     noun: string;
     contentKey: "markdown" | "content";
-    start: (accountId: string, now: number) => Promise<JobRecord>;
+    /** The job to start when the call names none, checked (validated) once the call is admitted. */
+    input: () => JobInputs[K];
   },
 ): Promise<ToolOutput> {
   let job: JobRecord;
   if (args.jobId) job = await ownedJob(ctx, args.jobId, options.type);
   else {
     job = await ctx.host.meter(options.type, async (grant) => {
-      const started = await options.start(grant.accountId, ctx.host.deps.now?.() ?? Date.now());
-      ctx.host.runner.submit(started.id);
+      const now = ctx.host.deps.now?.() ?? Date.now();
+      const started = await startJob(options.type, options.input(), grant.accountId, {
+        ...ctx.host.deps,
+        runner: ctx.host.runner,
+        now,
+      });
       // The start is one request; each page is charged as it is fetched.
       return { body: started, credits: 0 };
     });

@@ -3,11 +3,10 @@ import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { submitBatch } from "../../src/jobs/submit.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
-import { validate } from "../../src/schemas/validate.ts";
-import { defined, numberFlag } from "../browser-flags.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
 import { remoteArgs } from "../remote.ts";
+import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
 function readList(file: string): string[] {
   let text: string;
@@ -22,6 +21,23 @@ function readList(file: string): string[] {
     .filter((l) => l && !l.startsWith("#"));
 }
 
+/** What each page gives: POST /v1/batch/scrape's fields. */
+const batchFlags = schemaFlags(BatchBody, {
+  formats: {
+    description:
+      "Outputs of each page, all from one fetch (in --json): markdown, text, html (the first sets content), rawHtml, links, images…",
+  },
+  maxTokens: { description: "Truncate each page's content at this many tokens" },
+  maxConcurrency: true,
+});
+
+/** --format X: X first in formats (it sets each item's content), then the rest of --formats. */
+function formatsOf(format: unknown, formats: unknown): unknown {
+  if (typeof format !== "string") return formats;
+  const rest = Array.isArray(formats) ? formats.filter((f) => f !== format) : [];
+  return [format, ...rest];
+}
+
 export default defineCommand({
   meta: {
     name: "batch",
@@ -29,26 +45,23 @@ export default defineCommand({
   },
   args: {
     file: { type: "positional", required: true, description: "File of URLs, one a line, or -" },
-    format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
-    "max-tokens": { type: "string", description: "Truncate each page at this many tokens", valueHint: "n" },
-    "max-concurrency": {
+    format: {
       type: "string",
-      description: "URLs fetched at once, 1-5 (default 5)",
-      valueHint: "n",
+      description: "Each page's content: markdown (default), text or html (the first of --formats)",
+      valueHint: "fmt",
     },
+    ...batchFlags.args,
     ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
-    const input = validate(
+    const given = batchFlags.read(args);
+    const formats = formatsOf(args.format, given.formats);
+    const input = validateFlags(
       BatchBody,
-      defined({
-        urls: readList(args.file),
-        formats: args.format ? [args.format] : undefined,
-        maxTokens: numberFlag(args["max-tokens"], "max-tokens"),
-        maxConcurrency: numberFlag(args["max-concurrency"], "max-concurrency"),
-      }),
+      { urls: readList(args.file), ...given, ...(formats ? { formats } : {}) },
+      [batchFlags],
     );
     return runJobCommand(
       args,

@@ -1,67 +1,76 @@
 import { defineCommand } from "citty";
 import { submitCrawl } from "../../src/jobs/submit.ts";
-import { splitList } from "../../src/schemas/common.ts";
-import { CrawlBody } from "../../src/schemas/jobs.ts";
-import { validate } from "../../src/schemas/validate.ts";
-import { defined, numberFlag } from "../browser-flags.ts";
+import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
+import { actionsFlag, cookiesFlag, headersFlag } from "../browser-flags.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
 import { remoteArgs } from "../remote.ts";
+import { nonEmpty, schemaFlags, validateFlags } from "../schema-flags.ts";
+
+/** What to crawl: POST /v1/crawl's own fields. */
+const crawlFlags = schemaFlags(CrawlBody, {
+  limit: true,
+  maxDepth: true,
+  includePaths: true,
+  excludePaths: true,
+  allowSubdomains: true,
+  allowExternalLinks: true,
+  ignoreRobotsTxt: true,
+  ignoreSitemap: true,
+  maxConcurrency: true,
+  delay: { valueHint: "s" },
+  // The crawl's own location and languages are the ones its pages use (src/jobs/spec.ts).
+  location: {
+    description: "Country code (ISO 3166-1 alpha-2) for every page's Accept-Language",
+    valueHint: "cc",
+  },
+  languages: { description: "Language preferences for every page, e.g. de-CH,fr" },
+});
+
+/** How each page is fetched: the request's scrapeOptions (POST /v1/fetch's options). */
+const pageFlags = schemaFlags(
+  ScrapeOptions,
+  {
+    format: { description: "Format of each page's content: markdown, text or html", valueHint: "fmt" },
+    formats: {
+      description:
+        "Outputs of each page, all from one fetch (in --json), as POST /v1/fetch's formats: markdown, text, html, rawHtml, links, images, screenshot…",
+    },
+    onlyMainContent: { description: "Keep only each page's main content (article body)" },
+    includeTags: true,
+    excludeTags: true,
+    render: { description: "Render every page in the headless browser" },
+    wait: { description: "ms to wait after a rendered page is ready", valueHint: "ms" },
+    images: { description: "List each page's images (in --json)" },
+    actions: {
+      description: "Page actions run on every page: a JSON array, or a file holding one",
+      valueHint: "json|file",
+      parse: actionsFlag,
+    },
+    stealth: true,
+    headers: { description: 'Custom headers as a JSON object, e.g. \'{"X-Token":"1"}\'', parse: headersFlag },
+    cookies: { description: 'Cookies as "a=1; b=2"', valueHint: "list", parse: cookiesFlag },
+    maxAge: { valueHint: "ms" },
+    storeInCache: { description: "Write each page to the cache" },
+  },
+  "scrapeOptions",
+);
 
 export default defineCommand({
   meta: { name: "crawl", description: "Crawl a site: pages as they finish, or one .md per page with -o DIR" },
   args: {
     url: { type: "positional", required: true, description: "Starting URL" },
-    limit: { type: "string", description: "Most pages (default 100)", valueHint: "n" },
-    "max-depth": { type: "string", description: "Most link hops (default 3)", valueHint: "n" },
-    "include-paths": {
-      type: "string",
-      description: "Comma-separated path regexes to follow",
-      valueHint: "list",
-    },
-    "exclude-paths": {
-      type: "string",
-      description: "Comma-separated path regexes to skip",
-      valueHint: "list",
-    },
-    "allow-subdomains": { type: "boolean", description: "Follow subdomains" },
-    "allow-external-links": { type: "boolean", description: "Follow other sites" },
-    "ignore-robots-txt": { type: "boolean", description: "Do not read robots.txt" },
-    "ignore-sitemap": { type: "boolean", description: "Do not seed from sitemaps" },
-    "max-concurrency": {
-      type: "string",
-      description: "Pages fetched at once, 1-5 (default 5)",
-      valueHint: "n",
-    },
-    delay: { type: "string", description: "Seconds between two pages of one host", valueHint: "s" },
-    format: {
-      type: "string",
-      description: "Page format: markdown (default), text or html",
-      valueHint: "fmt",
-    },
-    "only-main-content": { type: "boolean", description: "Keep only each page's main content" },
+    ...crawlFlags.args,
+    ...pageFlags.args,
     ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
-    const scrapeOptions = defined({ format: args.format, onlyMainContent: args["only-main-content"] });
-    const input = validate(
+    const input = validateFlags(
       CrawlBody,
-      defined({
-        url: args.url,
-        limit: numberFlag(args.limit, "limit"),
-        maxDepth: numberFlag(args["max-depth"], "max-depth"),
-        includePaths: splitList(args["include-paths"]),
-        excludePaths: splitList(args["exclude-paths"]),
-        allowSubdomains: args["allow-subdomains"],
-        allowExternalLinks: args["allow-external-links"],
-        ignoreRobotsTxt: args["ignore-robots-txt"],
-        ignoreSitemap: args["ignore-sitemap"],
-        maxConcurrency: numberFlag(args["max-concurrency"], "max-concurrency"),
-        delay: numberFlag(args.delay, "delay"),
-        scrapeOptions: Object.keys(scrapeOptions).length ? scrapeOptions : undefined,
-      }),
+      { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pageFlags.read(args)) },
+      [crawlFlags, pageFlags],
     );
     return runJobCommand(
       args,

@@ -19,13 +19,14 @@ import { openContext } from "../context.ts";
 import { llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  prompt: {
+  prompt: many({
     type: "positional",
     required: true,
     description: 'The research task (quote it); or "status ID" to poll an async job',
-  },
+  }),
   ...llmArgs,
   urls: {
     type: "string",

@@ -9,13 +9,14 @@ import { openContext } from "../context.ts";
 import { llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, printTextStream, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  question: {
+  question: many({
     type: "positional",
     required: true,
     description: "The question (quote it, or give several words)",
-  },
+  }),
   ...llmArgs,
   ...searchArgs,
   sources: { type: "string", description: "Pages to fetch and cite, 1 to 10 (default 5)", valueHint: "n" },

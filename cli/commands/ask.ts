@@ -7,13 +7,14 @@ import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  question: {
+  question: many({
     type: "positional",
     required: true,
     description: "The question (quote it, or give several words)",
-  },
+  }),
   sources: {
     type: "string",
     description: "Search results to fetch and rank, 1 to 5 (default 3)",

@@ -17,13 +17,14 @@ import { openContext } from "../context.ts";
 import { llmArgs, llmKeyOf } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  url: {
+  url: many({
     type: "positional",
     required: true,
     description: "The page; several (up to 100) are extracted as a job and their data merged",
-  },
+  }),
   schema: {
     type: "string",
     description: "JSON Schema of the result: a file, or JSON",

@@ -20,13 +20,14 @@ import { openContext } from "../context.ts";
 import { keyFromEnv, llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, printTextStream, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  query: {
+  query: many({
     type: "positional",
     required: true,
     description: "The research question (quote it, or give several words)",
-  },
+  }),
   depth: {
     type: "string",
     description: "quick (default: one search, one report) or deep (POST /v1/research's depth)",

@@ -8,13 +8,14 @@ import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  query: {
+  query: many({
     type: "positional",
     required: true,
     description: "What to search for (quote it, or give several words)",
-  },
+  }),
   count: { type: "string", description: "Results per source, 1 to 10 (default 5)", valueHint: "n" },
   provider: { type: "string", description: "duckduckgo (default), brave or searxng", valueHint: "name" },
   "search-key": {

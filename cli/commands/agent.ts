@@ -16,6 +16,7 @@ import { openStore } from "../../src/store/index.ts";
 import { TERMINAL_STATUSES } from "../../src/store/types.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
+import { requireWith } from "../flag-rules.ts";
 import { llmArgs, llmKeyOf, searchArgs } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf, streamApi } from "../remote.ts";
@@ -62,6 +63,9 @@ const args = {
 } as const;
 
 type Args = Record<string, string | boolean | string[] | undefined>;
+
+/** What `agent status ID` reads; the task's flags mean nothing there. */
+const STATUS_FLAGS = new Set(["prompt", "wait", "json", "quiet", "q", "api-url", "api-key"]);
 
 /** --schema: inline JSON when it looks like an object, else a file holding it. */
 function schemaFlag(value: unknown): Record<string, unknown> | undefined {
@@ -259,7 +263,20 @@ export default defineCommand({
     const json = a.json === true;
     const config = loadConfig();
     const remote = remoteOf(a, config);
-    if (a._[0] === "status" && a._.length === 2) return status(a._[1] as string, a, remote, config);
+    if (a._[0] === "status" && a._.length === 2) {
+      const other = Object.keys(args).find((name) => !STATUS_FLAGS.has(name) && a[name] !== undefined);
+      if (other)
+        throw new SiphonError("invalid_request", `--${other} is for running a task, not for agent status`);
+      return status(a._[1] as string, a, remote, config);
+    }
+    requireWith(
+      a,
+      "stream",
+      "json",
+      "it prints every event as a JSON line; without --json the answer is printed as it is written",
+    );
+    if (a.wait)
+      throw new SiphonError("invalid_request", "--wait is for agent status ID: it waits for that job to end");
     const body = bodyOf(a._.join(" "), a);
     if (a.async) {
       await startJob(body, remote, json);

@@ -3,6 +3,7 @@ import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { submitBatch } from "../../src/jobs/submit.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
+import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
 import { remoteArgs } from "../remote.ts";
@@ -56,6 +57,7 @@ export default defineCommand({
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
+    refuseTogether(args, "output", "json", "-o DIR writes the pages to files, --json prints them");
     const given = batchFlags.read(args);
     const formats = formatsOf(args.format, given.formats);
     const input = validateFlags(

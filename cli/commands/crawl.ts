@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { submitCrawl } from "../../src/jobs/submit.ts";
 import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
 import { actionsFlag, cookiesFlag, headersFlag } from "../browser-flags.ts";
+import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
 import { remoteArgs } from "../remote.ts";
@@ -67,6 +68,7 @@ export default defineCommand({
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
+    refuseTogether(args, "output", "json", "-o DIR writes the pages to files, --json prints them");
     const input = validateFlags(
       CrawlBody,
       { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pageFlags.read(args)) },

@@ -6,6 +6,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { openStore } from "../../src/store/index.ts";
 import type { ApiKeyInfo, Store } from "../../src/store/types.ts";
+import { refuseTogether } from "../flag-rules.ts";
 import { log, writeStdout } from "../output.ts";
 
 async function withStore<T>(run: (store: Store, tiers: string[], config: Config) => Promise<T>): Promise<T> {
@@ -38,6 +39,7 @@ const create = defineCommand({
     json: { type: "boolean", description: "Print {key, id, prefix, accountId, tier} as JSON" },
   },
   async run({ args }) {
+    refuseTogether(args, "tier", "account", "a key added to an account has that account's tier");
     return withStore(async (store, tiers, config) => {
       const kind = args.test ? "test" : "live";
       const now = Date.now();

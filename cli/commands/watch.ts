@@ -11,6 +11,7 @@ import {
 } from "../../src/schemas/watch.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
+import { requireWith } from "../flag-rules.ts";
 import { log, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf } from "../remote.ts";
 
@@ -141,6 +142,7 @@ const add = defineCommand({
     ...remoteArgs,
   },
   async run({ args, rawArgs }) {
+    requireWith(args, "secret", "webhook", "it signs the webhook's deliveries");
     const ignore = defined({
       patterns: allValues(rawArgs, "ignore-pattern"),
       selectors: allValues(rawArgs, "ignore-selector"),

@@ -12,6 +12,7 @@ import {
 import { formatTranscript } from "../../src/youtube/format.ts";
 import { youtube } from "../../src/youtube/index.ts";
 import { defined } from "../browser-flags.ts";
+import { refuseTogether } from "../flag-rules.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 
@@ -63,6 +64,7 @@ export default defineCommand({
   async run({ args: parsed }) {
     const a = parsed as unknown as Args;
     setQuiet(a.quiet === true);
+    if (a.format !== "json") refuseTogether(a, "json", "format", "--json is --format json");
     const { format } = validate(FormatFlag, defined({ format: a.json ? "json" : a.format }));
     const input = validate(YoutubeBody, defined({ url: a.url, language: a.lang }));
     const config = loadConfig();

@@ -19,7 +19,10 @@ export function pageOptions(
   raw: unknown,
   version: 1 | 2,
   accountId: string,
-): { request: Omit<ScrapeRequest, "fetch" | "accountId"> & { fetch: ScrapeRequest["fetch"] }; asked: Asked } {
+): {
+  request: Omit<ScrapeRequest, "fetch" | "accountId"> & { fetch: ScrapeRequest["fetch"]; timeoutMs: number };
+  asked: Asked;
+} {
   const fields = scrapeFields(version);
   const read = readFirecrawlBody(raw, {
     ...fields,
@@ -41,13 +44,4 @@ export function jobPages(raw: unknown, version: 1 | 2, accountId: string): Scrap
   if (request.changeTracking) pages.changeTracking = request.changeTracking;
   if (request.screenshot) pages.screenshot = request.screenshot;
   return pages;
-}
-
-/** One page's scrape from the options, for a URL. */
-export function pageRequest(
-  options: ReturnType<typeof pageOptions>["request"],
-  url: string,
-  accountId: string,
-): ScrapeRequest {
-  return { ...options, fetch: { ...options.fetch, url }, accountId };
 }

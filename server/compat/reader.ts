@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { SiphonError } from "../../src/errors.ts";
+import { pageCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { fetchPage } from "../../src/pipeline/fetch-page.ts";
 import { FetchBody } from "../../src/schemas/fetch.ts";
@@ -85,7 +86,7 @@ export function readerRoutes(deps: FetchDeps, guard: Guard) {
         const { result, cache } = outcome;
         set.headers["x-cache"] = cache.hit ? "HIT" : "MISS";
         set.headers["x-fetch-type"] = result.method === "stealth" ? "stealth" : "basic";
-        const credits = cache.hit ? 0 : 1;
+        const credits = pageCredits(outcome);
         if (json) {
           const data: Record<string, unknown> = {
             title: result.title,

@@ -102,7 +102,7 @@ export function toScrapeRequest(
   body: ScrapeBody,
   version: 1 | 2,
   accountId: string,
-): { request: ScrapeRequest; asked: Asked } {
+): { request: ScrapeRequest & { timeoutMs: number }; asked: Asked } {
   const asked: Asked = {
     markdown: false,
     html: false,
@@ -281,6 +281,9 @@ export function toScrapeRequest(
       branding: asked.branding,
       changeTracking,
       screenshot: screenshot && !ownCapture ? screenshot : undefined,
+      // Firecrawl's document carries the page's meta tags, and its hosted LLM serves json and summary.
+      meta: true,
+      serviceLlm: true,
     },
   };
 }

@@ -1,7 +1,7 @@
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import { scrape as scrapeOne } from "../../src/pipeline/scrape.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import { scrapePage } from "../../src/scrape/index.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 import { compatMetered, compatPlugin, readFirecrawlBody } from "./http.ts";
@@ -23,7 +23,7 @@ async function scrape(
   return compatMetered(guard, request, set, "scrape", async (admission) => {
     const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
     const { request: scrapeRequest, asked } = toScrapeRequest(body, version, accountId);
-    const outcome = await scrapePage(scrapeRequest, {
+    const outcome = await scrapeOne(scrapeRequest, {
       ...deps,
       signal: request.signal,
       httpOnly: admission?.softLimited,
@@ -33,8 +33,7 @@ async function scrape(
     set.headers["x-cache"] = outcome.cache.hit ? "HIT" : "MISS";
     if (outcome.cache.hit) set.headers["x-cache-age"] = String(outcome.cache.ageSeconds ?? 0);
     set.headers["x-fetch-type"] = outcome.result.method === "stealth" ? "stealth" : "basic";
-    // One page fetched is one credit; a cached page fetched nothing (a screenshot beside it did).
-    const credits = outcome.cache.hit && !outcome.screenshot ? 0 : 1;
+    const { credits } = outcome;
     const data = toDocument(outcome, asked, {
       sourceURL: body.url,
       scrapeId: String(set.headers["x-request-id"] ?? crypto.randomUUID()),
@@ -50,7 +49,7 @@ const description = (version: 1 | 2) =>
     version === 1
       ? "formats as strings (screenshot@fullPage, extract with `extract`, json with `jsonOptions`, changeTracking with `changeTrackingOptions`)"
       : 'formats as strings or objects ({"type":"json","schema","prompt"}, {"type":"screenshot","fullPage","quality","viewport"}, {"type":"changeTracking","modes":["git-diff"],"tag"})'
-  }; answers {success: true, data: {markdown?, html?, rawHtml?, links?, images?, screenshot?, json?, summary?, branding?, changeTracking?, metadata}}. onlyMainContent defaults to true; json and summary use the caller's LLM (llmProvider, llmApiKey) or the operator's (SIPHON_LLM_*), summary without either is extractive. Errors are Firecrawl's {success: false, error, code, details?}: 400, 401, 403, 404, 408 past timeout, 429, 500. One credit per page fetched; a cache hit is free. See the README's Firecrawl compatibility section.`;
+  }; answers {success: true, data: {markdown?, html?, rawHtml?, links?, images?, screenshot?, json?, summary?, branding?, changeTracking?, metadata}}. onlyMainContent defaults to true; json and summary use the caller's LLM (llmProvider, llmApiKey) or the operator's (SIPHON_LLM_*), summary without either is extractive. Errors are Firecrawl's {success: false, error, code, details?}: 400, 401, 403, 404, 408 past timeout, 429, 500. Credits as for every page (README: Weekly quota): 1 when the page is fetched, none for a cache hit. See the README's Firecrawl compatibility section.`;
 
 /** POST /v1/scrape and POST /v2/scrape: Firecrawl's request and answer shapes over siphon's scrape. */
 export function scrapeRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {

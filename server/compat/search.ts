@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
-import { SiphonError, toSiphonError } from "../../src/errors.ts";
+import { SiphonError } from "../../src/errors.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
   SEARCH_SOURCES,
@@ -10,14 +10,14 @@ import {
   type SearchSource,
 } from "../../src/schemas/search.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import { scrapePage } from "../../src/scrape/index.ts";
 import { search } from "../../src/search/index.ts";
 import { resolveRegion } from "../../src/search/regions.ts";
+import { scrapeHits } from "../../src/search/scrape.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 import { within } from "./deadline.ts";
 import { type BodyFields, compatMetered, compatPlugin, offOnly, readFirecrawlBody } from "./http.ts";
-import { pageOptions, pageRequest } from "./page-options.ts";
+import { pageOptions } from "./page-options.ts";
 import { toDocument } from "./scrape-map.ts";
 
 const Entry = T.Union([
@@ -183,39 +183,34 @@ export async function firecrawlSearch(
       const run = { ...deps, signal, httpOnly: admission?.softLimited };
       const outcome = await search(input, run);
       const { web = [], news, images } = outcome.response.data;
-      let credits = 1;
-      const failed: string[] = [];
-      const scraped = await Promise.all(
-        web.map(async (hit, index) => {
-          const result: Record<string, unknown> = {
-            url: hit.url,
-            title: hit.title,
-            description: hit.snippet,
-            position: index + 1,
-          };
-          if (!scrape) return result;
-          try {
-            const page = await scrapePage(pageRequest(scrape.request, hit.url, accountId), {
-              ...run,
-              apiBasePolicy: "guard",
-              llmLog: log,
-            });
-            const cost = page.cache.hit && !page.screenshot ? 0 : 1;
-            credits += cost;
-            const now = (deps.now ?? Date.now)();
-            const doc = toDocument(page, scrape.asked, {
-              sourceURL: hit.url,
-              scrapeId: crypto.randomUUID(),
-              creditsUsed: cost,
-              now,
-            });
-            return { ...result, ...doc };
-          } catch (error) {
-            failed.push(`${hit.url}: ${toSiphonError(error).message}`);
-            return result;
-          }
-        }),
-      );
+      // The same scraping of results as siphon's own search (src/search/scrape.ts), with the scrape options asked.
+      const pages = scrape
+        ? await scrapeHits(
+            web,
+            { ...run, apiBasePolicy: "guard", llmLog: log },
+            { ...scrape.request, accountId },
+          )
+        : [];
+      const failed = pages.flatMap((page) => (page.error ? [`${page.hit.url}: ${page.error.message}`] : []));
+      const now = (deps.now ?? Date.now)();
+      const scraped = web.map((hit, index) => {
+        const result: Record<string, unknown> = {
+          url: hit.url,
+          title: hit.title,
+          description: hit.snippet,
+          position: index + 1,
+        };
+        const page = pages[index]?.outcome;
+        if (!scrape || !page) return result;
+        const doc = toDocument(page, scrape.asked, {
+          sourceURL: hit.url,
+          scrapeId: crypto.randomUUID(),
+          creditsUsed: page.credits,
+          now,
+        });
+        return { ...result, ...doc };
+      });
+      const credits = 1 + pages.reduce((sum, page) => sum + page.credits, 0);
       return { scraped, news, images, credits, failed, degraded: outcome.degraded };
     };
     const done = body.timeout

@@ -11,11 +11,12 @@ export function truncateTokens(content: string, maxTokens: number | undefined): 
 
 /**
  * A crawl item (SPEC: url, title, markdown, links) plus metadata and status, and whatever else
- * scrapeOptions.formats asked for (html, text, rawHtml, images, screenshot), and `json` when
- * scrapeOptions extract.
+ * scrapeOptions.formats asked for (html, text, rawHtml, images, screenshot, summary, branding,
+ * changeTracking), and `json` when scrapeOptions extract.
  */
 export function crawlItem(result: FetchResult) {
   const { html, text, rawHtml, images, screenshot, warning, json, extractTokensUsed } = result;
+  const { summary, summaryTokensUsed, branding, changeTracking } = result;
   return {
     url: result.url,
     title: result.title,
@@ -24,9 +25,20 @@ export function crawlItem(result: FetchResult) {
     metadata: result.metadata,
     statusCode: result.statusCode,
     ...Object.fromEntries(
-      Object.entries({ html, text, rawHtml, images, screenshot, warning, json, extractTokensUsed }).filter(
-        ([, v]) => v !== undefined,
-      ),
+      Object.entries({
+        html,
+        text,
+        rawHtml,
+        images,
+        screenshot,
+        warning,
+        json,
+        extractTokensUsed,
+        summary,
+        summaryTokensUsed,
+        branding,
+        changeTracking,
+      }).filter(([, v]) => v !== undefined),
     ),
   };
 }

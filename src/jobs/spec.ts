@@ -1,13 +1,13 @@
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
+import { type ScrapeDeps, scrape } from "../pipeline/scrape.ts";
 import type { ExtractInput } from "../schemas/extract.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../schemas/fetch.ts";
 import { type BatchInput, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
-import { scrapePage } from "../scrape/index.ts";
 import type { JobRecord } from "../store/types.ts";
 import { extractUrl } from "../structured/fetch.ts";
-import { type ExtractDeps, fetchAndExtract } from "../structured/inline.ts";
+import type { ExtractDeps } from "../structured/inline.ts";
 import { extractRequestFor } from "./extract-job.ts";
 import { batchItem, crawlItem } from "./page-result.ts";
 import { scrubSecrets } from "./secrets.ts";
@@ -23,7 +23,7 @@ export interface PageDone {
   links: string[];
   /** The item the job keeps (its poll's data). */
   data: Record<string, unknown>;
-  /** 1 when the page came from its site, 0 for a cache hit. */
+  /** What the page cost (pageCredits): 1 when it came from its site, 0 for a cache hit. */
   credits: number;
 }
 
@@ -43,20 +43,15 @@ export interface JobSpec {
   page(url: string, deps: ExtractDeps): Promise<PageDone>;
 }
 
-/** A page through fetchAndExtract: the fetch options of a crawl or batch, inline extraction included. */
+/** A page through the scrape operation with the fetch options of a crawl or batch of siphon's own API. */
 async function fetchedPage(
   input: FetchInput,
   item: (result: FetchResult) => Record<string, unknown>,
-  deps: ExtractDeps,
+  job: JobRecord,
+  deps: ScrapeDeps,
 ): Promise<PageDone> {
-  const { result, cache } = await fetchAndExtract(input, deps);
-  return {
-    url: result.url,
-    title: result.title,
-    links: result.links,
-    data: item(result),
-    credits: cache.hit ? 0 : 1,
-  };
+  const { result, credits } = await scrape({ fetch: input, accountId: job.accountId }, deps);
+  return { url: result.url, title: result.title, links: result.links, data: item(result), credits };
 }
 
 /**
@@ -72,9 +67,12 @@ async function scrapedPage(
 ): Promise<PageDone> {
   const fetch = validate(FetchBody, JSON.parse(JSON.stringify({ ...pages.fetch, url })));
   const { view: _view, fetch: _fetch, ...rest } = pages;
-  const outcome = await scrapePage({ ...rest, fetch, accountId: job.accountId }, deps);
-  // A screenshot beside the fetch costs its render even when the page came from the cache.
-  const credits = outcome.cache.hit && !outcome.screenshot ? 0 : 1;
+  // Another surface's pages (Firecrawl's): its document carries the meta tags, its hosted LLM serves.
+  const outcome = await scrape(
+    { ...rest, fetch, accountId: job.accountId, meta: true, serviceLlm: true },
+    deps,
+  );
+  const { credits } = outcome;
   const at = (deps.now ?? Date.now)();
   const { result } = outcome;
   return {
@@ -114,7 +112,12 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
       page: (url, deps) =>
         pages
           ? scrapedPage(url, pages, job, env.pageView, deps)
-          : fetchedPage(validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))), crawlItem, deps),
+          : fetchedPage(
+              validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))),
+              crawlItem,
+              job,
+              deps,
+            ),
     };
   }
   if (job.type === "extract") {
@@ -152,6 +155,6 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
     page: (url, deps) =>
       pages
         ? scrapedPage(url, pages, job, env.pageView, deps)
-        : fetchedPage(batchPageInput(input, url), (result) => batchItem(result, input.maxTokens), deps),
+        : fetchedPage(batchPageInput(input, url), (result) => batchItem(result, input.maxTokens), job, deps),
   };
 }

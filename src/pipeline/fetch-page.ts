@@ -153,7 +153,9 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
               cookies: input.cookies,
               location: input.location,
               languages: input.languages,
-              screenshot: formats.screenshot ? { ...formats.screenshot, format: "png" } : undefined,
+              screenshot: formats.screenshot
+                ? { fullPage: formats.screenshot.fullPage, format: "png" }
+                : undefined,
               session: deps.browserSession,
             },
     },

@@ -2,7 +2,27 @@ import { SiphonError } from "../errors.ts";
 import type { OutputFormat } from "../extract/types.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
 
-/** Every output one fetch can render from its one attempt. */
+/** A screenshot as a formats entry asks for it. */
+export interface ScreenshotFormat {
+  fullPage: boolean;
+  /** JPEG quality: a JPEG instead of a PNG. */
+  quality?: number;
+  /** A viewport of its own (px); default the browser's 1280x720. */
+  width?: number;
+  height?: number;
+}
+
+/** Change tracking as a formats entry asks for it. */
+export interface ChangeTrackingFormat {
+  /** A git-style diff of a changed page ("git-diff" in modes). */
+  gitDiff: boolean;
+  /** The history compared with: one per account, URL and tag ("" by default). */
+  tag: string;
+  /** False: compare without keeping this scrape as the next one's previous. */
+  record: boolean;
+}
+
+/** Every output one scrape can make from its one fetch of the page. */
 export interface ResolvedFormats {
   /** The format of `content`: the first content format `formats` names, else `format`. */
   format: OutputFormat;
@@ -13,26 +33,37 @@ export interface ResolvedFormats {
   /** `images` in the result (images=true, or "images" in formats). */
   images: boolean;
   /** Set when the formats array asks for a screenshot. */
-  screenshot?: { fullPage: boolean };
+  screenshot?: ScreenshotFormat;
+  /** "summary": the page summarised (by an LLM, else extractively). */
+  summary: boolean;
+  /** "branding": the page's branding profile (colours, fonts, logo). */
+  branding: boolean;
+  /** "changeTracking": the page compared with the previous scrape of it. */
+  changeTracking?: ChangeTrackingFormat;
 }
 
 const CONTENT_FORMATS = new Set<string>(["markdown", "text", "html"]);
 /** Formats fetchPage does not render itself; named, never silently ignored. */
 const NOT_HERE: Record<string, string> = {
-  // fetchAndExtract (src/structured/inline.ts) takes json entries out before it calls fetchPage.
-  json: "The json format is extraction: it is read by fetchAndExtract, not by fetchPage",
-  summary: "The summary format needs an LLM summary, which is not available in this version",
+  // The scrape operation (src/pipeline/scrape.ts) takes json entries out before it calls fetchPage.
+  json: "The json format is extraction: it is read by the scrape operation, not by fetchPage",
 };
+const KNOWN =
+  "markdown, text, html, rawHtml, links, images, screenshot, json, summary, branding or changeTracking";
 
-function entryType(entry: unknown, index: number): { type: string; fullPage: boolean } {
+/** Most a tag may be: a label of the caller's, not a document. */
+const MAX_TAG_LENGTH = 200;
+
+type Entry = { type: string; options: Record<string, unknown> };
+
+function entryOf(entry: unknown, index: number): Entry {
   if (typeof entry === "string") {
     // Firecrawl's v1 spelling of a full-page screenshot.
-    if (entry === "screenshot@fullPage") return { type: "screenshot", fullPage: true };
-    return { type: entry, fullPage: false };
+    if (entry === "screenshot@fullPage") return { type: "screenshot", options: { fullPage: true } };
+    return { type: entry, options: {} };
   }
   if (entry && typeof entry === "object" && typeof (entry as { type?: unknown }).type === "string") {
-    const e = entry as { type: string; fullPage?: unknown };
-    return { type: e.type, fullPage: e.fullPage === true };
+    return { type: (entry as { type: string }).type, options: entry as Record<string, unknown> };
   }
   throw new SiphonError(
     "invalid_request",
@@ -40,11 +71,70 @@ function entryType(entry: unknown, index: number): { type: string; fullPage: boo
   );
 }
 
+const isInteger = (value: unknown, min: number, max: number) =>
+  typeof value === "number" && Number.isInteger(value) && value >= min && value <= max;
+
+/** A screenshot entry's options: fullPage, quality 1-100 (JPEG), viewport {width, height} 100-5000 px (as POST /v1/screenshot). */
+function screenshotOf(options: Record<string, unknown>, index: number): ScreenshotFormat {
+  const where = `formats[${index}] (screenshot)`;
+  const shot: ScreenshotFormat = { fullPage: options.fullPage === true };
+  if (options.quality !== undefined) {
+    if (!isInteger(options.quality, 1, 100))
+      throw new SiphonError("invalid_request", `${where}: quality must be an integer from 1 to 100`);
+    shot.quality = options.quality as number;
+  }
+  if (options.viewport !== undefined) {
+    const viewport = options.viewport as { width?: unknown; height?: unknown } | null;
+    for (const side of ["width", "height"] as const) {
+      const value = viewport?.[side];
+      if (value === undefined) continue;
+      if (!isInteger(value, 100, 5000))
+        throw new SiphonError(
+          "invalid_request",
+          `${where}: viewport.${side} must be an integer from 100 to 5000`,
+        );
+      shot[side] = value as number;
+    }
+  }
+  return shot;
+}
+
+/** A changeTracking entry's options: modes (only "git-diff"), a tag, and record (default true). */
+function changeTrackingOf(options: Record<string, unknown>, index: number): ChangeTrackingFormat {
+  const where = `formats[${index}] (changeTracking)`;
+  const modes = options.modes ?? [];
+  if (!Array.isArray(modes) || modes.some((mode) => mode !== "git-diff" && mode !== "json")) {
+    throw new SiphonError("invalid_request", `${where}: modes is a list of "git-diff"`);
+  }
+  if (modes.includes("json")) {
+    throw new SiphonError("invalid_request", `${where}: the "json" mode is not supported`, {
+      hint: 'Use mode "git-diff", or extraction (a json format) on each scrape.',
+    });
+  }
+  const tag = options.tag ?? "";
+  if (tag !== null && (typeof tag !== "string" || tag.length > MAX_TAG_LENGTH)) {
+    throw new SiphonError(
+      "invalid_request",
+      `${where}: tag is a string of at most ${MAX_TAG_LENGTH} characters`,
+    );
+  }
+  if (options.record !== undefined && typeof options.record !== "boolean") {
+    throw new SiphonError("invalid_request", `${where}: record is true or false`);
+  }
+  return {
+    gitDiff: modes.includes("git-diff"),
+    tag: typeof tag === "string" ? tag : "",
+    record: options.record !== false,
+  };
+}
+
 /**
- * Reads the `formats` array of POST /v1/fetch (and jobs' scrape options): any set of
- * markdown, text, html, rawHtml, links, images and screenshot, all rendered from one
- * fetch of the page. `links` are always in the result; "json" is extraction (fetchAndExtract
- * handles it), "summary" is not built, and anything else is named in a 400.
+ * Reads the `formats` array of a fetch (POST /v1/fetch, jobs' page options, the CLI's
+ * --formats): any set of markdown, text, html, rawHtml, links, images and screenshot, all
+ * rendered from one fetch of the page, and summary, branding and changeTracking, made from that
+ * same answer by the scrape operation. `links` are always in the result; "json" is extraction
+ * (the scrape operation reads it); anything else is named in a 400, as is a bad option of an
+ * entry (a screenshot's quality or viewport, change tracking's modes or tag).
  */
 export function resolveFormats(input: FetchInput): ResolvedFormats {
   const resolved: ResolvedFormats = {
@@ -52,21 +142,23 @@ export function resolveFormats(input: FetchInput): ResolvedFormats {
     contents: [],
     rawHtml: false,
     images: input.images,
+    summary: false,
+    branding: false,
   };
-  for (const [index, entry] of (input.formats ?? []).entries()) {
-    const { type, fullPage } = entryType(entry, index);
+  for (const [index, raw] of (input.formats ?? []).entries()) {
+    const { type, options } = entryOf(raw, index);
     if (CONTENT_FORMATS.has(type)) {
       if (!resolved.contents.includes(type as OutputFormat)) resolved.contents.push(type as OutputFormat);
     } else if (type === "rawHtml") resolved.rawHtml = true;
     else if (type === "images") resolved.images = true;
     else if (type === "links") continue;
-    else if (type === "screenshot") resolved.screenshot = { fullPage };
+    else if (type === "screenshot") resolved.screenshot = screenshotOf(options, index);
+    else if (type === "summary") resolved.summary = true;
+    else if (type === "branding") resolved.branding = true;
+    else if (type === "changeTracking") resolved.changeTracking = changeTrackingOf(options, index);
     else if (NOT_HERE[type]) throw new SiphonError("invalid_request", NOT_HERE[type]);
     else {
-      throw new SiphonError(
-        "invalid_request",
-        `formats[${index}]: "${type}" is not supported; use markdown, text, html, rawHtml, links, images or screenshot`,
-      );
+      throw new SiphonError("invalid_request", `formats[${index}]: "${type}" is not supported; use ${KNOWN}`);
     }
   }
   if (resolved.contents[0]) resolved.format = resolved.contents[0];

@@ -115,8 +115,20 @@ export const FetchBody = T.Object(
         description:
           'Any set of "markdown", "text", "html" (each returned in a field of that name; the first also sets ' +
           '`content`), "rawHtml", "links" (always returned), "images", "screenshot" (or ' +
-          '{"type":"screenshot","fullPage":true}), all rendered from one fetch of the page; ' +
+          '{"type":"screenshot","fullPage":true,"quality":80,"viewport":{"width":1280,"height":800}}), ' +
+          '"summary" (by the LLM of llmProvider/llmApiKey, else extractive), "branding" (colours, fonts, logo), ' +
+          '"changeTracking" (or {"type":"changeTracking","modes":["git-diff"],"tag":"…","record":false}: the page ' +
+          "against your previous scrape of it), all made from one fetch of the page; " +
           '{"type":"json","schema":{…},"prompt":"…"} extracts into json, like extract',
+      }),
+    ),
+    timeout: T.Optional(
+      T.Integer({
+        minimum: 1000,
+        maximum: 300_000,
+        description:
+          "ms for the whole request (fetch, extraction, summary, branding); past it: 504 timeout. Default: " +
+          "no bound beyond each engine's own (SIPHON_FETCH_TIMEOUT_MS)",
       }),
     ),
   },
@@ -129,7 +141,10 @@ export const FetchQuery = T.Object({
   url: T.String({ description: "http(s) URL to fetch" }),
   format: T.Optional(T.String({ description: "markdown (default), text or html" })),
   formats: T.Optional(
-    T.String({ description: "Comma-separated: markdown, text, html, rawHtml, links, images, screenshot" }),
+    T.String({
+      description:
+        "Comma-separated: markdown, text, html, rawHtml, links, images, screenshot, summary, branding, changeTracking",
+    }),
   ),
   render: T.Optional(T.String({ description: "true to force browser rendering" })),
   wait: T.Optional(T.String({ description: "ms after load, 0-60000 (render only)" })),
@@ -142,6 +157,7 @@ export const FetchQuery = T.Object({
   actions: T.Optional(T.String({ description: "JSON-encoded array of page actions" })),
   maxAge: T.Optional(T.String({ description: "Cache freshness threshold, ms (0 bypasses)" })),
   storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
+  timeout: T.Optional(T.String({ description: "ms for the whole request, 1000-300000 (504 past it)" })),
 });
 
 /**
@@ -152,7 +168,7 @@ export function fetchInputFromQuery(query: Record<string, unknown>): Record<stri
   return inputFromQuery(query, {
     lists: ["includeTags", "excludeTags", "languages", "formats"],
     booleans: ["render", "onlyMainContent", "images", "storeInCache"],
-    numbers: ["wait", "maxAge"],
+    numbers: ["wait", "maxAge", "timeout"],
     json: ["actions"],
   });
 }
@@ -194,7 +210,9 @@ export const FetchResult = T.Object({
     T.String({ description: 'The page as fetched (or as rendered), when formats names "rawHtml"' }),
   ),
   images: T.Optional(T.Array(Image)),
-  screenshot: T.Optional(T.String({ description: "Base64 PNG, when formats asks for a screenshot" })),
+  screenshot: T.Optional(
+    T.String({ description: "Base64 PNG (JPEG with a quality), when formats asks for a screenshot" }),
+  ),
   warning: T.Optional(
     T.String({
       description:
@@ -212,6 +230,32 @@ export const FetchResult = T.Object({
       { input: T.Integer(), output: T.Integer() },
       { description: "Tokens the extraction used (LLM path only)" },
     ),
+  ),
+  summary: T.Optional(
+    T.String({
+      description:
+        'The page in 2 to 4 sentences, when formats names "summary": by the LLM the request names, else extractive',
+    }),
+  ),
+  summaryTokensUsed: T.Optional(
+    T.Object(
+      { input: T.Integer(), output: T.Integer() },
+      { description: "Tokens the summary used (LLM summaries only)" },
+    ),
+  ),
+  branding: T.Optional(
+    T.Unsafe<Record<string, unknown>>({
+      type: "object",
+      description:
+        'The page\'s branding profile, when formats names "branding": colorScheme, brandName, logo, colors, fonts, typography, spacing, components, images',
+    }),
+  ),
+  changeTracking: T.Optional(
+    T.Unsafe<Record<string, unknown>>({
+      type: "object",
+      description:
+        'The page against your previous scrape of it, when formats names "changeTracking": {previousScrapeAt, changeStatus: new|same|changed|removed, visibility, diff?}',
+    }),
   ),
   actions: T.Optional(
     T.Object({

@@ -1,3 +1,4 @@
+import { pageCredits } from "../pipeline/credits.ts";
 import { type FetchDeps, fetchPage } from "../pipeline/fetch-page.ts";
 import type { ExtractResult } from "../schemas/extract.ts";
 import { FetchBody } from "../schemas/fetch.ts";
@@ -9,7 +10,7 @@ import type { ExtractRequest } from "./request.ts";
 /** One extraction and what the transport meters. */
 export interface UrlExtraction {
   result: ExtractResult;
-  /** 1 when the page came from its site, 0 for a cache hit. */
+  /** What the page cost (pageCredits): 1 when it came from its site, 0 for a cache hit. */
   credits: number;
   degraded?: string;
 }
@@ -43,11 +44,11 @@ export async function extractUrl(
     apiBasePolicy: deps.apiBasePolicy,
     log: deps.llmLog,
   });
-  return { result, credits: outcome.cache.hit ? 0 : 1, degraded: outcome.degraded };
+  return { result, credits: pageCredits(outcome), degraded: outcome.degraded };
 }
 
 /** Fetches a URL and returns everything structured on it, grouped by type. */
 export async function extractUrlAuto(url: string, deps: FetchDeps): Promise<UrlExtraction> {
   const { outcome, page } = await fetchForExtraction(url, deps);
-  return { result: extractAuto(page), credits: outcome.cache.hit ? 0 : 1, degraded: outcome.degraded };
+  return { result: extractAuto(page), credits: pageCredits(outcome), degraded: outcome.degraded };
 }

@@ -152,8 +152,8 @@ describe("bad input is a clear format-B 4xx", () => {
     const json = await post(JSON.stringify({ url: "https://example.com", formats: ["markdown", "json"] }));
     expect(json.status).toBe(400);
     expect((await errorOf(json)).message).toMatch(/json format needs a schema or a prompt/);
-    const odd = await post(JSON.stringify({ url: "https://example.com", formats: ["branding"] }));
-    expect((await errorOf(odd)).message).toMatch(/formats\[0\]: "branding" is not supported/);
+    const odd = await post(JSON.stringify({ url: "https://example.com", formats: ["product"] }));
+    expect((await errorOf(odd)).message).toMatch(/formats\[0\]: "product" is not supported/);
   });
 
   test("screenshot bounds are enforced", async () => {

@@ -81,9 +81,9 @@ describe("formats", () => {
   });
 
   test("a format siphon cannot make is a 400 naming it", async () => {
-    const res = await post({ url: `${site.url}/article`, formats: ["markdown", "branding"] });
+    const res = await post({ url: `${site.url}/article`, formats: ["markdown", "product"] });
     expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toContain('"branding"');
+    expect((await errorOf(res)).message).toContain('"product"');
   });
 });
 
@@ -205,12 +205,12 @@ describe("formats in jobs", () => {
   test("an unknown format is refused when the job is submitted", async () => {
     const batch = await app.request("/v1/batch/scrape", {
       method: "POST",
-      body: JSON.stringify({ urls: [`${site.url}/article`], formats: ["markdown", "branding"] }),
+      body: JSON.stringify({ urls: [`${site.url}/article`], formats: ["markdown", "product"] }),
     });
     expect(batch.status).toBe(400);
     const crawl = await app.request("/v1/crawl", {
       method: "POST",
-      body: JSON.stringify({ url: `${site.url}/docs`, scrapeOptions: { formats: ["branding"] } }),
+      body: JSON.stringify({ url: `${site.url}/docs`, scrapeOptions: { formats: ["product"] } }),
     });
     expect(crawl.status).toBe(400);
   });

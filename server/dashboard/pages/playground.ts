@@ -1,12 +1,12 @@
 import { admit, settle } from "../../../src/auth/meter.ts";
-import type { Principal } from "../../../src/auth/principal.ts";
+import { LOCAL_ACCOUNT_ID, type Principal } from "../../../src/auth/principal.ts";
 import { curlCommand, demoCurlCommand, siphonCommand } from "../../../src/dashboard/commands.ts";
 import { demo } from "../../../src/demo/index.ts";
 import { SiphonError, toSiphonError } from "../../../src/errors.ts";
+import { scrape } from "../../../src/pipeline/scrape.ts";
 import { splitList } from "../../../src/schemas/common.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../../src/schemas/fetch.ts";
 import { validate } from "../../../src/schemas/validate.ts";
-import { fetchAndExtract } from "../../../src/structured/inline.ts";
 import type { PageRequest } from "../context.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { BASE, csrfField, notice } from "../layout.ts";
@@ -134,15 +134,16 @@ function originOf(ctx: PageRequest): string {
 /** Runs the fetch as the API would for the session's account: admitted, metered and settled alike. */
 async function meteredFetch(ctx: PageRequest, principal: Principal | null, input: FetchInput) {
   const deps = { ...ctx.deps, signal: ctx.request.signal };
-  if (ctx.guard.off || !principal) return (await fetchAndExtract(input, deps)).result;
+  const request = { fetch: input, accountId: principal?.account.id ?? LOCAL_ACCOUNT_ID };
+  if (ctx.guard.off || !principal) return (await scrape(request, deps)).result;
   const started = performance.now();
   const admission = await admit(principal, ctx.guard);
   try {
-    const outcome = await fetchAndExtract(input, { ...deps, httpOnly: admission.softLimited });
+    const outcome = await scrape(request, { ...deps, httpOnly: admission.softLimited });
     await settle(
       admission,
       {
-        credits: outcome.cache.hit ? 0 : 1,
+        credits: outcome.credits,
         route: "fetch",
         status: 200,
         durationMs: performance.now() - started,

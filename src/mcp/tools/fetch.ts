@@ -1,22 +1,67 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { scrape } from "../../pipeline/scrape.ts";
 import { StringEnum } from "../../schemas/common.ts";
 import { FetchBody, FetchResult } from "../../schemas/fetch.ts";
 import { validate } from "../../schemas/validate.ts";
-import { fetchAndExtract } from "../../structured/inline.ts";
 import { TextPage, textPaging, textWindow } from "../paging.ts";
 import type { ToolDef, ToolImage } from "../types.ts";
 import { jsonBlock, partNote } from "./render.ts";
 
 const p = FetchBody.properties;
 
-/** The outputs one fetch can render, as names (a json extraction is `extract`). */
+/** The outputs one fetch can make, as names or, for options, objects (a json extraction is `extract`). */
 const Formats = T.Array(
-  StringEnum(["markdown", "text", "html", "rawHtml", "links", "images", "screenshot", "screenshot@fullPage"]),
+  T.Union([
+    StringEnum([
+      "markdown",
+      "text",
+      "html",
+      "rawHtml",
+      "links",
+      "images",
+      "screenshot",
+      "screenshot@fullPage",
+      "summary",
+      "branding",
+      "changeTracking",
+    ]),
+    T.Object(
+      {
+        type: T.Literal("screenshot"),
+        fullPage: T.Optional(T.Boolean()),
+        quality: T.Optional(T.Integer({ minimum: 1, maximum: 100, description: "JPEG quality" })),
+        viewport: T.Optional(
+          T.Object(
+            {
+              width: T.Integer({ minimum: 100, maximum: 5000 }),
+              height: T.Integer({ minimum: 100, maximum: 5000 }),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false, description: "A screenshot with options" },
+    ),
+    T.Object(
+      {
+        type: T.Literal("changeTracking"),
+        modes: T.Optional(T.Array(T.Literal("git-diff"), { maxItems: 1 })),
+        tag: T.Optional(T.String({ maxLength: 200 })),
+        record: T.Optional(
+          T.Boolean({ description: "false: compare without keeping this fetch as the next one's previous" }),
+        ),
+      },
+      { additionalProperties: false, description: "Change tracking with a git-style diff or a tag" },
+    ),
+  ]),
   {
-    maxItems: 8,
+    maxItems: 12,
     description:
       "Outputs of the one fetch: markdown, text or html (the first also sets content), rawHtml (the page's own HTML), " +
-      "links (listed in the answer), images, screenshot or screenshot@fullPage (returned as an image). Default: [format]",
+      "links (listed in the answer), images, screenshot or screenshot@fullPage (returned as an image; an object " +
+      "for quality or viewport), summary (a few sentences: your LLM's with llmProvider and llmApiKey, else the " +
+      "page's own), branding (colours, fonts, logo), changeTracking (the page against your previous fetch of it; " +
+      '{"type":"changeTracking","modes":["git-diff"]} adds a diff). Default: [format]',
   },
 );
 
@@ -50,6 +95,7 @@ export const FetchToolInput = T.Object(
     cookies: p.cookies,
     maxAge: p.maxAge,
     storeInCache: p.storeInCache,
+    timeout: p.timeout,
     extract: p.extract,
     llmProvider: p.llmProvider,
     llmApiKey: p.llmApiKey,
@@ -67,6 +113,9 @@ export const FetchToolOutput = T.Composite(
     T.Object({
       page: TextPage,
       cached: T.Boolean({ description: "Answered from siphon's cache (no credit used)" }),
+      credits: T.Integer({
+        description: "Credits this fetch used: 1 when the page was fetched, 0 for a cache hit",
+      }),
       degraded: T.Optional(T.String({ description: "Why the fetch ran with less than it could" })),
     }),
   ],
@@ -105,12 +154,11 @@ export const fetchTool: ToolDef<FetchToolInput> = {
     const { startIndex, maxLength, ...request } = args;
     const input = validate(FetchBody, request);
     const outcome = await ctx.host.meter("fetch", async (grant) => {
-      const fetched = await fetchAndExtract(input, {
-        ...ctx.host.deps,
-        signal: ctx.signal,
-        httpOnly: grant.httpOnly,
-      });
-      return { body: fetched, credits: fetched.cache.hit ? 0 : 1, degraded: fetched.degraded };
+      const fetched = await scrape(
+        { fetch: input, accountId: grant.accountId },
+        { ...ctx.host.deps, signal: ctx.signal, httpOnly: grant.httpOnly },
+      );
+      return { body: fetched, credits: fetched.credits, degraded: fetched.degraded };
     });
     const { screenshot: _s, actions: _a, ...result } = outcome.result;
     const present = TEXT_FIELDS.filter((field) => typeof result[field] === "string");
@@ -120,7 +168,13 @@ export const fetchTool: ToolDef<FetchToolInput> = {
       maxLength,
     );
     const cut = Object.fromEntries(present.map((field, i) => [field, parts[i]]));
-    const structured: Record<string, unknown> = { ...result, ...cut, page, cached: outcome.cache.hit };
+    const structured: Record<string, unknown> = {
+      ...result,
+      ...cut,
+      page,
+      cached: outcome.cache.hit,
+      credits: outcome.credits,
+    };
     if (outcome.degraded) structured.degraded = outcome.degraded;
 
     const lines = [
@@ -139,6 +193,12 @@ export const fetchTool: ToolDef<FetchToolInput> = {
       lines.push("", `## ${field}`, "```", cut[field] ?? "", "```");
     }
     if (result.json !== undefined) lines.push("", "## Extracted JSON", jsonBlock(result.json));
+    if (page.startIndex === 0) {
+      if (result.summary !== undefined) lines.push("", "## Summary", result.summary);
+      if (result.branding !== undefined) lines.push("", "## Branding", jsonBlock(result.branding));
+      if (result.changeTracking !== undefined)
+        lines.push("", "## Change tracking", jsonBlock(result.changeTracking));
+    }
     if (input.formats?.includes("links") && page.startIndex === 0) {
       lines.push("", `## Links (${result.links.length})`, ...result.links.map((link) => `- ${link}`));
     }

@@ -1,0 +1,20 @@
+import type { CacheInfo } from "./fetch-page.ts";
+
+/** What a page operation's cost is read from. */
+export interface PageCost {
+  cache: CacheInfo;
+  /** True when a screenshot was rendered beside the fetch (its own browser visit to the site). */
+  screenshotBeside?: boolean;
+}
+
+/**
+ * The credits of one page (a fetch, a scrape, one page of a batch, crawl or search), the one
+ * rule every surface reports (README "Accounts, keys and limits", Weekly quota): 1 when the page
+ * was visited (the cache did not answer the fetch, or a screenshot was rendered beside a
+ * cached page), 0 when the cache answered all of it. A visit is one credit however much was
+ * made of it: a screenshot in the same render, extraction, a summary, branding and change
+ * tracking cost nothing more.
+ */
+export function pageCredits(cost: PageCost): number {
+  return !cost.cache.hit || cost.screenshotBeside ? 1 : 0;
+}

@@ -1,0 +1,122 @@
+import { type BrandingProfile, fetchBranding } from "../branding/index.ts";
+import { type ChangeReport, trackChanges } from "../changes/index.ts";
+import { parseTargetUrl } from "../fetch/url.ts";
+import type { FetchResult } from "../schemas/fetch.ts";
+import { withDeadline } from "../scrape/deadline.ts";
+import { type PageMetaTags, pageMetaTags } from "../scrape/meta-tags.ts";
+import { extractPage } from "../structured/index.ts";
+import type { ExtractDeps } from "../structured/inline.ts";
+import { type SummaryOutcome, summarize } from "../summary/index.ts";
+import { pageCredits } from "./credits.ts";
+import { type FetchOutcome, fetchPage } from "./fetch-page.ts";
+import { planScrape, type ScrapePlan, type ScrapeRequest } from "./scrape-plan.ts";
+import { takeScreenshot } from "./screenshot.ts";
+
+export type { ScrapeRequest } from "./scrape-plan.ts";
+
+/** What a scrape needs: the pipeline's deps, how to treat a caller's llmApiBase, a log for LLM warnings. */
+export type ScrapeDeps = ExtractDeps;
+
+/** A scrape's answer: the Fetch result (every asked field in it) and what it cost. */
+export interface ScrapeOutcome extends FetchOutcome {
+  /** What the page cost (pageCredits): the number every surface reports and charges. */
+  credits: number;
+  /** The page's meta tags (HTML pages, when ScrapeRequest.meta asks). */
+  meta?: PageMetaTags;
+  summary?: SummaryOutcome;
+  branding?: BrandingProfile;
+  changeTracking?: ChangeReport;
+  /** The screenshot taken beside the fetch (a quality or a viewport), as a data: URL. */
+  screenshot?: string;
+  /** What was asked for and could not be made of this page (branding of a PDF); also in `result.warning`. */
+  warnings: string[];
+}
+
+/** Runs the plan: the fetch (and a screenshot beside it), then what is made of its one answer. */
+async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
+  // Past the weekly quota a scrape runs HTTP-only: no browser for a screenshot either.
+  const shot = deps.httpOnly ? undefined : plan.screenshot;
+  const [fetched, image] = await Promise.all([
+    fetchPage(plan.fetch, deps),
+    shot ? takeScreenshot(shot, deps) : undefined,
+  ]);
+  const result: FetchResult = { ...fetched.result };
+  const html = result.contentType === "html" ? (result.rawHtml ?? "") : undefined;
+  const markdown = result.markdown ?? result.content;
+  const warnings: string[] = [];
+  const outcome: ScrapeOutcome = { ...fetched, result, credits: 0, warnings };
+  if (image) {
+    outcome.screenshot = image.data.screenshot;
+    result.screenshot = Buffer.from(image.image.data).toString("base64");
+  }
+  if (plan.screenshot && !shot) warnings.push("The screenshot was skipped (HTTP only).");
+  if (plan.meta && html !== undefined) outcome.meta = pageMetaTags(html, result.url);
+
+  const llmDeps = {
+    config: deps.config,
+    signal: deps.signal,
+    apiBasePolicy: plan.llm.policy,
+    log: deps.llmLog,
+  };
+  if (plan.extraction) {
+    const page = { url: result.url, title: result.title, html: result.rawHtml ?? "", markdown };
+    const extracted = await extractPage(page, plan.extraction, llmDeps);
+    result.json = extracted.data;
+    if (extracted.tokensUsed) result.extractTokensUsed = extracted.tokensUsed;
+  }
+  const [summary, branding] = await Promise.all([
+    plan.summary ? summarize({ markdown, title: result.title }, plan.llm.target, llmDeps) : undefined,
+    plan.branding && html !== undefined ? fetchBranding({ html, url: result.url }, deps) : undefined,
+  ]);
+  if (summary) {
+    outcome.summary = summary;
+    result.summary = summary.summary;
+    if (summary.tokensUsed) {
+      result.summaryTokensUsed = { input: summary.tokensUsed.input, output: summary.tokensUsed.output };
+    }
+  }
+  if (branding) {
+    outcome.branding = branding;
+    result.branding = branding as unknown as Record<string, unknown>;
+  }
+  if (plan.branding && html === undefined) {
+    warnings.push(`Branding needs an HTML page; this one is ${result.contentType}.`);
+  }
+  const tracking = plan.changeTracking;
+  if (tracking) {
+    outcome.changeTracking = await trackChanges(
+      deps.store.snapshots,
+      {
+        accountId: request.accountId,
+        url: parseTargetUrl(request.fetch.url).href,
+        tag: tracking.tag,
+        markdown,
+        statusCode: result.statusCode,
+        scrapedAt: (deps.now ?? Date.now)(),
+      },
+      { gitDiff: tracking.gitDiff, record: tracking.record },
+    );
+    result.changeTracking = outcome.changeTracking as unknown as Record<string, unknown>;
+  }
+  for (const field of plan.added) delete (result as Record<string, unknown>)[field];
+  if (warnings.length) result.warning = [result.warning, ...warnings].filter(Boolean).join(" ");
+  outcome.credits = pageCredits({ cache: fetched.cache, screenshotBeside: image !== undefined });
+  return outcome;
+}
+
+/**
+ * The one page operation every surface calls (POST and GET /v1/fetch, Firecrawl's scrape, MCP's
+ * siphon_fetch, the CLI's fetch, the playground, batch and crawl pages, search with scraping):
+ * fetches the page once (cache, escalation, SSRF, every format), takes a screenshot beside it
+ * when one asks for a quality or a viewport, extracts into `json`, summarises, reads the
+ * branding and compares with the previous scrape, as asked; and decides what it cost
+ * (`credits`, pageCredits), with the cache state and any degradation. The whole of it answers
+ * within the request's timeout, when it has one, or throws SiphonError timeout. Throws
+ * invalid_request before fetching for what the request gets wrong, and the pipeline's and the
+ * LLM module's SiphonErrors.
+ */
+export async function scrape(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
+  const plan = await planScrape(request, deps);
+  if (plan.timeoutMs === undefined) return run(plan, request, deps);
+  return withDeadline(plan.timeoutMs, deps.signal, (signal) => run(plan, request, { ...deps, signal }));
+}

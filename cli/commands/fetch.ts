@@ -1,12 +1,15 @@
+import { existsSync, readFileSync } from "node:fs";
 import { defineCommand } from "citty";
+import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
-import { fetchPage } from "../../src/pipeline/fetch-page.ts";
+import { scrape } from "../../src/pipeline/scrape.ts";
 import { splitList } from "../../src/schemas/common.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
 import { type CliContext, onePageOverrides, openContext } from "../context.ts";
+import { llmArgs, llmKeyOf } from "../llm-flags.ts";
 import {
   checkOutputPath,
   errorJson,
@@ -17,19 +20,44 @@ import {
   writeStdout,
 } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { many } from "../strict-args.ts";
 
 const args = {
-  url: {
+  url: many({
     type: "positional",
     required: false,
     description: "URL(s) to fetch; - reads one URL per line from stdin",
-  },
+  }),
   format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
   formats: {
     type: "string",
     description:
-      "Comma-separated outputs from one fetch (in --json): markdown, text, html, rawHtml, links, images, screenshot",
-    valueHint: "list",
+      "Outputs from one fetch (in --json), comma-separated: markdown, text, html, rawHtml, links, images, " +
+      "screenshot, summary, branding, changeTracking; or a JSON array as POST /v1/fetch takes it " +
+      '(\'[{"type":"changeTracking","modes":["git-diff"]}]\')',
+    valueHint: "list|json",
+  },
+  "extract-schema": {
+    type: "string",
+    description:
+      "Extract into json (in --json): a JSON Schema, inline or @file (filled by --llm, else from the page's structured data)",
+    valueHint: "json|@file",
+  },
+  "extract-prompt": {
+    type: "string",
+    description: "Extract into json what this says (needs --llm)",
+    valueHint: "text",
+  },
+  "extract-selectors": {
+    type: "string",
+    description: 'Extract into json by CSS selector, no LLM: \'{"name":"h1"}\' inline or @file',
+    valueHint: "json|@file",
+  },
+  ...llmArgs,
+  timeout: {
+    type: "string",
+    description: "ms for the whole fetch, summary and extraction included (1000-300000)",
+    valueHint: "ms",
   },
   "only-main-content": { type: "boolean", description: "Keep only the main content (article body)" },
   "include-tags": {
@@ -79,13 +107,68 @@ const args = {
 
 type Args = Record<string, string | boolean | string[] | undefined>;
 
+/** A flag holding JSON: inline, or @file (a path without @ is read too when the text is no JSON). */
+function jsonFlag(value: unknown, flag: string): unknown {
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  let source = text;
+  if (text.startsWith("@")) source = readFlagFile(text.slice(1), flag);
+  else if (!/^[[{]/.test(text) && existsSync(text)) source = readFlagFile(text, flag);
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    throw new SiphonError("invalid_request", `--${flag} is not JSON: ${(error as Error).message}`, {
+      hint: `Pass JSON inline ('{…}') or the path of a file holding it as @file.`,
+    });
+  }
+}
+
+function readFlagFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    throw new SiphonError("invalid_request", `--${flag}: cannot read the file "${path}"`);
+  }
+}
+
+/** --formats: a comma-separated list of names, or a JSON array of entries as the API takes them. */
+function formatsFlag(value: unknown): unknown {
+  if (typeof value !== "string") return undefined;
+  return value.trim().startsWith("[") ? jsonFlag(value, "formats") : splitList(value);
+}
+
+/** --extract-schema, --extract-prompt, --extract-selectors as the body's extract. */
+function extractFlags(a: Args): unknown {
+  const extract = defined({
+    schema: jsonFlag(a["extract-schema"], "extract-schema"),
+    prompt: a["extract-prompt"],
+    selectors: jsonFlag(a["extract-selectors"], "extract-selectors"),
+  });
+  return Object.keys(extract).length ? extract : undefined;
+}
+
+/** The LLM fields, only when a --llm flag asks for a model (the key from --llm-key or the vendor's variable). */
+function llmFields(a: Args): Record<string, unknown> {
+  const wantsLlm = a.llm !== undefined || a["llm-key"] !== undefined || a["llm-base"] !== undefined;
+  if (!wantsLlm) return {};
+  return {
+    llmProvider: a.llm ?? "openai",
+    llmApiKey: llmKeyOf(a.llm, a["llm-key"]),
+    llmModel: a["llm-model"],
+    llmApiBase: a["llm-base"],
+  };
+}
+
 /** Maps flags to the FetchBody shape; the shared schema then validates it. */
 function inputFor(url: string, a: Args): unknown {
   const noCache = a.cache === false;
   return defined({
     url,
     format: a.format,
-    formats: splitList(a.formats as string | undefined),
+    formats: formatsFlag(a.formats),
+    extract: extractFlags(a),
+    ...llmFields(a),
+    timeout: numberFlag(a.timeout, "timeout"),
     onlyMainContent: a["only-main-content"],
     includeTags: splitList(a["include-tags"] as string | undefined),
     excludeTags: splitList(a["exclude-tags"] as string | undefined),
@@ -128,12 +211,19 @@ function render(result: FetchResult, json: boolean, many: boolean): string {
 
 type Fetcher = (input: FetchInput) => Promise<FetchResult>;
 
-/** The local pipeline, logging what the JSON does not carry. */
+/** The scrape operation here, as the local account, logging what the JSON does not carry. */
 function localFetcher(ctx: CliContext): Fetcher {
   return async (input) => {
-    const { result, cache, degraded } = await fetchPage(input, ctx);
+    // A person's own machine: --llm-base may point at a model server on loopback or the LAN.
+    const outcome = await scrape(
+      { fetch: input, accountId: LOCAL_ACCOUNT_ID },
+      { ...ctx, apiBasePolicy: "trust" },
+    );
+    const { result, cache, degraded, credits } = outcome;
     if (degraded) log.warn(degraded);
-    log.debug(`${result.url}: ${result.method}, ${result.elapsed} ms, cache ${cache.hit ? "hit" : "miss"}`);
+    log.debug(
+      `${result.url}: ${result.method}, ${result.elapsed} ms, cache ${cache.hit ? "hit" : "miss"}, ${credits} credit${credits === 1 ? "" : "s"}`,
+    );
     return result;
   };
 }

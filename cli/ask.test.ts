@@ -125,7 +125,7 @@ describe("siphon ask", () => {
       expect(bad.code).toBe(2);
       expect(JSON.parse(bad.stdout)).toEqual({
         success: false,
-        error: { type: "invalid_request", message: "sources must be an integer from 1 to 5" },
+        error: { type: "invalid_request", message: "--sources must be an integer from 1 to 5" },
       });
       const provider = await siphon(["tides", "--provider", "bing"]);
       expect(provider.code).toBe(2);

@@ -17,6 +17,25 @@ export const browserArgs = {
   cookies: { type: "string", description: 'Cookies as "a=1; b=2"', valueHint: "list" },
 } as const;
 
+/**
+ * The browser options as schemaFlags derives them from a request schema (FetchBody,
+ * ScreenshotBody, a crawl's scrapeOptions): the same flags as browserArgs, read the same way.
+ */
+export const browserFlagOptions = {
+  actions: {
+    description: browserArgs.actions.description,
+    valueHint: browserArgs.actions.valueHint,
+    parse: (text: string) => actionsFlag(text),
+  },
+  stealth: true,
+  headers: { description: browserArgs.headers.description, parse: (text: string) => headersFlag(text) },
+  cookies: {
+    description: browserArgs.cookies.description,
+    valueHint: browserArgs.cookies.valueHint,
+    parse: (text: string) => cookiesFlag(text),
+  },
+} as const;
+
 function parseJson(text: string, flag: string, what: string): unknown {
   try {
     return JSON.parse(text);

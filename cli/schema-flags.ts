@@ -86,7 +86,8 @@ const HINT: Record<Exclude<Kind, "boolean">, string> = {
 
 /** One property's flag definition. */
 function argFor(prop: string, schema: TSchema, kind: Kind, options: FlagOptions): ArgDef {
-  const description = `${options.description ?? schema.description ?? prop}${defaultNote(schema)}`;
+  const text = options.description ?? schema.description ?? prop;
+  const description = /\bdefault\b/i.test(text) ? text : `${text}${defaultNote(schema)}`;
   const alias = options.alias ? { alias: options.alias } : {};
   if (kind === "boolean") {
     // On by default (storeInCache): given as on, so that --no-X is what a user types.

@@ -125,7 +125,7 @@ describe("siphon search", () => {
       expect(bad.code).toBe(2);
       expect(JSON.parse(bad.stdout)).toEqual({
         success: false,
-        error: { type: "invalid_request", message: "count must be an integer from 1 to 10" },
+        error: { type: "invalid_request", message: "--count must be an integer from 1 to 10" },
       });
       const news = await siphon(["tide", "--sources", "news"]);
       expect(news.code).toBe(2);

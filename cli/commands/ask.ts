@@ -2,12 +2,22 @@ import { defineCommand } from "citty";
 import { ask } from "../../src/ask/index.ts";
 import { loadConfig } from "../../src/config.ts";
 import { AskBody, type AskInput, type AskResponse } from "../../src/schemas/ask.ts";
-import { validate } from "../../src/schemas/validate.ts";
-import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { schemaFlags, validateFlags } from "../schema-flags.ts";
 import { many } from "../strict-args.ts";
+
+/** POST /v1/ask's fields (the key travels in a header to a server). */
+const askFlags = schemaFlags(AskBody, {
+  sources: true,
+  provider: true,
+  searchApiKey: {
+    name: "search-key",
+    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
+    valueHint: "key",
+  },
+});
 
 const args = {
   question: many({
@@ -15,33 +25,13 @@ const args = {
     required: true,
     description: "The question (quote it, or give several words)",
   }),
-  sources: {
-    type: "string",
-    description: "Search results to fetch and rank, 1 to 5 (default 3)",
-    valueHint: "n",
-  },
-  provider: { type: "string", description: "duckduckgo (default), brave or searxng", valueHint: "name" },
-  "search-key": {
-    type: "string",
-    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
-    valueHint: "key",
-  },
+  ...askFlags.args,
   json: { type: "boolean", description: "Print the Ask response as JSON" },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
   ...remoteArgs,
 } as const;
 
 type Args = Record<string, string | boolean | string[] | undefined>;
-
-/** Maps flags to the AskBody shape; the shared schema then validates it. */
-function inputFor(question: string, a: Args): unknown {
-  return defined({
-    question,
-    sources: numberFlag(a.sources, "sources"),
-    provider: a.provider,
-    searchApiKey: a["search-key"],
-  });
-}
 
 /** The readable form: the answer, its confidence, then the sources best first. */
 function render(response: AskResponse): string {
@@ -79,7 +69,7 @@ export default defineCommand({
     const a = parsed as unknown as Args & { _: string[] };
     setQuiet(a.quiet === true);
     // Unquoted words are one question: `siphon ask what wheel does a tide mill use`.
-    const input = validate(AskBody, inputFor(a._.join(" "), a));
+    const input = validateFlags(AskBody, { question: a._.join(" "), ...askFlags.read(a) }, [askFlags]);
     const remote = remoteOf(a, loadConfig());
     let response: AskResponse;
     if (remote) response = await askRemote(input, remote);

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { submitCrawl } from "../../src/jobs/submit.ts";
 import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
-import { actionsFlag, cookiesFlag, headersFlag } from "../browser-flags.ts";
+import { browserFlagOptions } from "../browser-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
@@ -43,14 +43,11 @@ const pageFlags = schemaFlags(
     render: { description: "Render every page in the headless browser" },
     wait: { description: "ms to wait after a rendered page is ready", valueHint: "ms" },
     images: { description: "List each page's images (in --json)" },
+    ...browserFlagOptions,
     actions: {
+      ...browserFlagOptions.actions,
       description: "Page actions run on every page: a JSON array, or a file holding one",
-      valueHint: "json|file",
-      parse: actionsFlag,
     },
-    stealth: true,
-    headers: { description: 'Custom headers as a JSON object, e.g. \'{"X-Token":"1"}\'', parse: headersFlag },
-    cookies: { description: 'Cookies as "a=1; b=2"', valueHint: "list", parse: cookiesFlag },
     maxAge: { valueHint: "ms" },
     storeInCache: { description: "Write each page to the cache" },
   },

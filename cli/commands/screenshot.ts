@@ -5,11 +5,11 @@ import { SiphonError } from "../../src/errors.ts";
 import type { Capture } from "../../src/fetch/types.ts";
 import { takeScreenshot } from "../../src/pipeline/screenshot.ts";
 import { ScreenshotBody, type ScreenshotData } from "../../src/schemas/screenshot.ts";
-import { validate } from "../../src/schemas/validate.ts";
-import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
+import { browserFlagOptions } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
 /** A server's Screenshot response, with the image decoded from its data: URL. */
 async function remoteScreenshot(response: {
@@ -41,6 +41,18 @@ function defaultOutput(url: string, extension: string): string | null {
   return `${host}.${extension}`;
 }
 
+/** POST /v1/screenshot's fields. */
+const shotFlags = schemaFlags(ScreenshotBody, {
+  fullPage: true,
+  width: { valueHint: "px" },
+  height: { valueHint: "px" },
+  format: true,
+  quality: { description: "JPEG quality, 1-100" },
+  waitFor: { valueHint: "ms" },
+  timeout: { valueHint: "ms" },
+  ...browserFlagOptions,
+});
+
 export default defineCommand({
   meta: { name: "screenshot", description: "Render a page in Chromium and save a PNG or JPEG" },
   args: {
@@ -51,14 +63,7 @@ export default defineCommand({
       description: "Image file to write (default: stdout when piped, else <host>.png)",
       valueHint: "file",
     },
-    "full-page": { type: "boolean", description: "Capture the whole scrollable page" },
-    width: { type: "string", description: "Viewport width, 100-5000 (default 1280)", valueHint: "px" },
-    height: { type: "string", description: "Viewport height, 100-5000 (default 720)", valueHint: "px" },
-    format: { type: "string", description: "png (default), jpeg or jpg", valueHint: "fmt" },
-    quality: { type: "string", description: "JPEG quality 1-100", valueHint: "n" },
-    "wait-for": { type: "string", description: "ms to wait after load", valueHint: "ms" },
-    timeout: { type: "string", description: "Total timeout, ms (default 30000)", valueHint: "ms" },
-    ...browserArgs,
+    ...shotFlags.args,
     json: { type: "boolean", description: "Print the Screenshot response (data: URL and metadata) as JSON" },
     ...remoteArgs,
     quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
@@ -66,23 +71,7 @@ export default defineCommand({
   async run({ args }) {
     const a = args as unknown as Args;
     setQuiet(a.quiet === true);
-    const input = validate(
-      ScreenshotBody,
-      defined({
-        url: a.url,
-        fullPage: a["full-page"],
-        width: numberFlag(a.width, "width"),
-        height: numberFlag(a.height, "height"),
-        format: a.format,
-        quality: numberFlag(a.quality, "quality"),
-        waitFor: numberFlag(a["wait-for"], "wait-for"),
-        timeout: numberFlag(a.timeout, "timeout"),
-        stealth: a.stealth,
-        actions: actionsFlag(a.actions),
-        headers: headersFlag(a.headers),
-        cookies: cookiesFlag(a.cookies),
-      }),
-    );
+    const input = validateFlags(ScreenshotBody, { url: a.url, ...shotFlags.read(a) }, [shotFlags]);
     const remote = remoteOf(a, loadConfig());
     const ctx = remote ? null : await openContext();
     try {

@@ -1,14 +1,29 @@
 import { defineCommand } from "citty";
 import { loadConfig } from "../../src/config.ts";
-import { splitList } from "../../src/schemas/common.ts";
 import { SearchBody, type SearchInput, type SearchResponse } from "../../src/schemas/search.ts";
-import { validate } from "../../src/schemas/validate.ts";
 import { search } from "../../src/search/index.ts";
-import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { schemaFlags, validateFlags } from "../schema-flags.ts";
 import { many } from "../strict-args.ts";
+
+/** GET /v1/search's fields (the key travels in a header to a server). */
+const searchFlags = schemaFlags(SearchBody, {
+  count: true,
+  provider: true,
+  searchApiKey: {
+    name: "search-key",
+    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
+    valueHint: "key",
+  },
+  scrapeResults: { name: "scrape", description: "Fetch every web result and print its content (markdown)" },
+  sources: true,
+  categories: { description: "Restrict web results to github, pdf, docs, blog, news, video or social" },
+  tbs: true,
+  country: { valueHint: "xx-yy" },
+  location: { valueHint: "place" },
+});
 
 const args = {
   query: many({
@@ -16,53 +31,13 @@ const args = {
     required: true,
     description: "What to search for (quote it, or give several words)",
   }),
-  count: { type: "string", description: "Results per source, 1 to 10 (default 5)", valueHint: "n" },
-  provider: { type: "string", description: "duckduckgo (default), brave or searxng", valueHint: "name" },
-  "search-key": {
-    type: "string",
-    description: "Brave Search API key (else SIPHON_BRAVE_API_KEY)",
-    valueHint: "key",
-  },
-  scrape: { type: "boolean", description: "Fetch every web result and print its content (markdown)" },
-  sources: { type: "string", description: "Comma-separated: web (default), news, images", valueHint: "list" },
-  categories: {
-    type: "string",
-    description: "Comma-separated: github, pdf, docs, blog, news, video, social",
-    valueHint: "list",
-  },
-  tbs: { type: "string", description: "Time filter: qdr:d, qdr:w, qdr:m or qdr:y", valueHint: "qdr:x" },
-  country: {
-    type: "string",
-    description: "Region as country-language: us-en, de-de, uk-en",
-    valueHint: "xx-yy",
-  },
-  location: {
-    type: "string",
-    description: 'A place ending with its country: "Berlin, Germany"',
-    valueHint: "place",
-  },
+  ...searchFlags.args,
   json: { type: "boolean", description: "Print the Search response as JSON" },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
   ...remoteArgs,
 } as const;
 
 type Args = Record<string, string | boolean | string[] | undefined>;
-
-/** Maps flags to the SearchBody shape; the shared schema then validates it. */
-function inputFor(query: string, a: Args): unknown {
-  return defined({
-    q: query,
-    provider: a.provider,
-    searchApiKey: a["search-key"],
-    count: numberFlag(a.count, "count"),
-    scrapeResults: a.scrape,
-    sources: splitList(a.sources as string | undefined),
-    categories: splitList(a.categories as string | undefined),
-    tbs: a.tbs,
-    country: a.country,
-    location: a.location,
-  });
-}
 
 /** GET /v1/search's query string for an input; the key travels in a header, out of the URL. */
 function queryString(input: SearchInput): string {
@@ -123,7 +98,7 @@ export default defineCommand({
     const a = parsed as unknown as Args & { _: string[] };
     setQuiet(a.quiet === true);
     // Unquoted words are one query: `siphon search tide mills`.
-    const input = validate(SearchBody, inputFor(a._.join(" "), a));
+    const input = validateFlags(SearchBody, { q: a._.join(" "), ...searchFlags.read(a) }, [searchFlags]);
     const remote = remoteOf(a, loadConfig());
     let response: SearchResponse;
     if (remote) {

@@ -1,7 +1,6 @@
 import { defineCommand } from "citty";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { loadConfig } from "../../src/config.ts";
-import { validate } from "../../src/schemas/validate.ts";
 import {
   type WatchCheckViewShape as WatchCheck,
   WatchCreateBody,
@@ -14,6 +13,7 @@ import { openContext } from "../context.ts";
 import { requireWith } from "../flag-rules.ts";
 import { log, writeStdout } from "../output.ts";
 import { callApi, type Remote, remoteArgs, remoteOf } from "../remote.ts";
+import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
 /** What the subcommands do, against the local store or a siphon server (--api-url): the same answers either way. */
 interface WatchClient {
@@ -106,20 +106,27 @@ const jsonArg = { json: { type: "boolean", description: "Print JSON" } } as cons
 /** One line per check: when, what, and its summary. */
 const checkLine = (c: WatchCheck) => [iso(c.checkedAt), c.trigger, c.status, c.summary].join("\t");
 
+/** What a watch compares, and how often: POST /v1/watch's own fields. */
+const watchFlags = schemaFlags(WatchCreateBody, {
+  checkIntervalMinutes: {
+    name: "every",
+    description: "Minutes between checks (default 60)",
+    valueHint: "min",
+  },
+  selector: { description: "Compare only this CSS selector's part of the page", valueHint: "css" },
+  name: { valueHint: "name" },
+  format: true,
+  onlyMainContent: { description: "Compare only the main content" },
+  includeTags: true,
+  excludeTags: true,
+  render: { description: "Render the page in a headless browser" },
+});
+
 const add = defineCommand({
   meta: { name: "add", description: "Watch a page for changes; prints the watch's id" },
   args: {
     url: { type: "positional", required: true, description: "The page to watch" },
-    every: { type: "string", description: "Minutes between checks (default 60)", valueHint: "min" },
-    selector: {
-      type: "string",
-      description: "Compare only this CSS selector's part of the page",
-      valueHint: "css",
-    },
-    name: { type: "string", description: "A name to recognise the watch by" },
-    format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
-    "only-main-content": { type: "boolean", description: "Compare only the main content" },
-    render: { type: "boolean", description: "Render the page in a headless browser" },
+    ...watchFlags.args,
     "ignore-pattern": {
       type: "string",
       description: "A regular expression whose matches are left out (repeatable)",
@@ -149,20 +156,16 @@ const add = defineCommand({
       dates: args["keep-dates"] ? false : undefined,
       counters: args["keep-counters"] ? false : undefined,
     });
-    const input = validate(
+    const input = validateFlags(
       WatchCreateBody,
       defined({
         url: args.url,
-        checkIntervalMinutes: numberFlag(args.every, "every"),
-        selector: args.selector,
-        name: args.name,
-        format: args.format,
-        onlyMainContent: args["only-main-content"],
-        render: args.render,
+        ...watchFlags.read(args),
         ignore: Object.keys(ignore).length ? ignore : undefined,
         webhook: args.webhook ? defined({ url: args.webhook, secret: args.secret }) : undefined,
         status: args.paused ? "paused" : undefined,
       }),
+      [watchFlags],
     );
     return withClient(args, async (client) => {
       const watch = await client.create(input);

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { SiphonError } from "../../src/errors.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
+import { registerWebhookShape } from "../../src/jobs/webhooks.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import type { WatchService } from "../../src/watch/index.ts";
 import type { Guard } from "../guard.ts";
@@ -16,6 +17,7 @@ import { readerRoutes } from "./reader.ts";
 import { scrapeRoutes } from "./scrape.ts";
 import { searchRoutes } from "./search.ts";
 import { teamRoutes } from "./team.ts";
+import { FIRECRAWL_SURFACE, firecrawlShaper } from "./webhook.ts";
 import { watchRoutes } from "./ws.ts";
 
 export {
@@ -51,6 +53,7 @@ export function compatRoutes(
   log?: (line: string) => void,
 ) {
   options.runner.setPageView("firecrawl", firecrawlPage);
+  registerWebhookShape(FIRECRAWL_SURFACE, firecrawlShaper);
   return new Elysia({ name: "compat" })
     .use(scrapeRoutes(options, guard, log))
     .use(crawlRoutes(options, guard))

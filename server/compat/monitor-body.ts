@@ -5,6 +5,7 @@ import { WATCH_HISTORY_KEPT, type WatchCreateInput } from "../../src/schemas/wat
 import type { WatchHook } from "../../src/watch/index.ts";
 import type { BodyFields } from "./http.ts";
 import { notImplemented, Schedule } from "./monitor-schedule.ts";
+import { shapeFor } from "./webhook.ts";
 
 /** Firecrawl's monitor request bodies, and how one becomes a watch of one page. */
 
@@ -165,7 +166,7 @@ const EVENT_NAMES: Record<string, WebhookEvent> = {
 /** A Firecrawl monitor webhook as a watch's (Firecrawl's shape and signature); null removes it. */
 export function toHook(raw: Static<typeof fields.webhook> | undefined): WatchHook | null | undefined {
   if (raw === undefined || raw === null) return raw;
-  const base = { surface: SURFACE, firecrawl: { type: "monitor" as const } };
+  const base = { surface: SURFACE, shape: shapeFor("monitor") };
   if (typeof raw === "string") return { url: raw, ...base };
   const hook: WatchHook = { url: raw.url, ...base };
   if (raw.headers && Object.keys(raw.headers).length) hook.headers = raw.headers;

@@ -2,7 +2,13 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { type Config, loadConfig } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import { checkWebhookTarget, createWebhookSender, signPayload, type WebhookConfig } from "./webhooks.ts";
+import {
+  checkWebhookTarget,
+  createWebhookSender,
+  registerWebhookShape,
+  signPayload,
+  type WebhookConfig,
+} from "./webhooks.ts";
 
 type Outcome = "ok" | "fail" | "hang" | "redirect";
 interface Received {
@@ -131,6 +137,50 @@ describe("createWebhookSender", () => {
     expect(request!.headers.get("x-siphon-event")).toBe("started");
     expect(request!.headers.get("content-type")).toBe("application/json");
     expect(request!.headers.get("user-agent")).toBe("siphon-webhooks/1");
+  });
+
+  test("a hook with another surface's shape is delivered as that surface's shaper makes it", async () => {
+    const restore = registerWebhookShape("test-surface", {
+      deliver: (hook, event, data) => ({
+        body: JSON.stringify({ kind: `${hook.shape?.type}.${event}`, job: data.jobId }),
+        headers: { "x-test-signature": `signed:${hook.secret}` },
+      }),
+      reservedHeaders: ["x-test-signature"],
+    });
+    const webhooks = sender();
+    webhooks.send(
+      {
+        url: receiver.url,
+        secret: "k",
+        shape: { surface: "test-surface", type: "crawl" },
+        // A receiver's own headers go along, but never replace the shaper's signature.
+        headers: { "x-test-signature": "forged", "x-trace": "t1" },
+      },
+      "page",
+      { jobId: "j9" },
+    );
+    await webhooks.drain();
+    const [request] = receiver.received;
+    expect(JSON.parse(request!.body)).toEqual({ kind: "crawl.page", job: "j9" });
+    expect(request!.headers.get("x-test-signature")).toBe("signed:k");
+    expect(request!.headers.get("x-trace")).toBe("t1");
+    expect(request!.headers.has("x-siphon-signature")).toBe(false);
+    restore();
+  });
+
+  test("a hook stored before shapes had names (firecrawl: {type}) still takes the firecrawl shape", async () => {
+    const restore = registerWebhookShape("firecrawl", {
+      deliver: (hook, event) => ({
+        body: JSON.stringify({ shaped: `${hook.shape?.type}.${event}` }),
+        headers: {},
+      }),
+      reservedHeaders: [],
+    });
+    const webhooks = sender();
+    const legacy = { url: receiver.url, firecrawl: { type: "monitor" } } as unknown as WebhookConfig;
+    webhooks.send(legacy, "completed", { checkId: "c1" });
+    await webhooks.drain().finally(restore);
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual({ shaped: "monitor.completed" });
   });
 
   test("sends no signature without a secret", async () => {

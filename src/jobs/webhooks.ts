@@ -17,65 +17,60 @@ export interface WebhookConfig {
   /** Echoed as `metadata` in every payload. */
   metadata?: Record<string, unknown>;
   /**
-   * Set for jobs the Firecrawl-compatible API started: deliveries take Firecrawl's shape (see
-   * `firecrawlPayload`), named `<type>.<event>`, and are signed with X-Firecrawl-Signature.
+   * Set for hooks another API surface gave (the Firecrawl-compatible one): deliveries take that
+   * surface's shape, made by the shaper it registered (registerWebhookShape); `type` is the
+   * surface's name for what the hook reports on. Absent: siphon's own shape.
    */
-  firecrawl?: { type: FirecrawlJobType };
+  shape?: WebhookShape;
   /** Extra request headers the receiver asked for (Firecrawl's webhook.headers). */
   headers?: Record<string, string>;
 }
 
-/** The prefix of Firecrawl's event names for each kind of job (and for a watch's monitor). */
-export type FirecrawlJobType = "crawl" | "batch_scrape" | "extract" | "agent" | "monitor";
+/** Which surface shapes a hook's deliveries, and the surface's kind of hook. */
+export interface WebhookShape {
+  surface: string;
+  type: string;
+}
+
+/** A delivery as a surface shapes it: the body's bytes and the headers that go with it (a signature). */
+export interface ShapedDelivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** How a surface shapes the deliveries of its hooks. */
+export interface WebhookShaper {
+  /** The body and headers of `event` (data as the core sends it: jobId, the page, the result...). */
+  deliver(hook: WebhookConfig, event: WebhookEvent, data: Record<string, unknown>): ShapedDelivery;
+  /** Headers only the shaper sets (its signature): a receiver's own `headers` cannot replace them. */
+  reservedHeaders: readonly string[];
+}
+
+const shapers = new Map<string, WebhookShaper>();
+
+/**
+ * Registers how `surface` shapes its hooks' deliveries; every sender in the process uses it. A
+ * surface registers when its routes are built, before any job or watch of its can send.
+ * Returns a function that puts back what was registered before.
+ */
+export function registerWebhookShape(surface: string, shaper: WebhookShaper): () => void {
+  const before = shapers.get(surface);
+  shapers.set(surface, shaper);
+  return () => {
+    if (before) shapers.set(surface, before);
+    else shapers.delete(surface);
+  };
+}
+
+/** A hook's shape; hooks stored before shapes had a name carry `firecrawl: {type}` instead. */
+function shapeOf(hook: WebhookConfig): WebhookShape | undefined {
+  const legacy = (hook as { firecrawl?: { type?: unknown } }).firecrawl;
+  if (hook.shape) return hook.shape;
+  return typeof legacy?.type === "string" ? { surface: "firecrawl", type: legacy.type } : undefined;
+}
 
 /** Headers a receiver's own `headers` cannot replace. */
-const OWN_HEADERS = new Set(["content-type", "user-agent", "x-firecrawl-signature", "x-siphon-signature"]);
-
-/**
- * A delivery in Firecrawl's shape: `{success, type: "<type>.<event>", id, webhookId, data,
- * error?, metadata}`. `data` is [] but for a page (the page as the job keeps it: the runner's
- * url and title taken off) and for a completed extract or agent job (its result).
- */
-export function firecrawlPayload(
-  hook: WebhookConfig & { firecrawl: { type: FirecrawlJobType } },
-  event: WebhookEvent,
-  data: Record<string, unknown>,
-): Record<string, unknown> {
-  if (hook.firecrawl.type === "monitor") return monitorPayload(hook, event, data);
-  const { jobId, ...rest } = data;
-  let items: unknown[] = [];
-  if (event === "page") {
-    const { url: _url, title: _title, ...page } = rest;
-    items = [page];
-  } else if (event === "completed" && rest.result !== undefined) items = [rest.result];
-  else if (event === "completed" && rest.data !== undefined) items = [rest.data];
-  const payload: Record<string, unknown> = {
-    success: event !== "failed",
-    type: `${hook.firecrawl.type}.${event}`,
-    id: jobId,
-    webhookId: crypto.randomUUID(),
-    data: items,
-    metadata: hook.metadata ?? {},
-  };
-  if (event === "failed") payload.error = rest.error;
-  return payload;
-}
-
-/**
- * A monitor's delivery in Firecrawl's shape: `monitor.page` (event page) or
- * `monitor.check.completed` (event completed), `id` the check's id, `data` the items the surface
- * built (`data.items`), `success` false when the surface says the check had errors.
- */
-function monitorPayload(hook: WebhookConfig, event: WebhookEvent, data: Record<string, unknown>) {
-  return {
-    success: data.success !== false,
-    type: event === "page" ? "monitor.page" : "monitor.check.completed",
-    id: data.checkId,
-    webhookId: crypto.randomUUID(),
-    data: data.items ?? [],
-    metadata: hook.metadata ?? {},
-  };
-}
+const OWN_HEADERS = new Set(["content-type", "user-agent", "x-siphon-signature", "x-siphon-event"]);
 
 /** Every job event, in the order a job emits them (a watch's hook subscribes to `changed` explicitly). */
 export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ["started", "page", "completed", "failed"];
@@ -118,7 +113,7 @@ export function checkWebhookTarget(url: string, config: Config): URL {
   return target;
 }
 
-/** The X-Siphon-Signature (and X-Firecrawl-Signature) value for a body: `sha256=<hex HMAC-SHA256(secret, rawBody)>`. */
+/** The X-Siphon-Signature value for a body (surfaces sign theirs alike): `sha256=<hex HMAC-SHA256(secret, rawBody)>`. */
 export function signPayload(secret: string, rawBody: string): string {
   return `sha256=${createHmac("sha256", secret).update(rawBody).digest("hex")}`;
 }
@@ -215,15 +210,20 @@ export function createWebhookSender(config: Config, deps: WebhookSenderDeps = {}
         const events = hook.events?.length ? hook.events : WEBHOOK_EVENTS;
         if (!events.includes(event)) return;
         // Built once per event so every retry sends the same bytes under the same signature.
-        const { firecrawl } = hook;
+        const shape = shapeOf(hook);
+        const shaper = shape && shapers.get(shape.surface);
+        if (shape && !shaper)
+          log(`webhook ${event}: no shape "${shape.surface}" registered; sent in siphon's`);
+        const reserved = new Set([...OWN_HEADERS, ...(shaper?.reservedHeaders ?? [])]);
         let body: string;
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(hook.headers ?? {}))
-          if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
+          if (!reserved.has(name.toLowerCase())) headers[name] = value;
         Object.assign(headers, { "content-type": "application/json", "user-agent": USER_AGENT });
-        if (firecrawl) {
-          body = JSON.stringify(firecrawlPayload({ ...hook, firecrawl }, event, data));
-          if (hook.secret) headers["x-firecrawl-signature"] = signPayload(hook.secret, body);
+        if (shape && shaper) {
+          const shaped = shaper.deliver({ ...hook, shape }, event, data);
+          body = shaped.body;
+          Object.assign(headers, shaped.headers);
         } else {
           const payload: Record<string, unknown> = { event, timestamp: new Date(now()).toISOString(), data };
           if (hook.metadata !== undefined) payload.metadata = hook.metadata;

@@ -167,10 +167,11 @@ export function resultsOrderContract(name: string, target: () => ResultsTarget) 
     // A proxy in front of the API: when the SDK asks for its second page of documents, the held
     // page is let go and finishes first, between the SDK's two requests.
     let released = false;
-    const proxy = Bun.serve({
+    let proxyUrl = "";
+    const proxy: ReturnType<typeof Bun.serve> = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      async fetch(request) {
+      async fetch(request): Promise<Response> {
         const url = new URL(request.url);
         if (url.searchParams.get("skip") === "100" && !released) {
           released = true;
@@ -183,15 +184,16 @@ export function resultsOrderContract(name: string, target: () => ResultsTarget) 
           headers: request.headers,
           body: request.method === "GET" ? undefined : await request.text(),
         });
-        const text = (await upstream.text()).replaceAll(t.apiUrl, `http://127.0.0.1:${proxy.port}`);
+        const text: string = (await upstream.text()).replaceAll(t.apiUrl, proxyUrl);
         return new Response(text, {
           status: upstream.status,
           headers: { "content-type": "application/json" },
         });
       },
     });
+    proxyUrl = `http://127.0.0.1:${proxy.port}`;
     try {
-      const through = new Firecrawl({ apiKey: t.key, apiUrl: `http://127.0.0.1:${proxy.port}` });
+      const through = new Firecrawl({ apiKey: t.key, apiUrl: proxyUrl });
       const status = await through.getCrawlStatus(id, { autoPaginate: true });
       expect(released).toBe(true);
       const seen = status.data.map((doc) => String(doc.metadata?.sourceURL));

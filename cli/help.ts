@@ -55,16 +55,20 @@ function columns(rows: [string, string][], width: number, style: Style): string[
   const widest = Math.max(...rows.map(([left]) => left.length));
   const flagWidth = Math.min(widest, Math.floor(width * MAX_FLAG_SHARE));
   const beside = width - indent - flagWidth - gap >= MIN_DESCRIPTION;
-  const descIndent = beside ? indent + flagWidth + gap : indent + 4;
-  const descWidth = Math.max(MIN_DESCRIPTION, width - descIndent);
+  const descIndent = indent + flagWidth + gap;
+  const descWidth = width - descIndent;
   const out: string[] = [];
   for (const [left, right] of rows) {
-    const lines = right ? wrap(right, descWidth) : [];
+    // A word too long for the column (a JSON example) moves the description under its flag.
+    const longest = Math.max(0, ...right.split(/\s+/).map((word) => word.length));
+    const under = !beside || left.length > flagWidth || longest > descWidth;
+    const at = under ? indent + 4 : descIndent;
+    const lines = right ? wrap(right, under ? width - at : descWidth) : [];
     const head = " ".repeat(indent) + style.name(left);
-    if (beside && left.length <= flagWidth && lines.length) {
+    if (!under && lines.length)
       out.push(`${head}${" ".repeat(flagWidth - left.length + gap)}${lines.shift()}`);
-    } else out.push(head);
-    for (const line of lines) out.push(`${" ".repeat(descIndent)}${line}`);
+    else out.push(head);
+    for (const line of lines) out.push(`${" ".repeat(at)}${line}`);
   }
   return out;
 }
@@ -121,7 +125,7 @@ export async function renderHelp(
     const word = `${name.toUpperCase()}${takesMany(def) ? "..." : ""}`;
     usage.push(def.required === false || def.default !== undefined ? `[${word}]` : `<${word}>`);
   }
-  if (subCommands) usage.push(`<${Object.keys(subCommands).join("|")}>`);
+  if (subCommands) usage.push("<command>");
   // "USAGE" and the command stay on one line; the rest wraps under the command.
   out.push(`${style.heading("USAGE")} ${wrap(usage.join(" "), width - 6).join(`\n${" ".repeat(6)}`)}`, "");
 

@@ -104,8 +104,8 @@ function optionRows(args: ArgsDef): [string, string][] {
  * The help of `cmd`, reached as `path` ("siphon keys create"), laid out for `width` columns:
  * description, usage, arguments, options and subcommands. `colour` adds ANSI styles.
  */
-export async function renderHelp(
-  cmd: CommandDef,
+export async function renderHelp<T extends ArgsDef>(
+  cmd: CommandDef<T>,
   path: string,
   options: { width: number; colour: boolean },
 ): Promise<string> {

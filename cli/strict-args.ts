@@ -247,6 +247,6 @@ export async function checkArgs(cmd: CommandDef, argv: string[], path: string): 
 }
 
 /** A command's name and description, resolved. */
-export async function metaOf(cmd: CommandDef): Promise<CommandMeta> {
+export async function metaOf(cmd: Pick<CommandDef, "meta">): Promise<CommandMeta> {
   return ((await resolved(cmd.meta)) ?? {}) as CommandMeta;
 }

@@ -138,7 +138,8 @@ export const fetchTool: ToolDef<FetchToolInput> = {
     "links and a quality score. Use it whenever you have a URL and need what the page says. JavaScript pages " +
     "are rendered automatically; set stealth: true when a site blocks bots, actions to click or type first. " +
     "extract returns structured JSON too (a JSON Schema alone reads the page's own data; a prompt needs your " +
-    "llmProvider and llmApiKey). Answers are cached for maxAge ms. Long pages come in parts of maxLength " +
+    "llmProvider and llmApiKey); formats adds a summary, the page's branding or what changed since your last " +
+    "fetch of it. Answers are cached for maxAge ms. Long pages come in parts of maxLength " +
     "characters: the answer says where the next part starts (nextStartIndex); call again with startIndex " +
     "set to it for more.",
   input: FetchToolInput,

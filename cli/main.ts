@@ -10,11 +10,10 @@ import pkg from "../package.json";
 import { SiphonError } from "../src/errors.ts";
 import { PIPE_COLUMNS, renderHelp } from "./help.ts";
 import { colourFor, forStream, reportError, writeStdout } from "./output.ts";
-import { checkArgs, closest, resolved, takingMany } from "./strict-args.ts";
+import { checkArgs, closest, resolved } from "./strict-args.ts";
 
 const commands: Record<string, () => Promise<CommandDef>> = {
-  // fetch takes several URLs. Until cli/commands/fetch.ts marks its positional with many() itself, it is marked here.
-  fetch: () => import("./commands/fetch.ts").then((m) => takingMany(m.default as CommandDef, "url")),
+  fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),
   crawl: () => import("./commands/crawl.ts").then((m) => m.default as CommandDef),
   batch: () => import("./commands/batch.ts").then((m) => m.default as CommandDef),
   jobs: () => import("./commands/jobs.ts").then((m) => m.default as CommandDef),

@@ -23,13 +23,6 @@ export function many<T extends PositionalArgDef>(arg: T): T {
   return arg;
 }
 
-/** `cmd` with its positional `name` marked as taking every further word (many), for a command defined elsewhere. */
-export function takingMany(cmd: CommandDef, name: string): CommandDef {
-  const arg = (cmd.args as ArgsDef | undefined)?.[name];
-  if (arg) variadic.add(arg);
-  return cmd;
-}
-
 /** Whether `arg` takes every further word (see many). */
 export const takesMany = (arg: ArgDef): boolean => variadic.has(arg);
 

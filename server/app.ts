@@ -21,13 +21,13 @@ import { extractRoutes } from "./routes/extract.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
-import { mapRoutes } from "./routes/map.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { researchRoutes } from "./routes/research.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { watchRoutes } from "./routes/watch.ts";
 import { youtubeRoutes } from "./routes/youtube.ts";
+import { sharedPathRoutes } from "./shared-paths.ts";
 
 export interface AppOptions extends FetchDeps {
   /** Runs crawl and batch jobs; the caller starts (resume) and closes it. */
@@ -140,14 +140,14 @@ export function createApp(options: AppOptions) {
     .use(healthRoutes(version, options.startedAt ?? Date.now()))
     .use(fetchRoutes(options, guard, options.log))
     .use(screenshotRoutes(options, guard))
-    .use(mapRoutes(options, guard))
     .use(searchRoutes(options, guard))
     .use(answerRoutes(options, guard, options.log))
     .use(researchRoutes(options, guard, options.log))
     .use(agentRoutes(options, guard, options.log))
     .use(askRoutes(options, guard))
-    .use(extractRoutes(options, guard, options.log))
-    .use(jobRoutes(options, guard, options.runner))
+    .use(sharedPathRoutes(options, guard, options.log))
+    .use(extractRoutes(options, guard))
+    .use(jobRoutes(guard))
     .use(agentJobRoutes(options, guard, options.runner))
     .use(accountRoutes(guard))
     .use(mcpRoutes(options, guard, version))

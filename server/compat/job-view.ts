@@ -7,7 +7,7 @@ import { type JobSurface, type PageView, type SurfaceSubmit, surfaceOf } from ".
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import type { JobItem, JobRecord, JobStatus, JobType } from "../../src/store/types.ts";
 import { type Guard, identify } from "../guard.ts";
-import { nextLink, ownedJob, pollPaging } from "../routes/jobs.ts";
+import { nextLink, callerJob as ownedJob, pollPaging } from "../job-http.ts";
 import { authRequest, compatMetered, compatPlugin } from "./http.ts";
 import { type Asked, toDocument } from "./scrape-map.ts";
 

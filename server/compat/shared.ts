@@ -1,6 +1,6 @@
 import type { JobRecord, JobType } from "../../src/store/types.ts";
 import type { Guard } from "../guard.ts";
-import { ownedJob } from "../routes/jobs.ts";
+import { callerJob } from "../job-http.ts";
 import { startBatch } from "./batch.ts";
 import { startCrawl } from "./crawl.ts";
 import { extractPoll, startExtract } from "./extract.ts";
@@ -9,9 +9,10 @@ import { isFirecrawlJob, type JobDeps, pagesPoll } from "./job-view.ts";
 import { firecrawlMap } from "./map.ts";
 
 /**
- * The paths siphon's own API shares with Firecrawl's v1 (POST /v1/crawl, /v1/batch/scrape,
- * /v1/map and /v1/extract, and GET/DELETE on their jobs) are siphon's routes; these hooks let
- * them serve Firecrawl's clients too, with siphon's own answers left exactly as they are:
+ * The Firecrawl side of the paths siphon's own API shares with Firecrawl's v1 (POST /v1/crawl,
+ * /v1/batch/scrape, /v1/map and /v1/extract, and GET/DELETE on their jobs). server/shared-paths.ts
+ * registers those paths once and asks these which requests are Firecrawl's, with siphon's own
+ * answers left exactly as they are:
  *
  * - a POST whose body carries `origin` or `integration` is a Firecrawl client's (the JS SDK,
  *   its v1 client, firecrawl-mcp and firecrawl-cli all send origin; siphon's own API has no such
@@ -54,7 +55,7 @@ type SetHeaders = { headers: Record<string, string | number> };
 
 /**
  * Serves a Firecrawl client's POST on a shared v1 path (crawl, batch, map, extract) the way
- * /v2 serves it, but in v1's shapes; undefined when the body is not a Firecrawl client's.
+ * /v2 serves it, but in v1's shapes (isFirecrawlBody says whose a POST is).
  */
 export function firecrawlPost(
   route: "crawl" | "batch" | "map" | "extract",
@@ -63,8 +64,7 @@ export function firecrawlPost(
   guard: Guard,
   request: Request,
   set: SetHeaders,
-): Promise<unknown> | undefined {
-  if (!isFirecrawlBody(body)) return undefined;
+): Promise<unknown> {
   fromFirecrawl.add(request);
   const run = () => {
     switch (route) {
@@ -83,10 +83,41 @@ export function firecrawlPost(
 }
 
 /**
+ * A job a Firecrawl route started that Firecrawl's clients look for on a shared path where
+ * siphon's own lookup did not find it: a batch on /v1/crawl/:id (the v1 client polls its batches
+ * there), or one found with the empty Bearer a Firecrawl client without a key sends. Null when
+ * there is none: the shared path then answers siphon's own refusal.
+ */
+export async function firecrawlSharedJob(
+  guard: Guard,
+  request: Request,
+  id: string,
+  type: JobType,
+): Promise<JobRecord | null> {
+  const keyless = authRequest(request);
+  const types: JobType[] = type === "crawl" ? ["crawl", "batch"] : [type];
+  for (const candidate of types) {
+    if (candidate === type && keyless === request) continue;
+    const job = await callerJob(guard, keyless, id, candidate).catch(() => null);
+    if (job && isFirecrawlJob(job)) return job;
+  }
+  return null;
+}
+
+/** A poll on a shared path of a job a Firecrawl route started: Firecrawl's view of it. */
+export function firecrawlPoll(
+  guard: Guard,
+  request: Request,
+  job: JobRecord,
+  query: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return job.type === "extract" ? extractPoll(guard, job) : pagesPoll(guard, request, job, query);
+}
+
+/**
  * The job a GET or DELETE on a shared path is about: the caller's job of the path's type as
- * siphon's route finds it; else a job a Firecrawl route started that Firecrawl's clients look
- * for there: a batch on /v1/crawl/:id, or one found with the empty Bearer a Firecrawl client
- * without a key sends. Anything else is the route's own refusal.
+ * siphon finds it; else one a Firecrawl route started that Firecrawl's clients look for there
+ * (firecrawlSharedJob); else siphon's own refusal.
  */
 export async function sharedJob(
   guard: Guard,
@@ -94,29 +125,11 @@ export async function sharedJob(
   id: string,
   type: JobType,
 ): Promise<JobRecord> {
-  let refusal: unknown;
   try {
-    return await ownedJob(guard, request, id, type);
-  } catch (error) {
-    refusal = error;
+    return await callerJob(guard, request, id, type);
+  } catch (refusal) {
+    const job = await firecrawlSharedJob(guard, request, id, type);
+    if (job) return job;
+    throw refusal;
   }
-  const keyless = authRequest(request);
-  const types: JobType[] = type === "crawl" ? ["crawl", "batch"] : [type];
-  for (const candidate of types) {
-    if (candidate === type && keyless === request) continue;
-    const job = await ownedJob(guard, keyless, id, candidate).catch(() => null);
-    if (job && isFirecrawlJob(job)) return job;
-  }
-  throw refusal;
-}
-
-/** A poll on a shared path of a job a Firecrawl route started: Firecrawl's view; undefined for siphon's own jobs. */
-export function firecrawlPoll(
-  guard: Guard,
-  request: Request,
-  job: JobRecord,
-  query: Record<string, unknown>,
-): Promise<Record<string, unknown>> | undefined {
-  if (!isFirecrawlJob(job)) return undefined;
-  return job.type === "extract" ? extractPoll(guard, job) : pagesPoll(guard, request, job, query);
 }

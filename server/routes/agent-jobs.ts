@@ -8,9 +8,9 @@ import { AgentAsyncBody, AgentResponse } from "../../src/schemas/agent.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, identify, metered } from "../guard.ts";
+import { callerJob } from "../job-http.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
 import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
-import { ownedJob } from "./jobs.ts";
 
 const PATH = "/v1/agent";
 
@@ -69,7 +69,7 @@ export function agentJobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner)
     )
     .get(
       `${PATH}/:id`,
-      async ({ params, request }) => agentJobView(await ownedJob(guard, request, params.id, "agent")),
+      async ({ params, request }) => agentJobView(await callerJob(guard, request, params.id, "agent")),
       {
         detail: {
           summary: "Poll an agent job",
@@ -84,7 +84,7 @@ export function agentJobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner)
     .delete(
       `${PATH}/:id`,
       async ({ params, request }) => {
-        await ownedJob(guard, request, params.id, "agent");
+        await callerJob(guard, request, params.id, "agent");
         return { success: true, status: await runner.cancel(params.id) };
       },
       {

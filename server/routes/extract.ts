@@ -16,10 +16,11 @@ import {
 import { validate } from "../../src/schemas/validate.ts";
 import { extractUrl, extractUrlAuto } from "../../src/structured/fetch.ts";
 import { extractRequest } from "../../src/structured/index.ts";
-import { firecrawlErrors, firecrawlPoll, firecrawlPost, sharedJob } from "../compat/shared.ts";
 import { type Guard, identify, metered } from "../guard.ts";
+import { nextLink, pollPaging } from "../job-http.ts";
 import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
-import { eventStream, nextLink, pollPaging, progressOf } from "./jobs.ts";
+import type { SharedJobRoutes } from "../shared-paths.ts";
+import { eventStream, progressOf } from "./jobs.ts";
 
 /** The poll's query as documented (strings on the wire). */
 const PollQueryDoc = T.Object({
@@ -55,21 +56,20 @@ const jobDescription =
 
 const PATH = "/v1/extract";
 
-/** POST /v1/extract (one URL at once, or several as a job), its job's poll and cancel, and GET /v1/extract/auto. */
-export function extractRoutes(
+/**
+ * siphon's extract on its paths (POST /v1/extract, GET and DELETE /v1/extract/:id), which it
+ * shares with Firecrawl's v1: server/shared-paths.ts registers them and decides, per request,
+ * whether these handlers or Firecrawl's answer.
+ */
+export function extractHandlers(
   deps: FetchDeps & { runner: JobRunner },
   guard: Guard,
   log?: (line: string) => void,
-) {
+): SharedJobRoutes {
   const { runner } = deps;
-  return new Elysia({ name: "routes:extract" })
-    .mapResponse(firecrawlErrors)
-    .post(
-      PATH,
-      async ({ body, set, request }) => {
-        // A Firecrawl client's request (its body carries origin) starts Firecrawl's async extract.
-        const firecrawl = firecrawlPost("extract", body, deps, guard, request, set);
-        if (firecrawl) return firecrawl;
+  return {
+    start: {
+      handler: async ({ body, set, request }) => {
         const input = validate(ExtractBody, body);
         const targets = extractTargets(input);
         if ("urls" in targets) {
@@ -100,30 +100,24 @@ export function extractRoutes(
           };
         });
       },
-      {
-        detail: {
-          summary:
-            "Extract structured data from a page, or from several as a job (LLM, the page's structured data, or CSS selectors)",
-          description: `${description} ${jobDescription}`,
-          requestBody: jsonRequestBody(ExtractBody),
-          responses: {
-            ...responses(ExtractResponse, [400, 401, 403, 429, 500, 502, 504]),
-            202: {
-              description: "Job started (urls)",
-              content: { "application/json": { schema: ExtractStarted } },
-            },
+      detail: {
+        summary:
+          "Extract structured data from a page, or from several as a job (LLM, the page's structured data, or CSS selectors)",
+        description: `${description} ${jobDescription}`,
+        requestBody: jsonRequestBody(ExtractBody),
+        responses: {
+          ...responses(ExtractResponse, [400, 401, 403, 429, 500, 502, 504]),
+          202: {
+            description: "Job started (urls)",
+            content: { "application/json": { schema: ExtractStarted } },
           },
-        } as never,
+        },
       },
-    )
-    .get(
-      `${PATH}/:id`,
-      async ({ params, query, request }) => {
-        const job = await sharedJob(guard, request, params.id, "extract");
+    },
+    poll: {
+      handler: async (job, request, query) => {
         if (request.headers.get("accept")?.includes("text/event-stream"))
           return eventStream(runner, job, request);
-        const firecrawl = firecrawlPoll(guard, request, job, query);
-        if (firecrawl) return firecrawl;
         const { skip, limit } = pollPaging(query);
         // At most 100 pages: the merge reads them all, the answer pages them.
         const items = await allResults(guard.store, job);
@@ -138,60 +132,57 @@ export function extractRoutes(
           body.next = nextLink(request, skip + view.results.length, limit);
         return body;
       },
-      {
-        detail: {
-          summary: "Poll an extraction job (Accept: text/event-stream streams progress)",
-          description:
-            "status, total, completed, failed, creditsUsed, expiresAt; once completed `data`: the pages merged in " +
-            "the order of urls (arrays concatenated; any other field from the first page with a non-null value); " +
-            "`results`: each page's {url, data, method, sources?, tokensUsed?} or {url, error}, paged with " +
-            "?skip=&limit= (default 100) and `next`; tokensUsed summed over the pages. SSE events as a crawl's. " +
-            "404 for an unknown job, another account's, or one that ended over 24 h ago. Not metered.",
-          parameters: queryParameters(PollQueryDoc),
-          responses: responses(ExtractJobPoll, [400, 401, 404]),
-        } as never,
+      detail: {
+        summary: "Poll an extraction job (Accept: text/event-stream streams progress)",
+        description:
+          "status, total, completed, failed, creditsUsed, expiresAt; once completed `data`: the pages merged in " +
+          "the order of urls (arrays concatenated; any other field from the first page with a non-null value); " +
+          "`results`: each page's {url, data, method, sources?, tokensUsed?} or {url, error}, paged with " +
+          "?skip=&limit= (default 100) and `next`; tokensUsed summed over the pages. SSE events as a crawl's. " +
+          "404 for an unknown job, another account's, or one that ended over 24 h ago. Not metered.",
+        parameters: queryParameters(PollQueryDoc),
+        responses: responses(ExtractJobPoll, [400, 401, 404]),
       },
-    )
-    .delete(
-      `${PATH}/:id`,
-      async ({ params, request }) => {
-        const job = await sharedJob(guard, request, params.id, "extract");
-        return { success: true, status: await runner.cancel(job.id) };
+    },
+    cancel: {
+      handler: async (job) => ({ success: true, status: await runner.cancel(job.id) }),
+      detail: {
+        summary: "Cancel an extraction job; a job already ended keeps its status",
+        responses: responses(Cancelled, [401, 404]),
       },
-      {
-        detail: {
-          summary: "Cancel an extraction job; a job already ended keeps its status",
-          responses: responses(Cancelled, [401, 404]),
-        } as never,
-      },
-    )
-    .get(
-      "/v1/extract/auto",
-      ({ query, set, request }) => {
-        const { url } = validate(ExtractAutoQuery, query as Record<string, unknown>);
-        return metered(guard, request, set, "extract", async (admission) => {
-          const outcome = await extractUrlAuto(url, {
-            ...deps,
-            signal: request.signal,
-            httpOnly: admission?.softLimited,
-          });
-          return {
-            body: { success: true as const, ...outcome.result },
-            credits: outcome.credits,
-            degraded: outcome.degraded,
-          };
+    },
+  };
+}
+
+/** GET /v1/extract/auto: everything structured on a page (the extract paths are in server/shared-paths.ts). */
+export function extractRoutes(deps: FetchDeps, guard: Guard) {
+  return new Elysia({ name: "routes:extract" }).get(
+    "/v1/extract/auto",
+    ({ query, set, request }) => {
+      const { url } = validate(ExtractAutoQuery, query as Record<string, unknown>);
+      return metered(guard, request, set, "extract", async (admission) => {
+        const outcome = await extractUrlAuto(url, {
+          ...deps,
+          signal: request.signal,
+          httpOnly: admission?.softLimited,
         });
-      },
-      {
-        detail: {
-          summary: "Everything structured on a page, grouped by type (no LLM)",
-          description:
-            "JSON-LD (Product, Offer, Article, NewsArticle, Recipe, Event, Organization, Person, BreadcrumbList, " +
-            "FAQPage, JobPosting), microdata, RDFa lite, OpenGraph and Twitter cards, tables as arrays of records, " +
-            "definition lists, and prices, dates, emails and phone numbers, as data: {Type: [records]}. Credits: 1 per page fetched.",
-          parameters: queryParameters(ExtractAutoQuery),
-          responses: responses(ExtractResponse, [400, 401, 403, 429, 500, 502, 504]),
-        } as never,
-      },
-    );
+        return {
+          body: { success: true as const, ...outcome.result },
+          credits: outcome.credits,
+          degraded: outcome.degraded,
+        };
+      });
+    },
+    {
+      detail: {
+        summary: "Everything structured on a page, grouped by type (no LLM)",
+        description:
+          "JSON-LD (Product, Offer, Article, NewsArticle, Recipe, Event, Organization, Person, BreadcrumbList, " +
+          "FAQPage, JobPosting), microdata, RDFa lite, OpenGraph and Twitter cards, tables as arrays of records, " +
+          "definition lists, and prices, dates, emails and phone numbers, as data: {Type: [records]}. Credits: 1 per page fetched.",
+        parameters: queryParameters(ExtractAutoQuery),
+        responses: responses(ExtractResponse, [400, 401, 403, 429, 500, 502, 504]),
+      } as never,
+    },
+  );
 }

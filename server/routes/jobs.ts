@@ -1,15 +1,16 @@
 import { Elysia } from "elysia";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import { findJob, finishedCount, jobProgress, readResults, startJob } from "../../src/jobs/read.ts";
+import { finishedCount, jobProgress, readResults, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { queryNumber } from "../../src/schemas/common.ts";
-import { BatchBody, CrawlBody, JobsQuery, PollQuery } from "../../src/schemas/jobs.ts";
+import { BatchBody, CrawlBody, JobsQuery } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import type { JobRecord, JobType } from "../../src/store/types.ts";
-import { firecrawlErrors, firecrawlPoll, firecrawlPost, sharedJob } from "../compat/shared.ts";
+import type { JobRecord } from "../../src/store/types.ts";
 import { type Guard, identify, metered } from "../guard.ts";
+import { nextLink, pollPaging } from "../job-http.ts";
 import { jsonRequestBody } from "../openapi.ts";
+import type { SharedJobRoutes } from "../shared-paths.ts";
 import { jobEventStream } from "../sse.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -17,33 +18,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** 0-100: pages finished of the job's total; 100 once completed or failed. */
 export const progressOf = (job: JobRecord) => jobProgress(job).percent;
 
-/** A job the caller's account owns and that has not expired; anything else is 404. */
-export async function ownedJob(
-  guard: Guard,
-  request: Request,
-  id: string,
-  type: JobType,
-): Promise<JobRecord> {
-  const principal = await identify(guard, request);
-  return findJob(guard.store, { accountId: principal.account.id, now: guard.now() }, id, type);
-}
-
 /** A job's progress as server-sent events (server/sse.ts), ended with a shutdown event when the server stops. */
 export const eventStream = jobEventStream;
-
-/** A poll's `?skip=&limit=`, checked. */
-export function pollPaging(query: Record<string, unknown>): { skip: number; limit: number } {
-  return validate(PollQuery, {
-    skip: queryNumber(query.skip as string | undefined),
-    limit: queryNumber(query.limit as string | undefined),
-  });
-}
-
-/** The poll URL of the page of results from `skip`, built from the request's own origin. */
-export function nextLink(request: Request, skip: number, limit: number): string {
-  const self = new URL(request.url);
-  return `${self.origin}${self.pathname}?skip=${skip}&limit=${limit}`;
-}
 
 /** The poll response (SPEC), one page of results, with `next` until the last page. */
 async function poll(guard: Guard, request: Request, job: JobRecord, query: Record<string, unknown>) {
@@ -67,20 +43,21 @@ async function poll(guard: Guard, request: Request, job: JobRecord, query: Recor
   return body;
 }
 
-function jobRoutesFor(
+/**
+ * siphon's crawl or batch on its paths (POST `path`, GET and DELETE `path/:id`), which it shares
+ * with Firecrawl's v1: server/shared-paths.ts registers them and decides, per request, whether
+ * these handlers or Firecrawl's answer.
+ */
+export function jobHandlers(
   type: "crawl" | "batch",
   path: string,
   deps: FetchDeps,
   guard: Guard,
   runner: JobRunner,
-) {
-  return new Elysia({ name: `routes:${type}` })
-    .mapResponse(firecrawlErrors)
-    .post(
-      path,
-      ({ body, set, request }) =>
-        // A Firecrawl client's request (its body carries origin) is served Firecrawl's way.
-        firecrawlPost(type, body, { ...deps, runner }, guard, request, set) ??
+): SharedJobRoutes {
+  return {
+    start: {
+      handler: ({ body, set, request }) =>
         metered(guard, request, set, type, async (admission) => {
           const at = guard.now();
           const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
@@ -94,82 +71,70 @@ function jobRoutesFor(
           // The start is one request in the burst window; each page is charged as it is fetched.
           return { body: { success: true, id: job.id, url: `${self.origin}${path}/${job.id}` }, credits: 0 };
         }),
-      {
-        detail: {
-          summary: type === "crawl" ? "Start a crawl" : "Start a batch scrape",
-          requestBody: jsonRequestBody(type === "crawl" ? CrawlBody : BatchBody),
-        } as never,
+      detail: {
+        summary: type === "crawl" ? "Start a crawl" : "Start a batch scrape",
+        requestBody: jsonRequestBody(type === "crawl" ? CrawlBody : BatchBody),
       },
-    )
-    .get(
-      `${path}/:id`,
-      async ({ params, query, request }) => {
-        const job = await sharedJob(guard, request, params.id, type);
-        if (request.headers.get("accept")?.includes("text/event-stream"))
-          return eventStream(runner, job, request);
-        return firecrawlPoll(guard, request, job, query) ?? poll(guard, request, job, query);
+    },
+    poll: {
+      handler: (job, request, query) =>
+        request.headers.get("accept")?.includes("text/event-stream")
+          ? eventStream(runner, job, request)
+          : poll(guard, request, job, query),
+      detail: {
+        summary: `Poll a ${type} job (Accept: text/event-stream streams progress)`,
+        description:
+          "Results page with ?skip=&limit= (default 100), in the order pages finished, so reading on from " +
+          "skip while the job runs never repeats or skips a page; `next` links the following page. " +
+          "`lastProgressAt` says when the job last moved; `warning` appears while it is queued or processing " +
+          "with no movement for SIPHON_JOB_STALL_MS (default 180 s). Not metered.",
       },
-      {
-        detail: {
-          summary: `Poll a ${type} job (Accept: text/event-stream streams progress)`,
-          description:
-            "Results page with ?skip=&limit= (default 100); `next` links the following page. `lastProgressAt` says " +
-            "when the job last moved; `warning` appears while it is queued or processing with no movement for " +
-            "SIPHON_JOB_STALL_MS (default 180 s). Not metered.",
-        },
-      },
-    )
-    .delete(
-      `${path}/:id`,
-      async ({ params, request }) => {
-        const job = await sharedJob(guard, request, params.id, type);
-        return { success: true, status: await runner.cancel(job.id) };
-      },
-      { detail: { summary: `Cancel a ${type} job; a job already ended keeps its status` } },
-    );
+    },
+    cancel: {
+      handler: async (job) => ({ success: true, status: await runner.cancel(job.id) }),
+      detail: { summary: `Cancel a ${type} job; a job already ended keeps its status` },
+    },
+  };
 }
 
-/** Crawl and batch jobs, and the job list (agent and extract jobs too; their routes are agent-jobs.ts and extract.ts). */
-export function jobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
-  return new Elysia({ name: "routes:jobs" })
-    .use(jobRoutesFor("crawl", "/v1/crawl", deps, guard, runner))
-    .use(jobRoutesFor("batch", "/v1/batch/scrape", deps, guard, runner))
-    .get(
-      "/v1/jobs",
-      async ({ query, request }) => {
-        const filter = validate(JobsQuery, {
-          ...query,
-          limit: queryNumber(query.limit as string | undefined),
-        });
-        const principal = await identify(guard, request);
-        const jobs = await guard.store.jobs.list({
-          accountId: principal.account.id,
-          type: filter.type,
-          status: filter.status,
-          limit: filter.limit,
-        });
-        return {
-          success: true,
-          count: jobs.length,
-          jobs: jobs.map((job) => ({
-            id: job.id,
-            type: job.type,
-            status: job.status,
-            progress: progressOf(job),
-            total: job.total,
-            completed: finishedCount(job),
-            creditsUsed: job.creditsUsed,
-            createdAt: iso(job.createdAt),
-            expiresAt: iso(job.expiresAt),
-          })),
-        };
+/** The job list (crawl, batch, agent and extract jobs); the jobs' own routes are in server/shared-paths.ts. */
+export function jobRoutes(guard: Guard) {
+  return new Elysia({ name: "routes:jobs" }).get(
+    "/v1/jobs",
+    async ({ query, request }) => {
+      const filter = validate(JobsQuery, {
+        ...query,
+        limit: queryNumber(query.limit as string | undefined),
+      });
+      const principal = await identify(guard, request);
+      const jobs = await guard.store.jobs.list({
+        accountId: principal.account.id,
+        type: filter.type,
+        status: filter.status,
+        limit: filter.limit,
+      });
+      return {
+        success: true,
+        count: jobs.length,
+        jobs: jobs.map((job) => ({
+          id: job.id,
+          type: job.type,
+          status: job.status,
+          progress: progressOf(job),
+          total: job.total,
+          completed: finishedCount(job),
+          creditsUsed: job.creditsUsed,
+          createdAt: iso(job.createdAt),
+          expiresAt: iso(job.expiresAt),
+        })),
+      };
+    },
+    {
+      detail: {
+        summary: "List your jobs",
+        description:
+          "type (crawl, batch, agent, extract), status, limit (default 50); newest first. Not metered.",
       },
-      {
-        detail: {
-          summary: "List your jobs",
-          description:
-            "type (crawl, batch, agent, extract), status, limit (default 50); newest first. Not metered.",
-        },
-      },
-    );
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import type { CheerioAPI } from "cheerio";
 import { loadHtml } from "../extract/dom.ts";
-import type { Engines } from "../pipeline/fetch-page.ts";
+import type { Engines } from "../pipeline/engines.ts";
 import {
   type CssRule,
   familyStack,

@@ -1,6 +1,6 @@
 import { loadPlans } from "../auth/plans.ts";
 import type { Config } from "../config.ts";
-import type { Engines } from "../pipeline/fetch-page.ts";
+import type { Engines } from "../pipeline/engines.ts";
 import type { Store } from "../store/types.ts";
 import { createJobRunner, type JobRunner, type RunnerDeps } from "./runner.ts";
 import { createWebhookSender } from "./webhooks.ts";

@@ -3,7 +3,7 @@ import { type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
-import type { Engines } from "../pipeline/fetch-page.ts";
+import type { Engines } from "../pipeline/engines.ts";
 import { KEY_PREFIX, type RedisConnection } from "../store/redis-connection.ts";
 import { redisOf } from "../store/redis-store.ts";
 import type { Store } from "../store/types.ts";

@@ -3,7 +3,7 @@ import { accountTier } from "../auth/principal.ts";
 import { weekStart } from "../auth/week.ts";
 import type { Config } from "../config.ts";
 import { toSiphonError } from "../errors.ts";
-import type { Engines } from "../pipeline/fetch-page.ts";
+import type { Engines } from "../pipeline/engines.ts";
 import type { JobRecord, JobStatus, Store } from "../store/types.ts";
 import { JOB_KINDS } from "./kinds/index.ts";
 import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";

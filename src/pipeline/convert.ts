@@ -17,6 +17,16 @@ export interface Converted {
   html?: string;
   /** The decoded body of textual answers (HTML, JSON, XML, text): the rawHtml format. */
   raw?: string;
+  /**
+   * Set when the page is a bot-detection page (its description); `doc` is then empty. The caller
+   * decides what follows (escalation tries stealth; anything else answers blockedError).
+   */
+  blocked?: string;
+}
+
+/** The blocked error of a bot-detection page (`Converted.blocked`), with what to try next. */
+export function blockedError(blocked: string, hint = "Retry later, or with stealth: true."): SiphonError {
+  return new SiphonError("blocked", blocked, { hint });
 }
 
 const NO_METADATA: PageMetadata = {
@@ -44,8 +54,8 @@ function plainDoc(title: string, content: string, links: string[] = []): Extract
 
 /**
  * Turns a fetched page into extracted content according to what it is (HTML,
- * JSON, XML/feeds, text, PDF, DOCX). Throws blocked for a bot-detection page
- * and unsupported_content for binary types siphon cannot read. HTML goes
+ * JSON, XML/feeds, text, PDF, DOCX). A bot-detection page comes back marked `blocked` (not
+ * extracted); throws unsupported_content for binary types siphon cannot read. HTML goes
  * through `extract` (a worker pool in servers and crawls). Every format of `options.formats` is
  * rendered too, into `doc.formats`.
  */
@@ -55,6 +65,7 @@ export async function convertPage(
   extract: HtmlExtractor = extractInline,
 ): Promise<Converted> {
   const converted = await convertOne(page, options, extract);
+  if (converted.blocked) return converted;
   const others = options.formats?.filter((format) => format !== options.format) ?? [];
   // HTML extraction (DOCX too) renders every format from one pass; the others are cheap to rerun.
   if (!converted.doc.formats && others.length) {
@@ -81,13 +92,8 @@ async function convertOne(
       const { text } = decodeBody(page.body, header);
       const wall = detectBotWall({ status: page.status, headers: page.headers, html: text });
       if (wall.blocked) {
-        throw new SiphonError(
-          "blocked",
-          `The site answered with a bot-detection page${wall.vendor ? ` (${wall.vendor})` : ""}`,
-          {
-            hint: "Retry later, or with browser rendering or stealth mode once available.",
-          },
-        );
+        const blocked = `The site answered with a bot-detection page${wall.vendor ? ` (${wall.vendor})` : ""}`;
+        return { doc: plainDoc("", ""), contentType: "html", html: text, raw: text, blocked };
       }
       return { doc: await extract(text, page.url, options), contentType: "html", html: text, raw: text };
     }

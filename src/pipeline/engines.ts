@@ -3,8 +3,16 @@ import type { Config } from "../config.ts";
 import type { ExtractorPool, HtmlExtractor } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";
 import type { EngineName, FetchEngine } from "../fetch/types.ts";
-import type { Engines } from "./fetch-page.ts";
-import { createRenderMemo } from "./render-memo.ts";
+import { createRenderMemo, type RenderMemo } from "./render-memo.ts";
+
+/** Engines by name, loaded lazily so a run pays only for what it uses. */
+export interface Engines {
+  get(name: EngineName): Promise<FetchEngine>;
+  /** HTML extraction; in this thread when absent. */
+  extract?: HtmlExtractor;
+  /** Results rendered from cached attempts, so a repeated hit does not extract again. */
+  renders?: RenderMemo;
+}
 
 /** Default ceiling of extraction threads: each holds its own copy of the extraction code (~30 MiB). */
 const DEFAULT_MAX_THREADS = 4;

@@ -2,8 +2,8 @@ import { SiphonError } from "../errors.ts";
 import type { ExtractOptions } from "../extract/types.ts";
 import { detectNeedsJavaScript } from "../fetch/detect.ts";
 import type { EngineFetchOptions, EngineName, FetchedPage } from "../fetch/types.ts";
-import { type Converted, convertPage } from "./convert.ts";
-import type { Engines } from "./fetch-page.ts";
+import { blockedError, type Converted, convertPage } from "./convert.ts";
+import type { Engines } from "./engines.ts";
 
 /** One fetch of a page by one engine, converted with the request's extraction options. */
 export interface Attempt {
@@ -43,6 +43,22 @@ function describe(error: unknown): string {
   return error instanceof SiphonError ? `${error.type}: ${error.message}` : String(error);
 }
 
+/** A stage that failed: the earlier stage's answer when it had content (saying so), else the failure. */
+async function failedStage(
+  name: EngineName,
+  error: unknown,
+  earlier: Attempt | undefined,
+  engines: Engines,
+): Promise<Attempt> {
+  if (earlier && (await mainTextLength(earlier, engines)) > 0) {
+    return {
+      ...earlier,
+      warning: `The ${name} stage failed (${describe(error)}); this is the ${earlier.engine} answer.`,
+    };
+  }
+  throw error;
+}
+
 /**
  * Fetches and converts a page, escalating simple -> browser when the HTML needs JavaScript,
  * and simple|browser -> stealth when the answer is a bot-detection page. Each stage's answer is
@@ -69,22 +85,22 @@ export async function fetchEscalating(url: string, plan: EscalationPlan, engines
       // A refusal is the answer, not a stage that failed: the page led to an address the SSRF
       // guard refuses (a script or meta redirect only the browser follows), as a 30x would.
       if (error instanceof SiphonError && error.type === "forbidden_url") throw error;
-      const blocked = error instanceof SiphonError && error.type === "blocked";
-      if (blocked && name !== "stealth") {
-        if (!plan.allowed)
-          throw new SiphonError("blocked", error.message, {
-            hint: `${DISABLED_HINT} Retry with stealth: true.`,
-          });
+      return failedStage(name, error, earlier, engines);
+    }
+    // A bot-detection page: stealth is the next stage, unless this was stealth or escalation is off.
+    const wall = attempt.converted.blocked;
+    if (wall !== undefined) {
+      if (name !== "stealth") {
+        if (!plan.allowed) throw blockedError(wall, `${DISABLED_HINT} Retry with stealth: true.`);
         name = "stealth";
         continue;
       }
-      if (earlier && (await mainTextLength(earlier, engines)) > 0) {
-        return {
-          ...earlier,
-          warning: `The ${name} stage failed (${describe(error)}); this is the ${earlier.engine} answer.`,
-        };
-      }
-      throw error;
+      return failedStage(
+        name,
+        blockedError(wall, "Stealth mode met the bot wall too; retry later."),
+        earlier,
+        engines,
+      );
     }
     if (earlier) {
       const [before, after] = await Promise.all([

@@ -1,29 +1,19 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import type { HtmlExtractor } from "../extract/pool.ts";
 import type { ExtractOptions } from "../extract/types.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
-import type { EngineFetchOptions, EngineName, FetchEngine, FetchedPage } from "../fetch/types.ts";
+import type { EngineFetchOptions, EngineName, FetchedPage } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { parseActions } from "../schemas/actions.ts";
 import type { FetchInput, FetchResult } from "../schemas/fetch.ts";
 import type { Store } from "../store/types.ts";
 import { cacheKey } from "./cache-key.ts";
-import { convertPage } from "./convert.ts";
+import { blockedError, convertPage } from "./convert.ts";
+import type { Engines } from "./engines.ts";
 import { fetchEscalating } from "./escalate.ts";
 import { resolveFormats } from "./formats.ts";
 import { holdWrite } from "./holdback.ts";
-import type { RenderMemo } from "./render-memo.ts";
 import { renderResult } from "./result.ts";
-
-/** Engines by name, loaded lazily so a run pays only for what it uses. */
-export interface Engines {
-  get(name: EngineName): Promise<FetchEngine>;
-  /** HTML extraction; in this thread when absent. */
-  extract?: HtmlExtractor;
-  /** Results rendered from cached attempts, so a repeated hit does not extract again. */
-  renders?: RenderMemo;
-}
 
 /** What fetchPage needs from its caller. */
 export interface FetchDeps {
@@ -129,6 +119,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       const { engine, ...described } = entry.value;
       const page: FetchedPage = { ...described, body: entry.body };
       const converted = await convertPage(page, extract, deps.engines.extract);
+      if (converted.blocked) throw blockedError(converted.blocked);
       const result = renderResult({ page, converted, engine }, formats, performance.now() - started);
       deps.engines.renders?.set(memoKey, result);
       return { result, cache };

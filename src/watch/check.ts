@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
-import { type Engines, fetchPage } from "../pipeline/fetch-page.ts";
+import type { Engines } from "../pipeline/engines.ts";
+import { fetchPage } from "../pipeline/fetch-page.ts";
 import { fingerprint } from "../pipeline/result.ts";
 import { FetchBody } from "../schemas/fetch.ts";
 import { validate } from "../schemas/validate.ts";

@@ -11,7 +11,7 @@ import {
   type WebhookEvent,
   type WebhookSender,
 } from "../jobs/webhooks.ts";
-import type { Engines } from "../pipeline/fetch-page.ts";
+import type { Engines } from "../pipeline/engines.ts";
 import { MAX_WATCHES_PER_ACCOUNT, type WatchCreateInput, type WatchPatchInput } from "../schemas/watch.ts";
 import type { Store, WatchCheckRecord, WatchPatch, WatchRecord } from "../store/types.ts";
 import { type CheckRun, runCheck } from "./check.ts";

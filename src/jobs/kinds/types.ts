@@ -1,5 +1,5 @@
 import type { Config } from "../../config.ts";
-import type { Engines } from "../../pipeline/fetch-page.ts";
+import type { Engines } from "../../pipeline/engines.ts";
 import type { JobRecord, JobStatus, Store } from "../../store/types.ts";
 import type { PageView } from "../surface.ts";
 

@@ -1,9 +1,9 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { defineCommand } from "citty";
+import { createMcpServer } from "../../mcp/server.ts";
+import type { ToolHost } from "../../mcp/types.ts";
 import { ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { startJobRunner } from "../../src/jobs/index.ts";
-import { createMcpServer } from "../../src/mcp/server.ts";
-import type { ToolHost } from "../../src/mcp/types.ts";
 import { openContext } from "../context.ts";
 import { log } from "../output.ts";
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import { demo } from "../../src/demo/index.ts";
 import { DemoBody, DemoResponse } from "../../src/schemas/demo.ts";
 import { validate } from "../../src/schemas/validate.ts";
+import { demo } from "../demo/index.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
 
 const description =

@@ -1,10 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
+import { serverCard } from "../../mcp/card.ts";
+import { createMcpServer } from "../../mcp/server.ts";
+import type { ToolHost } from "../../mcp/types.ts";
 import { SiphonError } from "../../src/errors.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
-import { serverCard } from "../../src/mcp/card.ts";
-import { createMcpServer } from "../../src/mcp/server.ts";
-import type { ToolHost } from "../../src/mcp/types.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { listTools } from "../../src/mcp/server.ts";
+import { listTools } from "../../mcp/server.ts";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { type FakeSearch, startFakeSearch } from "../helpers/fake-search.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";

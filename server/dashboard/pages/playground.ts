@@ -1,12 +1,12 @@
 import { admit, settle } from "../../../src/auth/meter.ts";
 import { LOCAL_ACCOUNT_ID, type Principal } from "../../../src/auth/principal.ts";
-import { curlCommand, demoCurlCommand, siphonCommand } from "../../../src/dashboard/commands.ts";
-import { demo } from "../../../src/demo/index.ts";
 import { SiphonError, toSiphonError } from "../../../src/errors.ts";
 import { scrape } from "../../../src/pipeline/scrape.ts";
 import { splitList } from "../../../src/schemas/common.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../../src/schemas/fetch.ts";
 import { validate } from "../../../src/schemas/validate.ts";
+import { demo } from "../../demo/index.ts";
+import { curlCommand, demoCurlCommand, siphonCommand } from "../commands.ts";
 import type { PageRequest } from "../context.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { BASE, csrfField, notice } from "../layout.ts";

@@ -1,10 +1,10 @@
 import { UNLIMITED } from "../../../src/auth/plans.ts";
 import { type UsageReport, usageReport } from "../../../src/auth/usage-report.ts";
-import { dailyUsage } from "../../../src/dashboard/daily-usage.ts";
-import { seriesTotals, type UsageDay } from "../../../src/dashboard/usage-series.ts";
 import type { PageRequest } from "../context.ts";
+import { dailyUsage } from "../daily-usage.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { BASE, notice, time } from "../layout.ts";
+import { seriesTotals, type UsageDay } from "../usage-series.ts";
 
 const DAYS = 30;
 const number = (n: number) => n.toLocaleString("en-US");

@@ -5,9 +5,16 @@
  */
 
 import { Type as T } from "@sinclair/typebox";
-import { jobActivity } from "../../jobs/activity.ts";
-import { findJob, finishedCount, isEnded, type JobInputs, readResults, startJob } from "../../jobs/read.ts";
-import type { JobRecord, JobType } from "../../store/types.ts";
+import { jobActivity } from "../../src/jobs/activity.ts";
+import {
+  findJob,
+  finishedCount,
+  isEnded,
+  type JobInputs,
+  readResults,
+  startJob,
+} from "../../src/jobs/read.ts";
+import type { JobRecord, JobType } from "../../src/store/types.ts";
 import { ItemPage, itemPaging, itemWindow } from "../paging.ts";
 import type { ToolContext, ToolOutput } from "../types.ts";
 import { cutWithNote, itemsNote } from "./render.ts";

@@ -1,6 +1,6 @@
 import type { TObject } from "@sinclair/typebox";
-import type { JobRunner } from "../jobs/runner.ts";
-import type { ExtractDeps } from "../structured/inline.ts";
+import type { JobRunner } from "../src/jobs/runner.ts";
+import type { ExtractDeps } from "../src/structured/inline.ts";
 
 /** What a metered call may do: whose it is, and whether it runs HTTP-only (past the weekly quota). */
 export interface Grant {

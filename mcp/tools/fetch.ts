@@ -1,8 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { scrape } from "../../pipeline/scrape.ts";
-import { StringEnum } from "../../schemas/common.ts";
-import { FetchBody, FetchResult } from "../../schemas/fetch.ts";
-import { validate } from "../../schemas/validate.ts";
+import { scrape } from "../../src/pipeline/scrape.ts";
+import { StringEnum } from "../../src/schemas/common.ts";
+import { FetchBody, FetchResult } from "../../src/schemas/fetch.ts";
+import { validate } from "../../src/schemas/validate.ts";
 import { TextPage, textPaging, textWindow } from "../paging.ts";
 import type { ToolDef, ToolImage } from "../types.ts";
 import { jsonBlock, partNote } from "./render.ts";

@@ -1,10 +1,10 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { SiphonError } from "../../errors.ts";
-import { ExtractResult } from "../../schemas/extract.ts";
-import { extractFields } from "../../schemas/extract-spec.ts";
-import { LlmFieldsOptional } from "../../schemas/llm.ts";
-import { extractUrl, extractUrlAuto } from "../../structured/fetch.ts";
-import { extractRequest } from "../../structured/index.ts";
+import { SiphonError } from "../../src/errors.ts";
+import { ExtractResult } from "../../src/schemas/extract.ts";
+import { extractFields } from "../../src/schemas/extract-spec.ts";
+import { LlmFieldsOptional } from "../../src/schemas/llm.ts";
+import { extractUrl, extractUrlAuto } from "../../src/structured/fetch.ts";
+import { extractRequest } from "../../src/structured/index.ts";
 import type { ToolDef } from "../types.ts";
 import { jsonBlock } from "./render.ts";
 

@@ -1,7 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { mapUrls } from "../../pipeline/map.ts";
-import { MapBody } from "../../schemas/map.ts";
-import { validate } from "../../schemas/validate.ts";
+import { mapUrls } from "../../src/pipeline/map.ts";
+import { MapBody } from "../../src/schemas/map.ts";
+import { validate } from "../../src/schemas/validate.ts";
 import { ItemPage, itemPaging, itemWindow } from "../paging.ts";
 import type { ToolDef } from "../types.ts";
 import { itemsNote } from "./render.ts";

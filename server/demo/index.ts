@@ -1,4 +1,4 @@
-import type { DemoKind, DemoResponse } from "../schemas/demo.ts";
+import type { DemoKind, DemoResponse } from "../../src/schemas/demo.ts";
 import { DEMO_ANSWER, DEMO_CRAWL, DEMO_FETCH, DEMO_SEARCH } from "./results.ts";
 
 /** A finished crawl's results are kept this long (DECISIONS: 24 h), so its expiresAt is a day after serving. */

@@ -1,4 +1,4 @@
-import type { DayUsage } from "../store/types.ts";
+import type { DayUsage } from "../../src/store/types.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -1,8 +1,8 @@
-import { crawlItem } from "../jobs/page-result.ts";
-import type { AnswerResponse } from "../schemas/answer.ts";
-import type { CrawlPoll } from "../schemas/demo.ts";
-import type { FetchResult } from "../schemas/fetch.ts";
-import type { SearchResponse } from "../schemas/search.ts";
+import { crawlItem } from "../../src/jobs/page-result.ts";
+import type { AnswerResponse } from "../../src/schemas/answer.ts";
+import type { CrawlPoll } from "../../src/schemas/demo.ts";
+import type { FetchResult } from "../../src/schemas/fetch.ts";
+import type { SearchResponse } from "../../src/schemas/search.ts";
 import { MILLSTONES, TIDE_MILLS, WATER_WHEELS } from "./pages.ts";
 
 /** POST /v1/fetch {url: "https://example.com/articles/tide-mills"}. */

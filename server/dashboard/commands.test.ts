@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FetchBody } from "../schemas/fetch.ts";
-import { validate } from "../schemas/validate.ts";
+import { FetchBody } from "../../src/schemas/fetch.ts";
+import { validate } from "../../src/schemas/validate.ts";
 import { curlCommand, demoCurlCommand, fetchBodyOf, shellQuote, siphonCommand } from "./commands.ts";
 
 const input = (body: Record<string, unknown>) => validate(FetchBody, body);

@@ -1,4 +1,4 @@
-import { type ErrorType, toSiphonError } from "../errors.ts";
+import { type ErrorType, toSiphonError } from "../src/errors.ts";
 import type { ToolOutput } from "./types.ts";
 
 /** A tools/call result as the protocol carries it. */

@@ -1,7 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { ImageResult, NewsResult, SearchBody, WebResult } from "../../schemas/search.ts";
-import { validate } from "../../schemas/validate.ts";
-import { search } from "../../search/index.ts";
+import { ImageResult, NewsResult, SearchBody, WebResult } from "../../src/schemas/search.ts";
+import { validate } from "../../src/schemas/validate.ts";
+import { search } from "../../src/search/index.ts";
 import { MAX_MAX_LENGTH, MIN_MAX_LENGTH } from "../paging.ts";
 import type { ToolDef } from "../types.ts";
 import { cutWithNote } from "./render.ts";

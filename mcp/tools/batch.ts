@@ -1,8 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { SiphonError } from "../../errors.ts";
-import { StringEnum } from "../../schemas/common.ts";
-import { BatchBody } from "../../schemas/jobs.ts";
-import { validate } from "../../schemas/validate.ts";
+import { SiphonError } from "../../src/errors.ts";
+import { StringEnum } from "../../src/schemas/common.ts";
+import { BatchBody } from "../../src/schemas/jobs.ts";
+import { validate } from "../../src/schemas/validate.ts";
 import type { ToolDef } from "../types.ts";
 import { JobOutput, jobWaitFields, runJobTool } from "./jobs.ts";
 

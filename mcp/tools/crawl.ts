@@ -1,7 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { SiphonError } from "../../errors.ts";
-import { CrawlBody, ScrapeOptions } from "../../schemas/jobs.ts";
-import { validate } from "../../schemas/validate.ts";
+import { SiphonError } from "../../src/errors.ts";
+import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
+import { validate } from "../../src/schemas/validate.ts";
 import type { ToolDef } from "../types.ts";
 import { JobOutput, jobWaitFields, runJobTool } from "./jobs.ts";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_AGE_MS, type FetchInput } from "../schemas/fetch.ts";
+import { DEFAULT_MAX_AGE_MS, type FetchInput } from "../../src/schemas/fetch.ts";
 
 /** Quotes a word for a POSIX shell: as is when it is plainly safe, else in single quotes. */
 export function shellQuote(word: string): string {

@@ -6,9 +6,9 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import pkg from "../../package.json";
-import { toSiphonError } from "../errors.ts";
-import { validate } from "../schemas/validate.ts";
+import pkg from "../package.json";
+import { toSiphonError } from "../src/errors.ts";
+import { validate } from "../src/schemas/validate.ts";
 import { type CallResult, errorResult, toolResult } from "./results.ts";
 import { TOOLS } from "./tools/index.ts";
 import type { Progress, ToolDef, ToolHost } from "./types.ts";

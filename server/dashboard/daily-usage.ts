@@ -1,4 +1,4 @@
-import type { Store } from "../store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { seriesStart, type UsageDay, usageSeries } from "./usage-series.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { runAgent } from "../../agent/index.ts";
-import { AgentBody, AgentResponse } from "../../schemas/agent.ts";
-import { SearchBody } from "../../schemas/search.ts";
-import { validate } from "../../schemas/validate.ts";
+import { runAgent } from "../../src/agent/index.ts";
+import { AgentBody, AgentResponse } from "../../src/schemas/agent.ts";
+import { SearchBody } from "../../src/schemas/search.ts";
+import { validate } from "../../src/schemas/validate.ts";
 import type { ToolDef } from "../types.ts";
 
 const { stream: _stream, ...fields } = AgentBody.properties;

@@ -1,4 +1,4 @@
-import type { FetchResult } from "../schemas/fetch.ts";
+import type { FetchResult } from "../../src/schemas/fetch.ts";
 
 /**
  * The pages the demo results are made of: fetch results as POST /v1/fetch answers them

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
 import { loadConfig } from "../src/config.ts";
 import { startJobRunner } from "../src/jobs/index.ts";
-import { finishedCount, readResults } from "../src/jobs/read.ts";
+import { finishedCount, type JobInputs, readResults, startJob } from "../src/jobs/read.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { JobRecord } from "../src/store/types.ts";
 import { type CliContext, openContext } from "./context.ts";
@@ -28,14 +28,14 @@ export interface JobHost {
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** Runs a job in this process: the same engine as the server, on the local store, as the local account. */
-export async function localJob(
+export async function localJob<K extends "crawl" | "batch">(
   ctx: CliContext,
-  submit: (accountId: string) => Promise<JobRecord>,
+  type: K,
+  input: JobInputs[K],
 ): Promise<JobHost> {
   await ensureLocalAccount(ctx.store, ctx.config.localTier, Date.now());
   const runner: JobRunner = startJobRunner(ctx.config, ctx.store, ctx.engines, { log: (m) => log.warn(m) });
-  const job = await submit(LOCAL_ACCOUNT_ID);
-  runner.submit(job.id);
+  const job = await startJob(type, input, LOCAL_ACCOUNT_ID, { ...ctx, runner, now: Date.now() });
   return {
     async poll(skip) {
       const current = (await ctx.store.jobs.get(job.id)) as JobRecord;
@@ -142,23 +142,25 @@ export const jobOutputArgs = {
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
 } as const;
 
+/** Where a server starts each kind of job a CLI command runs. */
+const JOB_PATHS = { crawl: "/v1/crawl", batch: "/v1/batch/scrape" } as const;
+
 /**
  * Runs a job command: on the server named by --api-url/SIPHON_API_URL when
  * there is one, else in this process on the local store; then follows it.
  */
-export async function runJobCommand(
+export async function runJobCommand<K extends "crawl" | "batch">(
   args: Record<string, unknown>,
-  path: string,
-  input: unknown,
-  submit: (ctx: CliContext, accountId: string) => Promise<JobRecord>,
+  type: K,
+  input: JobInputs[K],
   contentKey: string,
 ): Promise<number> {
   const options = { json: args.json === true, outDir: args.output as string | undefined, contentKey };
   const remote = remoteOf(args, loadConfig());
-  if (remote) return followJob(await remoteJob(remote, path, input), options);
+  if (remote) return followJob(await remoteJob(remote, JOB_PATHS[type], input), options);
   const ctx = await openContext();
   try {
-    return await followJob(await localJob(ctx, (accountId) => submit(ctx, accountId)), options);
+    return await followJob(await localJob(ctx, type, input), options);
   } finally {
     await ctx.close();
   }

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
-import { submitBatch } from "../../src/jobs/submit.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
@@ -65,12 +64,6 @@ export default defineCommand({
       { urls: readList(args.file), ...given, ...(formats ? { formats } : {}) },
       [batchFlags],
     );
-    return runJobCommand(
-      args,
-      "/v1/batch/scrape",
-      input,
-      (ctx, accountId) => submitBatch(input, accountId, { ...ctx, now: Date.now() }),
-      "content",
-    );
+    return runJobCommand(args, "batch", input, "content");
   },
 });

@@ -1,5 +1,4 @@
 import { defineCommand } from "citty";
-import { submitCrawl } from "../../src/jobs/submit.ts";
 import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
 import { browserFlagOptions } from "../browser-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
@@ -71,12 +70,6 @@ export default defineCommand({
       { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pageFlags.read(args)) },
       [crawlFlags, pageFlags],
     );
-    return runJobCommand(
-      args,
-      "/v1/crawl",
-      input,
-      (ctx, accountId) => submitCrawl(input, accountId, { ...ctx, now: Date.now() }),
-      "markdown",
-    );
+    return runJobCommand(args, "crawl", input, "markdown");
   },
 });

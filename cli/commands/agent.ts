@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { defineCommand } from "citty";
+import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { agentJobView } from "../../src/jobs/agent-job.ts";
+import { findJob, isEnded } from "../../src/jobs/read.ts";
 import {
   AgentAsyncBody,
   AgentBody,
@@ -13,7 +15,7 @@ import {
 import { splitList } from "../../src/schemas/common.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { openStore } from "../../src/store/index.ts";
-import { TERMINAL_STATUSES } from "../../src/store/types.ts";
+import type { JobStatus } from "../../src/store/types.ts";
 import { defined, numberFlag } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { requireWith } from "../flag-rules.ts";
@@ -218,12 +220,14 @@ async function pollJob(id: string, remote: Remote | null, config: Config): Promi
   if (remote) return callApi(remote, "GET", `/v1/agent/${encodeURIComponent(id)}`);
   const store = await openStore(config);
   try {
-    const job = await store.jobs.get(id);
-    if (job?.type !== "agent" || (job.expiresAt !== null && job.expiresAt < Date.now())) {
-      throw new SiphonError("not_found", `No agent job ${id} in ${config.home}`, {
-        hint: "Pass --api-url for a job on another server; results are kept 24 h after the job ends.",
-      });
-    }
+    const job = await findJob(store, { accountId: LOCAL_ACCOUNT_ID, now: Date.now() }, id, "agent").catch(
+      (error) => {
+        if (!(error instanceof SiphonError) || error.type !== "not_found") throw error;
+        throw new SiphonError("not_found", `No agent job ${id} in ${config.home}`, {
+          hint: "Pass --api-url for a job on another server; results are kept 24 h after the job ends.",
+        });
+      },
+    );
     return agentJobView(job);
   } finally {
     await store.close();
@@ -233,7 +237,7 @@ async function pollJob(id: string, remote: Remote | null, config: Config): Promi
 /** `agent status ID [--wait]`: prints the job's state, or once completed its answer; exit 5 when it failed. */
 async function status(id: string, a: Args, remote: Remote | null, config: Config): Promise<number> {
   let view = await pollJob(id, remote, config);
-  while (a.wait && !TERMINAL_STATUSES.includes(view.status as never)) {
+  while (a.wait && !isEnded(view as { status: JobStatus })) {
     if (process.stderr.isTTY) process.stderr.write(`\r${view.status} `);
     await Bun.sleep(500);
     view = await pollJob(id, remote, config);

@@ -3,6 +3,7 @@ import { defineCommand } from "citty";
 import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { extractJobView, extractMany, extractRequestOf } from "../../src/jobs/extract-job.ts";
+import { isEnded } from "../../src/jobs/read.ts";
 import {
   ExtractBody,
   type ExtractInput,
@@ -81,8 +82,6 @@ function inputFor(urls: string[], a: Args): ExtractInput {
   );
 }
 
-const TERMINAL = new Set(["completed", "failed", "cancelled"]);
-
 /** Starts the extraction job on the server and polls it to its end; Ctrl-C cancels it. */
 async function remoteJob(remote: Remote, input: ExtractInput): Promise<ExtractJobPoll> {
   const { id } = await callApi<{ id: string }>(remote, "POST", "/v1/extract", input);
@@ -93,7 +92,7 @@ async function remoteJob(remote: Remote, input: ExtractInput): Promise<ExtractJo
     for (;;) {
       const poll = await callApi<ExtractJobPoll>(remote, "GET", `${path}?limit=1000`);
       if (process.stderr.isTTY) process.stderr.write(`\r${poll.status} ${poll.completed}/${poll.total} `);
-      if (TERMINAL.has(poll.status)) return poll;
+      if (isEnded(poll)) return poll;
       await Bun.sleep(200);
     }
   } finally {

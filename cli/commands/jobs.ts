@@ -2,9 +2,10 @@ import { defineCommand } from "citty";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
+import { finishedCount, isEnded } from "../../src/jobs/read.ts";
 import { JobsQuery } from "../../src/schemas/jobs.ts";
 import { openStore } from "../../src/store/index.ts";
-import { type JobRecord, TERMINAL_STATUSES } from "../../src/store/types.ts";
+import type { JobRecord, JobStatus } from "../../src/store/types.ts";
 import { defined } from "../browser-flags.ts";
 import { followJob, type JobHost } from "../job-follow.ts";
 import { type JobSource, type JobSummary, openJob, summaryLines } from "../job-show.ts";
@@ -26,7 +27,7 @@ const listed = (j: JobRecord): ListedJob => ({
   type: j.type,
   status: j.status,
   total: j.total,
-  completed: j.completed + j.failed,
+  completed: finishedCount(j),
   createdAt: new Date(j.createdAt).toISOString(),
 });
 
@@ -59,7 +60,7 @@ async function list(args: Record<string, unknown>, remote: Remote | null, config
   return 0;
 }
 
-const ended = (job: JobSummary) => TERMINAL_STATUSES.includes(job.status as never);
+const ended = (job: JobSummary) => isEnded(job as { status: JobStatus });
 
 /** Polls the job until it has ended, showing its progress on a terminal; Ctrl-C stops waiting, not the job. */
 async function untilEnded(source: JobSource, job: JobSummary): Promise<JobSummary> {

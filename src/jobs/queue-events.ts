@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Store } from "../store/types.ts";
 import type { JobEvent } from "./kinds/types.ts";
+import { finishedCount } from "./read.ts";
 
 /**
  * How a job's events reach its followers (SSE, MCP, a CLI following a job): in
@@ -23,7 +24,7 @@ export interface JobEventBus {
 export async function progressEvent(store: Store, id: string): Promise<JobEvent | null> {
   const job = await store.jobs.get(id);
   return job
-    ? { type: "progress", status: job.status, completed: job.completed + job.failed, total: job.total }
+    ? { type: "progress", status: job.status, completed: finishedCount(job), total: job.total }
     : null;
 }
 

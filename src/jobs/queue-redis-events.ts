@@ -1,8 +1,9 @@
 import { Redis } from "ioredis";
 import { KEY_PREFIX, type RedisConnection, redisUnavailable } from "../store/redis-connection.ts";
-import { type Store, TERMINAL_STATUSES } from "../store/types.ts";
+import type { Store } from "../store/types.ts";
 import type { JobEvent } from "./kinds/types.ts";
 import { type JobEventBus, progressEvent } from "./queue-events.ts";
+import { isEnded } from "./read.ts";
 
 const CHANNEL = `${KEY_PREFIX}job-events:`;
 /** The message of `changed`: receivers that have followers read the counters themselves. */
@@ -58,7 +59,7 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
         state.again = false;
         const event = await progressEvent(store, id).catch(() => null);
         if (event?.type !== "progress" || !listeners.has(id)) continue;
-        if (TERMINAL_STATUSES.includes(event.status)) deliver(id, { ...event, type: "done" });
+        if (isEnded(event)) deliver(id, { ...event, type: "done" });
         else if (!onlyDone) deliver(id, event);
       } while (state.again);
       reads.delete(id);

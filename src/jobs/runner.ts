@@ -8,6 +8,7 @@ import type { JobRecord, JobStatus, Store } from "../store/types.ts";
 import { JOB_KINDS } from "./kinds/index.ts";
 import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";
 import { type JobEventBus, localEventBus } from "./queue-events.ts";
+import { finishedCount } from "./read.ts";
 import { withoutSecrets } from "./secrets.ts";
 import { type JobSurface, type PageView, surfaceOf } from "./surface.ts";
 import type { WebhookConfig, WebhookSender } from "./webhooks.ts";
@@ -201,7 +202,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
     emit(id, {
       type: "done",
       status: end.status,
-      completed: counts.completed + counts.failed,
+      completed: finishedCount(counts),
       total: counts.total,
     });
   }
@@ -242,7 +243,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
         emit(id, {
           type: "done",
           status: "cancelled",
-          completed: job.completed + job.failed,
+          completed: finishedCount(job),
           total: job.total,
         });
       return { cancelled, status: job?.status ?? null };

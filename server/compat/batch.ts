@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { SiphonError, toSiphonError } from "../../src/errors.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
-import { refusedUrls, submitBatch } from "../../src/jobs/submit.ts";
+import { refusedUrls } from "../../src/jobs/submit.ts";
 import type { BatchInput } from "../../src/schemas/jobs.ts";
 import { BatchBody, DEFAULT_MAX_CONCURRENCY } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -89,16 +89,16 @@ function toBatch(raw: unknown, version: 1 | 2) {
 }
 
 /**
- * The batch submit of a Firecrawl request: a URL the SSRF guard refuses (an internal address, a
- * name resolving to one) refuses the request with 403, as Firecrawl refuses a URL it will not
- * scrape, unless ignoreInvalidURLs leaves it out and lists it in `invalidURLs` with the others.
- * Checked once the caller is admitted, as submitBatch checks its URLs.
+ * The URLs of a Firecrawl batch once its caller is admitted: a URL the SSRF guard refuses (an
+ * internal address, a name resolving to one) refuses the request with 403, as Firecrawl refuses
+ * a URL it will not scrape, unless ignoreInvalidURLs leaves it out and lists it in `invalidURLs`
+ * with the others.
  */
-function submitChecked(invalidURLs: string[] | undefined): typeof submitBatch {
-  return async (input: BatchInput, accountId, deps, extra) => {
-    const refused = await refusedUrls(input.urls, deps.config);
+function admitUrls(invalidURLs: string[] | undefined) {
+  return async (input: BatchInput, config: JobDeps["config"]): Promise<BatchInput> => {
+    const refused = await refusedUrls(input.urls, config);
     const index = input.urls.findIndex((url) => refused.has(url));
-    if (index < 0) return submitBatch(input, accountId, deps, extra);
+    if (index < 0) return input;
     if (!invalidURLs) {
       const error = refused.get(input.urls[index] ?? "") as SiphonError;
       throw new SiphonError(error.type, `urls[${index}]: ${error.message}`, {
@@ -108,7 +108,7 @@ function submitChecked(invalidURLs: string[] | undefined): typeof submitBatch {
     invalidURLs.push(...input.urls.filter((url) => refused.has(url)));
     const urls = input.urls.filter((url) => !refused.has(url));
     if (!urls.length) throw new SiphonError("invalid_request", "urls holds no URL siphon can scrape");
-    return submitBatch({ ...input, urls }, accountId, deps, extra);
+    return { ...input, urls };
   };
 }
 
@@ -130,8 +130,7 @@ export function startBatch(
   return startFirecrawlJob(
     "batch",
     `/v${version}/batch/scrape`,
-    batch,
-    submitChecked(batch.invalidURLs),
+    { ...batch, admit: admitUrls(batch.invalidURLs) },
     { deps, guard, request, set },
     extra,
   );

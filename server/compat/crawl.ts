@@ -1,7 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { SiphonError } from "../../src/errors.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
-import { submitCrawl } from "../../src/jobs/submit.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { CrawlBody, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -144,7 +143,7 @@ export function startCrawl(
 ) {
   const body = validate(FirecrawlCrawlBody, readFirecrawlBody(raw, CRAWL_FIELDS));
   const crawl = toCrawl(body, version);
-  return startFirecrawlJob("crawl", `/v${version}/crawl`, crawl, submitCrawl, { deps, guard, request, set });
+  return startFirecrawlJob("crawl", `/v${version}/crawl`, crawl, { deps, guard, request, set });
 }
 
 const startDescription = (version: 1 | 2) =>

@@ -1,7 +1,7 @@
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import { allResults, finishedCount, readResults } from "../../src/jobs/read.ts";
+import { allResults, finishedCount, type JobInputs, readResults, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { type JobSurface, type PageView, type SurfaceSubmit, surfaceOf } from "../../src/jobs/surface.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -192,44 +192,41 @@ export function pollAndCancelRoutes(
     );
 }
 
-/** A Firecrawl crawl or batch start, checked and shaped for siphon's submit. */
-export interface FirecrawlStart<I> {
-  input: I;
+/** A Firecrawl crawl or batch start, checked and shaped for siphon's start. */
+export interface FirecrawlStart<K extends "crawl" | "batch"> {
+  input: JobInputs[K];
   pages: JobSurface["pages"];
   webhook: SurfaceSubmit["webhook"];
+  /**
+   * Runs once the caller is admitted, before the job is started: the input as it is to start
+   * (a batch leaves out the URLs it may ignore); throws a refusal.
+   */
+  admit?: (input: JobInputs[K], config: JobDeps["config"]) => Promise<JobInputs[K]>;
 }
 
 /**
- * Submits a Firecrawl crawl or batch as siphon's job (one request in the burst window; pages
+ * Starts a Firecrawl crawl or batch as siphon's job (one request in the burst window; pages
  * are charged as fetched) and answers 200 `{success, id, url, ...extra}`, url polling it at
  * `${pollPath}/:id` on the request's own origin.
  */
-export function startFirecrawlJob<I>(
-  route: "crawl" | "batch",
+export function startFirecrawlJob<K extends "crawl" | "batch">(
+  type: K,
   pollPath: string,
-  start: FirecrawlStart<I>,
-  submit: (
-    input: I,
-    accountId: string,
-    deps: { store: JobDeps["store"]; config: JobDeps["config"]; now: number },
-    extra: SurfaceSubmit,
-  ) => Promise<JobRecord>,
+  start: FirecrawlStart<K>,
   http: { deps: JobDeps; guard: Guard; request: Request; set: { headers: Record<string, string | number> } },
   extra: Record<string, unknown> = {},
 ) {
   const { deps, guard, request, set } = http;
-  return compatMetered(guard, request, set, route, async (admission) => {
+  return compatMetered(guard, request, set, type, async (admission) => {
     const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-    const job = await submit(
-      start.input,
+    const input = start.admit ? await start.admit(start.input, deps.config) : start.input;
+    const job = await startJob(
+      type,
+      input,
       accountId,
       { ...deps, now: guard.now() },
-      {
-        surface: { name: "firecrawl", pages: start.pages },
-        webhook: start.webhook,
-      },
+      { surface: { name: "firecrawl", pages: start.pages }, webhook: start.webhook },
     );
-    deps.runner.submit(job.id);
     return {
       body: { success: true as const, id: job.id, url: pollUrl(request, pollPath, job.id), ...extra },
       credits: 0,

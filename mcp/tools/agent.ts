@@ -1,5 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { runAgent } from "../../src/agent/index.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import { AgentBody, AgentResponse } from "../../src/schemas/agent.ts";
 import { SearchBody } from "../../src/schemas/search.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -54,7 +55,7 @@ export const agentTool: ToolDef<AgentToolInput> = {
           void ctx.progress({ progress: steps, message: `${event.action}${what ? `: ${what}` : ""}` });
         },
       });
-      return { body: ran, credits: ran.pagesFetched, degraded: ran.degraded };
+      return { body: ran, credits: operationCredits.reading(ran.pagesFetched), degraded: ran.degraded };
     });
     const { success: _success, ...response } = outcome.response;
     const structured: Record<string, unknown> = { ...response };

@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import { mapUrls } from "../../src/pipeline/map.ts";
 import { MapBody } from "../../src/schemas/map.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -46,7 +47,7 @@ export const mapTool: ToolDef<MapToolInput> = {
     const input = validate(MapBody, rest);
     const links = await ctx.host.meter("map", async () => ({
       body: await mapUrls(input, { ...ctx.host.deps, signal: ctx.signal }),
-      credits: 1,
+      credits: operationCredits.map(),
     }));
     // Each URL takes its own line.
     const window = itemWindow(

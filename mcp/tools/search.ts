@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import { ImageResult, NewsResult, SearchBody, WebResult } from "../../src/schemas/search.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { search } from "../../src/search/index.ts";
@@ -75,7 +76,7 @@ export const searchTool: ToolDef<SearchToolInput> = {
     const input = validate(SearchBody, rest);
     const outcome = await ctx.host.meter("search", async (grant) => {
       const found = await search(input, { ...ctx.host.deps, signal: ctx.signal, httpOnly: grant.httpOnly });
-      return { body: found, credits: 1 + found.pagesFetched, degraded: found.degraded };
+      return { body: found, credits: operationCredits.search(found.pagesFetched), degraded: found.degraded };
     });
     const { web, news, images } = outcome.response.data;
     const cutWeb = web.map((item) => {

@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import { SiphonError } from "../../src/errors.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { mapUrls } from "../../src/pipeline/map.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
@@ -75,7 +76,7 @@ export function firecrawlMap(
       : await run(request.signal);
     return {
       body: { success: true as const, links: version === 1 ? links : links.map((url) => ({ url })) },
-      credits: 1,
+      credits: operationCredits.map(),
     };
   });
 }

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import { queryNumber } from "../../src/schemas/common.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { WATCH_HISTORY_KEPT, type WatchCreateInput, type WatchPatchInput } from "../../src/schemas/watch.ts";
@@ -167,7 +168,10 @@ export function monitorRoutes(options: { watches: WatchService }, guard: Guard) 
               httpOnly: admission?.softLimited,
               signal: request.signal,
             });
-            return { body: { success: true, data: checkView(watch, check) }, credits: 1 };
+            return {
+              body: { success: true, data: checkView(watch, check) },
+              credits: operationCredits.watchCheck(),
+            };
           } catch (error) {
             // A page that could not be read is a failed check, recorded: Firecrawl answers it as one.
             const kind = (error as SiphonError).type;

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
   SEARCH_SOURCES,
@@ -210,7 +211,7 @@ export async function firecrawlSearch(
         });
         return { ...result, ...doc };
       });
-      const credits = 1 + pages.reduce((sum, page) => sum + page.credits, 0);
+      const credits = operationCredits.search(pages.reduce((sum, page) => sum + page.credits, 0));
       return { scraped, news, images, credits, failed, degraded: outcome.degraded };
     };
     const done = body.timeout

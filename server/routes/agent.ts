@@ -3,6 +3,7 @@ import { runAgent } from "../../src/agent/index.ts";
 import type { Admission } from "../../src/auth/meter.ts";
 import { toSiphonError } from "../../src/errors.ts";
 import { checkJsonSchema } from "../../src/llm/index.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
   AgentBody,
@@ -48,7 +49,11 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
       if (!input.stream) {
         return metered<AgentResponse>(guard, request, set, "agent", async (admission) => {
           const outcome = await runAgent(input, depsFor(admission));
-          return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+          return {
+            body: outcome.response,
+            credits: operationCredits.reading(outcome.pagesFetched),
+            degraded: outcome.degraded,
+          };
         });
       }
       // Pages are fetched while the answer streams: the request is settled with them when it ends.
@@ -72,7 +77,7 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
         // A run that failed charges nothing; one whose client left ends soon (its signal) and charges what it fetched.
         const credits = () =>
           run.then(
-            (outcome) => outcome.pagesFetched,
+            (outcome) => operationCredits.reading(outcome.pagesFetched),
             () => 0,
           );
         return { events: withErrorEvent(queue), credits };

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { answer, answerStream } from "../../src/answer/index.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
   AnswerBody,
@@ -37,12 +38,16 @@ export function answerRoutes(deps: FetchDeps, guard: Guard, log?: (line: string)
         const answerDeps = { ...deps, signal: request.signal, httpOnly: admission?.softLimited, llmLog: log };
         if (!input.stream) {
           const outcome = await answer(input, answerDeps);
-          return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+          return {
+            body: outcome.response,
+            credits: operationCredits.reading(outcome.pagesFetched),
+            degraded: outcome.degraded,
+          };
         }
         const outcome = await answerStream(input, answerDeps);
         return {
           body: sseResponse(outcome.events),
-          credits: outcome.pagesFetched,
+          credits: operationCredits.reading(outcome.pagesFetched),
           degraded: outcome.degraded,
         };
       });

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { ask } from "../../src/ask/index.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { AskBody, AskQuery, AskResponse, askInputFromQuery } from "../../src/schemas/ask.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -27,7 +28,11 @@ function run(raw: unknown, deps: FetchDeps, guard: Guard, request: Request, set:
   return metered(guard, request, set, "ask", async (admission) => {
     const outcome = await ask(input, { ...deps, signal: request.signal, httpOnly: admission?.softLimited });
     set.headers["x-search-provider"] = outcome.provider;
-    return { body: outcome.response, credits: 1 + outcome.pagesFetched, degraded: outcome.degraded };
+    return {
+      body: outcome.response,
+      credits: operationCredits.search(outcome.pagesFetched),
+      degraded: outcome.degraded,
+    };
   });
 }
 

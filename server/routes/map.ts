@@ -1,4 +1,5 @@
 import type { JobRunner } from "../../src/jobs/runner.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { mapUrls } from "../../src/pipeline/map.ts";
 import { MapBody, MapResponse } from "../../src/schemas/map.ts";
@@ -20,7 +21,7 @@ export function mapHandler(
       const input = validate(MapBody, body);
       return metered(guard, request, set, "map", async () => {
         const links = await mapUrls(input, { ...deps, signal: request.signal });
-        return { body: { success: true as const, links }, credits: 1 };
+        return { body: { success: true as const, links }, credits: operationCredits.map() };
       });
     },
     detail: {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Admission } from "../../src/auth/meter.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { deepResearch, deepResearchStream, type ResearchDeps, research } from "../../src/research/index.ts";
 import {
@@ -65,7 +66,11 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
         const input = validate(ResearchBody, withSearchKeyHeader(body, request));
         return metered<ResearchResponse>(guard, request, set, "research", async (admission) => {
           const outcome = await research(input, depsFor(request, admission));
-          return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+          return {
+            body: outcome.response,
+            credits: operationCredits.reading(outcome.pagesFetched),
+            degraded: outcome.degraded,
+          };
         });
       },
       {
@@ -85,12 +90,16 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
         if (!input.stream) {
           return metered<DeepResearchResponse>(guard, request, set, "deep-research", async (admission) => {
             const outcome = await deepResearch(input, depsFor(request, admission));
-            return { body: outcome.response, credits: outcome.pagesFetched, degraded: outcome.degraded };
+            return {
+              body: outcome.response,
+              credits: operationCredits.reading(outcome.pagesFetched),
+              degraded: outcome.degraded,
+            };
           });
         }
         return meteredStream(guard, request, set, "deep-research", async (admission) => {
           const outcome = await deepResearchStream(input, depsFor(request, admission));
-          return { events: outcome.events, credits: outcome.pagesFetched };
+          return { events: outcome.events, credits: () => operationCredits.reading(outcome.pagesFetched()) };
         });
       },
       {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { SiphonError } from "../../src/errors.ts";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { takeScreenshot } from "../../src/pipeline/screenshot.ts";
 import { ScreenshotBody, ScreenshotResponse } from "../../src/schemas/screenshot.ts";
@@ -24,7 +25,7 @@ export function screenshotRoutes(deps: FetchDeps, guard: Guard) {
         }
         const { data } = await takeScreenshot(input, { ...deps, signal: request.signal });
         set.headers["x-fetch-type"] = "screenshot";
-        return { body: { success: true as const, data }, credits: 1 };
+        return { body: { success: true as const, data }, credits: operationCredits.screenshot() };
       });
     },
     {

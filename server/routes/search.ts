@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { SearchBody, SearchQuery, SearchResponse, searchInputFromQuery } from "../../src/schemas/search.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -35,7 +36,11 @@ export function searchRoutes(deps: FetchDeps, guard: Guard) {
         });
         set.headers["x-fetch-type"] = "search";
         set.headers["x-search-provider"] = outcome.provider;
-        return { body: outcome.response, credits: 1 + outcome.pagesFetched, degraded: outcome.degraded };
+        return {
+          body: outcome.response,
+          credits: operationCredits.search(outcome.pagesFetched),
+          degraded: outcome.degraded,
+        };
       });
     },
     {

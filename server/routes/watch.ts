@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { queryNumber } from "../../src/schemas/common.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -152,7 +153,7 @@ export function watchRoutes(deps: FetchDeps, guard: Guard, given?: WatchService)
             httpOnly: admission?.softLimited,
             signal: request.signal,
           });
-          return { body: { success: true, ...checkView(check) }, credits: 1 };
+          return { body: { success: true, ...checkView(check) }, credits: operationCredits.watchCheck() };
         }),
       {
         detail: {

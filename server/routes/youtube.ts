@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { YoutubeBody, YoutubeQuery, YoutubeResponse } from "../../src/schemas/youtube.ts";
@@ -25,7 +26,7 @@ export function youtubeRoutes(deps: FetchDeps, guard: Guard) {
       const input = validate(YoutubeBody, query as Record<string, unknown>);
       return metered(guard, request, set, "youtube", async () => ({
         body: await youtube(input, { config: deps.config, signal: request.signal }),
-        credits: 1,
+        credits: operationCredits.youtube(),
       }));
     },
     {

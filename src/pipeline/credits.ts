@@ -18,3 +18,18 @@ export interface PageCost {
 export function pageCredits(cost: PageCost): number {
   return !cost.cache.hit || cost.screenshotBeside ? 1 : 0;
 }
+
+/**
+ * The credits of the operations that are not one page, the rest of the same table: a map, a
+ * screenshot, a YouTube transcript and a watch's check are 1 each; a search (or ask) is 1 plus
+ * the credits of the result pages it fetched; answer, agent and research cost the pages they
+ * fetched from their sites (their searches are free).
+ */
+export const operationCredits = {
+  map: () => 1,
+  screenshot: () => 1,
+  youtube: () => 1,
+  watchCheck: () => 1,
+  search: (pagesFetched: number) => 1 + pagesFetched,
+  reading: (pagesFetched: number) => pagesFetched,
+} as const;

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
+import { browserFlagOptions } from "../browser-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
@@ -21,8 +22,12 @@ function readList(file: string): string[] {
     .filter((l) => l && !l.startsWith("#"));
 }
 
-/** What each page gives: POST /v1/batch/scrape's fields. */
+/** What each page gives: POST /v1/batch/scrape's own fields. */
 const batchFlags = schemaFlags(BatchBody, {
+  format: {
+    description: "Each page's content: markdown (default), text or html (put first in --formats)",
+    valueHint: "fmt",
+  },
   formats: {
     description:
       "Outputs of each page, all from one fetch (in --json): markdown, text, html (the first sets content), rawHtml, links, images…",
@@ -31,12 +36,28 @@ const batchFlags = schemaFlags(BatchBody, {
   maxConcurrency: true,
 });
 
-/** --format X: X first in formats (it sets each item's content), then the rest of --formats. */
-function formatsOf(format: unknown, formats: unknown): unknown {
-  if (typeof format !== "string") return formats;
-  const rest = Array.isArray(formats) ? formats.filter((f) => f !== format) : [];
-  return [format, ...rest];
-}
+/** How each page is fetched: the batch body's page options (POST /v1/fetch's), as crawl's page flags. */
+const pageFlags = schemaFlags(BatchBody, {
+  onlyMainContent: { description: "Keep only each page's main content (article body)" },
+  includeTags: true,
+  excludeTags: true,
+  render: { description: "Render every page in the headless browser" },
+  wait: { description: "ms to wait after a rendered page is ready", valueHint: "ms" },
+  images: { description: "List each page's images (in --json)" },
+  location: {
+    description: "Country code (ISO 3166-1 alpha-2) for every page's Accept-Language",
+    valueHint: "cc",
+  },
+  languages: { description: "Language preferences for every page, e.g. de-CH,fr" },
+  ...browserFlagOptions,
+  actions: {
+    ...browserFlagOptions.actions,
+    description: "Page actions run on every page: a JSON array, or a file holding one",
+  },
+  maxAge: { valueHint: "ms" },
+  storeInCache: { description: "Write each page to the cache" },
+  timeout: { description: "ms for each page's whole fetch (1000-300000)", valueHint: "ms" },
+});
 
 export default defineCommand({
   meta: {
@@ -45,24 +66,18 @@ export default defineCommand({
   },
   args: {
     file: { type: "positional", required: true, description: "File of URLs, one a line, or -" },
-    format: {
-      type: "string",
-      description: "Each page's content: markdown (default), text or html (the first of --formats)",
-      valueHint: "fmt",
-    },
     ...batchFlags.args,
+    ...pageFlags.args,
     ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
     refuseTogether(args, "output", "json", "-o DIR writes the pages to files, --json prints them");
-    const given = batchFlags.read(args);
-    const formats = formatsOf(args.format, given.formats);
     const input = validateFlags(
       BatchBody,
-      { urls: readList(args.file), ...given, ...(formats ? { formats } : {}) },
-      [batchFlags],
+      { urls: readList(args.file), ...batchFlags.read(args), ...pageFlags.read(args) },
+      [batchFlags, pageFlags],
     );
     return runJobCommand(args, "batch", input, "content");
   },

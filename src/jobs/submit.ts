@@ -5,7 +5,7 @@ import { createSsrfGuard, parseAllowList } from "../fetch/ssrf.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { resolveFormats } from "../pipeline/formats.ts";
 import { FetchBody, type FetchInput } from "../schemas/fetch.ts";
-import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
+import { type BatchInput, type CrawlInput, ScrapeOptions } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord, NewJob, Store } from "../store/types.ts";
 import { inlineRequest, isJsonFormat } from "../structured/inline.ts";
@@ -136,20 +136,39 @@ export async function submitCrawl(
   return (await deps.store.jobs.get(job.id)) as JobRecord;
 }
 
-/** The fetch request of one page of a batch: its formats, and its extraction with the LLM fields. */
+/** What a batch item's fetch takes from the batch body: every field scrapeOptions has (format and formats aside). */
+const PAGE_FIELDS = Object.keys(ScrapeOptions.properties).filter(
+  (key) => key !== "format" && key !== "formats",
+);
+
+/**
+ * A batch's formats for each page: `format` first (it sets content), then the rest of `formats`;
+ * markdown when neither is given, as batches have always had it.
+ */
+function pageFormats(format: string | undefined, formats: unknown[] | undefined): unknown[] {
+  if (!format) return formats ?? ["markdown"];
+  return [format, ...(formats ?? []).filter((entry) => entry !== format)];
+}
+
+/**
+ * The fetch request of one page of a batch: the batch's page options (render, onlyMainContent,
+ * includeTags, …, extract with the LLM fields) and its formats, checked as POST /v1/fetch's body.
+ * Throws SiphonError invalid_request.
+ */
 export function batchPageInput(input: BatchInput, url: string): FetchInput {
-  const { formats, extract, llmProvider, llmApiKey, llmModel, llmApiBase } = input;
-  const options = { url, formats, extract, llmProvider, llmApiKey, llmModel, llmApiBase };
+  const given = input as Record<string, unknown>;
+  const options: Record<string, unknown> = { url, formats: pageFormats(input.format, input.formats) };
+  for (const key of PAGE_FIELDS) if (given[key] !== undefined) options[key] = given[key];
   // Absent fields stay absent (not undefined), as a request body would have them.
   return validate(FetchBody, JSON.parse(JSON.stringify(options)));
 }
 
 /**
- * Stores a batch queued, once its page options (formats, extraction) are checked. URLs are
- * checked when each page is fetched, so an invalid one, or one the SSRF guard refuses, fails as
- * its own item and never the whole job; a batch whose every URL the guard refuses is refused
- * (403) at once, as it could fetch nothing. Another surface (`extra`) may make its pages
- * scrapes and give its own webhook.
+ * Stores a batch queued, once its page options (formats, extraction, every page's fetch options)
+ * are checked as each page's fetch will read them. URLs are checked when each page is fetched,
+ * so an invalid one, or one the SSRF guard refuses, fails as its own item and never the whole job;
+ * a batch whose every URL the guard refuses is refused (403) at once, as it could fetch nothing.
+ * Another surface (`extra`) may make its pages scrapes and give its own webhook.
  * Throws SiphonError invalid_request or forbidden_url (every URL, the webhook target).
  */
 export async function submitBatch(

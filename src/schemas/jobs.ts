@@ -88,7 +88,22 @@ export const CrawlBody = T.Object(
 );
 export type CrawlInput = Static<typeof CrawlBody>;
 
-/** POST /v1/batch/scrape body. */
+/**
+ * The fetch options a batch applies to every page: a crawl's scrapeOptions, but for the fields
+ * the batch body has always had its own way (format and formats, below; extract and the LLM
+ * fields, the same as scrapeOptions' but kept where they were).
+ */
+const BatchPageOptions = T.Omit(ScrapeOptions, [
+  "format",
+  "formats",
+  "extract",
+  "llmProvider",
+  "llmApiKey",
+  "llmModel",
+  "llmApiBase",
+]);
+
+/** POST /v1/batch/scrape body: the batch's own fields, and at the top level every page's fetch options. */
 export const BatchBody = T.Object(
   {
     urls: T.Array(T.String(), {
@@ -96,13 +111,21 @@ export const BatchBody = T.Object(
       maxItems: 100,
       description: "Up to 100 URLs, fetched 5 at a time",
     }),
-    formats: T.Array(T.Unknown(), {
-      default: ["markdown"],
-      maxItems: 10,
-      description:
-        "Outputs of each page, all from one fetch: markdown, text, html (the first sets content), rawHtml, links, " +
-        'images; {"type":"json","schema":{…},"prompt":"…"} extracts into each item\'s json, like extract',
-    }),
+    format: T.Optional(
+      StringEnum(["markdown", "text", "html"], {
+        description: "Format of each item's content: put first in formats (the first there sets content)",
+      }),
+    ),
+    // No schema default: a `format` alone must not bring markdown along (batchPageInput's default).
+    formats: T.Optional(
+      T.Array(T.Unknown(), {
+        maxItems: 10,
+        description:
+          'Outputs of each page, all from one fetch (default ["markdown"]): markdown, text, html (the first sets ' +
+          'content), rawHtml, links, images, screenshot, summary, branding, changeTracking; {"type":"json",' +
+          '"schema":{…},"prompt":"…"} extracts into each item\'s json, like extract',
+      }),
+    ),
     maxTokens: T.Optional(
       T.Integer({ minimum: 1, description: "Truncate each content at this many tokens" }),
     ),
@@ -116,6 +139,7 @@ export const BatchBody = T.Object(
       }),
     ),
     ...LlmFieldsOptional,
+    ...BatchPageOptions.properties,
     webhook: T.Optional(T.String({ description: "Webhook URL (all events, no secret)" })),
   },
   { additionalProperties: false },

@@ -97,10 +97,11 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
   if (job.type === "crawl") {
     const input = job.input as CrawlInput;
     const languages = typeof input.languages === "string" ? [input.languages] : input.languages;
+    // The crawl's own location and languages win when given; absent, they leave scrapeOptions' alone.
     const base = {
       ...input.scrapeOptions,
       location: input.location ?? input.scrapeOptions?.location,
-      languages,
+      languages: languages ?? input.scrapeOptions?.languages,
     };
     return {
       limit: input.limit,

@@ -5,9 +5,9 @@ import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { scrape } from "../../src/pipeline/scrape.ts";
 import { splitList } from "../../src/schemas/common.ts";
+import { InlineExtract } from "../../src/schemas/extract-spec.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/fetch.ts";
-import { validate } from "../../src/schemas/validate.ts";
-import { actionsFlag, browserArgs, cookiesFlag, defined, headersFlag, numberFlag } from "../browser-flags.ts";
+import { browserFlagOptions, defined } from "../browser-flags.ts";
 import { type CliContext, onePageOverrides, openContext } from "../context.ts";
 import { llmArgs, llmKeyOf } from "../llm-flags.ts";
 import {
@@ -20,7 +20,75 @@ import {
   writeStdout,
 } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
+import { nonEmpty, schemaFlags, validateFlags } from "../schema-flags.ts";
 import { many } from "../strict-args.ts";
+
+/** --formats: a comma-separated list of names, or a JSON array of entries as the API takes them. */
+function formatsFlag(text: string): unknown {
+  return text.trim().startsWith("[") ? jsonFlag(text, "formats") : splitList(text);
+}
+
+/** What the fetch gives: POST /v1/fetch's format and formats. */
+const outputFlags = schemaFlags(FetchBody, {
+  format: { description: "markdown (default), text or html", valueHint: "fmt" },
+  formats: {
+    description:
+      "Outputs from one fetch (in --json), comma-separated: markdown, text, html, rawHtml, links, images, " +
+      "screenshot, summary, branding, changeTracking; or a JSON array as POST /v1/fetch takes it " +
+      '(\'[{"type":"changeTracking","modes":["git-diff"]}]\')',
+    valueHint: "list|json",
+    parse: formatsFlag,
+  },
+});
+
+/** How the page is fetched: the rest of POST /v1/fetch's fields. */
+const pageFlags = schemaFlags(FetchBody, {
+  timeout: {
+    description: "ms for the whole fetch, summary and extraction included (1000-300000)",
+    valueHint: "ms",
+  },
+  onlyMainContent: { description: "Keep only the main content (article body)" },
+  includeTags: { description: "Tags or CSS selectors to keep" },
+  excludeTags: { description: "Tags or CSS selectors to remove" },
+  images: { description: "List the content's images (in --json output)" },
+  location: { description: "Country code (ISO 3166-1 alpha-2) for Accept-Language", valueHint: "cc" },
+  languages: { description: "Language preferences, e.g. de-CH,fr" },
+  maxAge: {
+    description: "Accept a cached result at most this old, ms (0 = bypass; default 2 days)",
+    valueHint: "ms",
+  },
+  render: { description: "Force browser rendering" },
+  wait: { description: "ms to wait after load (implies --render)", valueHint: "ms" },
+  ...browserFlagOptions,
+});
+
+/** What to extract into json: POST /v1/fetch's extract, flag by flag. */
+const extractFlags = schemaFlags(
+  InlineExtract,
+  {
+    schema: {
+      name: "extract-schema",
+      description:
+        "Extract into json (in --json): a JSON Schema, inline or @file (filled by --llm, else from the page's structured data)",
+      valueHint: "json|@file",
+      parse: (text) => jsonFlag(text, "extract-schema"),
+    },
+    prompt: {
+      name: "extract-prompt",
+      description: "Extract into json what this says (needs --llm)",
+      valueHint: "text",
+    },
+    selectors: {
+      name: "extract-selectors",
+      description: 'Extract into json by CSS selector, no LLM: \'{"name":"h1"}\' inline or @file',
+      valueHint: "json|@file",
+      parse: (text) => jsonFlag(text, "extract-selectors"),
+    },
+  },
+  "extract",
+);
+
+const flagSets = [outputFlags, pageFlags, extractFlags];
 
 const args = {
   url: many({
@@ -28,69 +96,17 @@ const args = {
     required: false,
     description: "URL(s) to fetch; - reads one URL per line from stdin",
   }),
-  format: { type: "string", description: "markdown (default), text or html", valueHint: "fmt" },
-  formats: {
-    type: "string",
-    description:
-      "Outputs from one fetch (in --json), comma-separated: markdown, text, html, rawHtml, links, images, " +
-      "screenshot, summary, branding, changeTracking; or a JSON array as POST /v1/fetch takes it " +
-      '(\'[{"type":"changeTracking","modes":["git-diff"]}]\')',
-    valueHint: "list|json",
-  },
-  "extract-schema": {
-    type: "string",
-    description:
-      "Extract into json (in --json): a JSON Schema, inline or @file (filled by --llm, else from the page's structured data)",
-    valueHint: "json|@file",
-  },
-  "extract-prompt": {
-    type: "string",
-    description: "Extract into json what this says (needs --llm)",
-    valueHint: "text",
-  },
-  "extract-selectors": {
-    type: "string",
-    description: 'Extract into json by CSS selector, no LLM: \'{"name":"h1"}\' inline or @file',
-    valueHint: "json|@file",
-  },
+  ...outputFlags.args,
+  ...extractFlags.args,
   ...llmArgs,
-  timeout: {
-    type: "string",
-    description: "ms for the whole fetch, summary and extraction included (1000-300000)",
-    valueHint: "ms",
-  },
-  "only-main-content": { type: "boolean", description: "Keep only the main content (article body)" },
-  "include-tags": {
-    type: "string",
-    description: "Comma-separated tags or CSS selectors to keep",
-    valueHint: "list",
-  },
-  "exclude-tags": {
-    type: "string",
-    description: "Comma-separated tags or CSS selectors to remove",
-    valueHint: "list",
-  },
-  images: { type: "boolean", description: "List the content's images (in --json output)" },
-  location: {
-    type: "string",
-    description: "Country code (ISO 3166-1 alpha-2) for Accept-Language",
-    valueHint: "cc",
-  },
-  languages: { type: "string", description: "Comma-separated language preferences", valueHint: "list" },
-  "max-age": {
-    type: "string",
-    description: "Accept a cached result at most this old, ms (0 = bypass)",
-    valueHint: "ms",
-  },
+  ...pageFlags.args,
+  // Not a field: maxAge 0 and storeInCache false together.
   cache: {
     type: "boolean",
     default: true,
     description: "Use the cache",
     negativeDescription: "Bypass the cache: neither read nor write it",
   },
-  render: { type: "boolean", description: "Force browser rendering" },
-  wait: { type: "string", description: "ms to wait after load (implies --render)", valueHint: "ms" },
-  ...browserArgs,
   json: {
     type: "boolean",
     description: "Print the whole Fetch result as JSON (JSON Lines for several URLs)",
@@ -108,8 +124,7 @@ const args = {
 type Args = Record<string, string | boolean | string[] | undefined>;
 
 /** A flag holding JSON: inline, or @file (a path without @ is read too when the text is no JSON). */
-function jsonFlag(value: unknown, flag: string): unknown {
-  if (typeof value !== "string") return undefined;
+function jsonFlag(value: string, flag: string): unknown {
   const text = value.trim();
   let source = text;
   if (text.startsWith("@")) source = readFlagFile(text.slice(1), flag);
@@ -131,59 +146,34 @@ function readFlagFile(path: string, flag: string): string {
   }
 }
 
-/** --formats: a comma-separated list of names, or a JSON array of entries as the API takes them. */
-function formatsFlag(value: unknown): unknown {
-  if (typeof value !== "string") return undefined;
-  return value.trim().startsWith("[") ? jsonFlag(value, "formats") : splitList(value);
-}
-
-/** --extract-schema, --extract-prompt, --extract-selectors as the body's extract. */
-function extractFlags(a: Args): unknown {
-  const extract = defined({
-    schema: jsonFlag(a["extract-schema"], "extract-schema"),
-    prompt: a["extract-prompt"],
-    selectors: jsonFlag(a["extract-selectors"], "extract-selectors"),
-  });
-  return Object.keys(extract).length ? extract : undefined;
-}
-
 /** The LLM fields, only when a --llm flag asks for a model (the key from --llm-key or the vendor's variable). */
 function llmFields(a: Args): Record<string, unknown> {
   const wantsLlm = a.llm !== undefined || a["llm-key"] !== undefined || a["llm-base"] !== undefined;
   if (!wantsLlm) return {};
-  return {
+  return defined({
     llmProvider: a.llm ?? "openai",
     llmApiKey: llmKeyOf(a.llm, a["llm-key"]),
     llmModel: a["llm-model"],
     llmApiBase: a["llm-base"],
-  };
+  });
 }
 
-/** Maps flags to the FetchBody shape; the shared schema then validates it. */
-function inputFor(url: string, a: Args): unknown {
-  const noCache = a.cache === false;
-  return defined({
+/**
+ * The flags as POST /v1/fetch's body for `url`, checked by its schema; a bad value is named by
+ * its flag. --no-cache neither reads nor writes the cache, whatever --max-age says.
+ * Throws SiphonError invalid_request.
+ */
+function inputFor(url: string, a: Args): FetchInput {
+  const noCache = a.cache === false ? { maxAge: 0, storeInCache: false } : {};
+  const body = {
     url,
-    format: a.format,
-    formats: formatsFlag(a.formats),
-    extract: extractFlags(a),
+    ...outputFlags.read(a),
+    ...pageFlags.read(a),
+    extract: nonEmpty(extractFlags.read(a)),
     ...llmFields(a),
-    timeout: numberFlag(a.timeout, "timeout"),
-    onlyMainContent: a["only-main-content"],
-    includeTags: splitList(a["include-tags"] as string | undefined),
-    excludeTags: splitList(a["exclude-tags"] as string | undefined),
-    images: a.images,
-    location: a.location,
-    languages: splitList(a.languages as string | undefined),
-    maxAge: noCache ? 0 : numberFlag(a["max-age"], "max-age"),
-    storeInCache: noCache ? false : undefined,
-    render: a.render,
-    wait: numberFlag(a.wait, "wait"),
-    actions: actionsFlag(a.actions),
-    stealth: a.stealth,
-    headers: headersFlag(a.headers),
-    cookies: cookiesFlag(a.cookies),
-  });
+    ...noCache,
+  };
+  return validateFlags(FetchBody, defined(body), flagSets);
 }
 
 async function readUrls(positional: string[]): Promise<string[]> {
@@ -237,7 +227,7 @@ async function fetchAll(urls: string[], a: Args, fetchOne: Fetcher): Promise<num
   for (const [index, url] of urls.entries()) {
     if (progress) log.info(`[${index + 1}/${urls.length}] ${url}`);
     try {
-      const input = validate(FetchBody, inputFor(url, a));
+      const input = inputFor(url, a);
       const result = await fetchOne(input);
       if (result.statusCode >= 400) log.warn(`${result.url} answered HTTP ${result.statusCode}`);
       if (result.warning) log.warn(`${result.url}: ${result.warning}`);

@@ -25,6 +25,9 @@ const KEYS = {
   batch: "sk-atrest-batch-0f9e8d7c6b5a4938QX",
   crawl: "sk-atrest-crawl-7e6d5c4b3a291807QX",
   webhook: "whsec-atrest-3c2b1a09f8e7d6c5QX",
+  /** A page's Authorization header and session cookie, sent with every page of a batch or crawl. */
+  pageHeader: "Bearer page-atrest-4d3c2b1a0f9e8d7cQX",
+  pageCookie: "session=cookie-atrest-9a8b7c6d5e4f3021QX",
 } as const;
 
 const SCHEMA = {
@@ -36,6 +39,9 @@ const SCHEMA = {
 let site: FixtureSite;
 let llm: FakeLlm;
 let hook: ReturnType<typeof Bun.serve>;
+/** A page that records the Authorization and Cookie headers it was sent. */
+let echo: ReturnType<typeof Bun.serve>;
+const echoed: { authorization: string | null; cookie: string | null }[] = [];
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -45,10 +51,27 @@ beforeAll(async () => {
       ? { json: { name: "x" }, delayMs: 150 }
       : { text: "An answer [1].", delayMs: 150 };
   hook = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
+  echo = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(request) {
+      echoed.push({
+        authorization: request.headers.get("authorization"),
+        cookie: request.headers.get("cookie"),
+      });
+      return new Response(
+        "<html><head><title>Echo</title></head><body><main><p>A page for signed-in readers.</p></main></body></html>",
+        {
+          headers: { "content-type": "text/html" },
+        },
+      );
+    },
+  });
 });
 
 afterAll(async () => {
   hook.stop(true);
+  echo.stop(true);
   await llm.stop();
   await site.stop();
 });
@@ -100,16 +123,25 @@ async function runJobs(app: TestApp, during: () => Promise<void>): Promise<Recor
       webhook: { url: `http://127.0.0.1:${hook.port}/hook`, secret: KEYS.webhook },
     }),
     batch: await post("/v1/batch/scrape", {
-      urls: [`${site.url}/product?k=3`],
+      urls: [`${site.url}/product?k=3`, `http://127.0.0.1:${echo.port}/batch`],
       extract: { schema: SCHEMA },
       llmProvider: "openai",
       llmApiKey: KEYS.batch,
+      headers: { authorization: KEYS.pageHeader },
+      cookies: [KEYS.pageCookie],
     }),
     crawl: await post("/v1/crawl", {
-      url: `${site.url}/article?k=4`,
+      url: `http://127.0.0.1:${echo.port}/crawl`,
       maxDepth: 0,
       ignoreSitemap: true,
-      scrapeOptions: { extract: { schema: SCHEMA }, llmProvider: "openai", llmApiKey: KEYS.crawl },
+      ignoreRobotsTxt: true,
+      scrapeOptions: {
+        extract: { schema: SCHEMA },
+        llmProvider: "openai",
+        llmApiKey: KEYS.crawl,
+        headers: { authorization: KEYS.pageHeader },
+        cookies: [KEYS.pageCookie],
+      },
     }),
   };
   await during();
@@ -155,6 +187,9 @@ describe("SQLite", () => {
       // The LLM did get each key: the jobs really carried them.
       const used = new Set(llm.requests.map((request) => request.authorization?.replace("Bearer ", "")));
       for (const key of [KEYS.extract, KEYS.agent, KEYS.batch, KEYS.crawl]) expect(used.has(key)).toBe(true);
+      // The pages got their header and cookie: the batch's and the crawl's.
+      const sent = echoed.filter((e) => e.authorization === KEYS.pageHeader && e.cookie === KEYS.pageCookie);
+      expect(sent.length).toBeGreaterThanOrEqual(2);
     } finally {
       await app.close();
     }

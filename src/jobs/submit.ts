@@ -124,8 +124,11 @@ export async function submitCrawl(
   const start = parseTargetUrl(input.url);
   compilePatterns(input.includePaths, "includePaths");
   compilePatterns(input.excludePaths, "excludePaths");
-  if (input.scrapeOptions)
-    await checkPageOptions(validate(FetchBody, { ...input.scrapeOptions, url: input.url }));
+  // The crawl's own location and languages are its pages' (src/jobs/spec.ts): checked as a fetch's.
+  const languages = typeof input.languages === "string" ? [input.languages] : input.languages;
+  const own = JSON.parse(JSON.stringify({ location: input.location, languages }));
+  if (input.scrapeOptions || Object.keys(own).length)
+    await checkPageOptions(validate(FetchBody, { ...input.scrapeOptions, ...own, url: input.url }));
   if (extra?.surface.pages) await checkScrapePages(extra.surface.pages, input.url);
   const stored = surfaced(input, input.webhook, extra);
   if (stored.webhook) checkWebhookTarget((stored.webhook as { url: string }).url, deps.config);

@@ -63,3 +63,20 @@ describe("a crawl's languages", () => {
     );
   });
 });
+
+describe("a crawl's own languages are checked at submit", () => {
+  test("a language that is not a BCP 47 tag is a 400 before the job exists, as on a fetch", async () => {
+    for (const languages of ["en\u0007", ["de-CH", "not a tag!"]]) {
+      const res = await app.request("/v1/crawl", {
+        method: "POST",
+        body: JSON.stringify({ url: `${site.url}/headers`, limit: 1, languages }),
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { type: string; message: string } };
+      expect(body.error.type).toBe("invalid_request");
+      expect(body.error.message).toContain("languages");
+    }
+    const jobs = (await (await app.request("/v1/jobs?type=crawl")).json()) as { jobs: { status: string }[] };
+    expect(jobs.jobs.every((job) => job.status === "completed")).toBe(true);
+  });
+});

@@ -38,6 +38,26 @@ export const BatchToolInput = T.Object(
     llmApiKey: p.llmApiKey,
     llmModel: p.llmModel,
     llmApiBase: p.llmApiBase,
+    // Every page option of POST /v1/batch/scrape, as siphon_fetch takes them for one page.
+    render: p.render,
+    // `wait` is the tool's (wait for the job): the page's own wait goes by Firecrawl's name.
+    waitFor: T.Optional({
+      ...p.wait,
+      description: "ms to wait after each rendered page is ready (the batch's wait)",
+    }),
+    onlyMainContent: p.onlyMainContent,
+    includeTags: p.includeTags,
+    excludeTags: p.excludeTags,
+    images: p.images,
+    location: p.location,
+    languages: p.languages,
+    actions: p.actions,
+    stealth: p.stealth,
+    headers: p.headers,
+    cookies: p.cookies,
+    maxAge: p.maxAge,
+    storeInCache: p.storeInCache,
+    timeout: p.timeout,
     ...jobWaitFields("siphon_batch", "batch_"),
   },
   { additionalProperties: false },
@@ -49,7 +69,9 @@ export const batchTool: ToolDef<BatchToolInput> = {
   description:
     `Read a list of known URLs (up to ${MCP_BATCH_MAX_URLS}) in parallel and get each page's content, as ` +
     "siphon_fetch would. Use it instead of many siphon_fetch calls; a URL that fails is reported in its place " +
-    "and the others still come back. extract (with your LLM fields for a prompt) adds structured JSON per page. " +
+    "and the others still come back. extract (with your LLM fields for a prompt) adds structured JSON per page; " +
+    "the page options (onlyMainContent, include/excludeTags, render, waitFor, actions, stealth, headers, cookies, " +
+    "location, languages, maxAge, timeout) apply to every page. " +
     "It waits for the batch (with progress) and returns the pages within maxLength characters; the answer " +
     "names the jobId and startIndex for the rest. wait: false returns the jobId at once. 1 credit per page.",
   input: BatchToolInput,
@@ -62,7 +84,8 @@ export const batchTool: ToolDef<BatchToolInput> = {
     openWorldHint: true,
   },
   async run(args, ctx) {
-    const { jobId, wait, maxWaitSeconds, startIndex, maxLength, ...batch } = args;
+    const { jobId, wait, maxWaitSeconds, startIndex, maxLength, waitFor, ...rest } = args;
+    const batch = waitFor === undefined ? rest : { ...rest, wait: waitFor };
     if (jobId && batch.urls) {
       throw new SiphonError("invalid_request", "Give urls to start a batch or jobId to read one, not both");
     }

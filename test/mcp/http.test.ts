@@ -10,6 +10,8 @@ import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 import { ARTICLE_SENTENCE, ARTICLE_TITLE } from "../helpers/site-pages/article.ts";
 import { AGENT_ANSWER, agentScript, LLM_KEY, structuredOf, type ToolResult, textOf } from "./support.ts";
 
+/** Text of the fixture article's blockquote. */
+const QUOTE = "biggest single step the city has taken";
 const TOOL_NAMES = [
   "siphon_fetch",
   "siphon_search",
@@ -313,6 +315,20 @@ describe("the other tools against the fixture site and the fakes", () => {
     expect(data.pages.find((p) => p.url === urls[1])?.error?.type).toBe("forbidden_url");
     expect(data.pages.find((p) => p.url === urls[0])?.content).toContain(ARTICLE_SENTENCE);
     expect(textOf(result)).toContain("Failed (forbidden_url)");
+  });
+
+  test("siphon_batch: the page options apply to every page (excludeTags, waitFor as the page's wait)", async () => {
+    const url = `${site.url}/article`;
+    const plain = structuredOf<{ pages: { content?: string }[] }>(
+      await call("siphon_batch", { urls: [url], maxAge: 0 }),
+    );
+    expect(plain.pages[0]?.content).toContain(QUOTE);
+    const trimmed = structuredOf<{ status: string; pages: { content?: string }[] }>(
+      await call("siphon_batch", { urls: [url], excludeTags: ["blockquote"], waitFor: 0, maxAge: 0 }),
+    );
+    expect(trimmed.status).toBe("completed");
+    expect(trimmed.pages[0]?.content).toContain(ARTICLE_SENTENCE);
+    expect(trimmed.pages[0]?.content).not.toContain(QUOTE);
   });
 
   test("siphon_extract: selectors, a schema from the page's own data, a prompt through the caller's LLM, everything", async () => {

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
-import { browserFlagOptions } from "../browser-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
+import { jobPageFlagPicks } from "../page-flags.ts";
 import { remoteArgs } from "../remote.ts";
 import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
@@ -38,24 +38,12 @@ const batchFlags = schemaFlags(BatchBody, {
 
 /** How each page is fetched: the batch body's page options (POST /v1/fetch's), as crawl's page flags. */
 const pageFlags = schemaFlags(BatchBody, {
-  onlyMainContent: { description: "Keep only each page's main content (article body)" },
-  includeTags: true,
-  excludeTags: true,
-  render: { description: "Render every page in the headless browser" },
-  wait: { description: "ms to wait after a rendered page is ready", valueHint: "ms" },
-  images: { description: "List each page's images (in --json)" },
+  ...jobPageFlagPicks,
   location: {
     description: "Country code (ISO 3166-1 alpha-2) for every page's Accept-Language",
     valueHint: "cc",
   },
   languages: { description: "Language preferences for every page, e.g. de-CH,fr" },
-  ...browserFlagOptions,
-  actions: {
-    ...browserFlagOptions.actions,
-    description: "Page actions run on every page: a JSON array, or a file holding one",
-  },
-  maxAge: { valueHint: "ms" },
-  storeInCache: { description: "Write each page to the cache" },
   timeout: { description: "ms for each page's whole fetch (1000-300000)", valueHint: "ms" },
 });
 

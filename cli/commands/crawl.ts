@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
 import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
-import { browserFlagOptions } from "../browser-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
+import { jobPageFlagPicks } from "../page-flags.ts";
 import { remoteArgs } from "../remote.ts";
 import { nonEmpty, schemaFlags, validateFlags } from "../schema-flags.ts";
 
@@ -36,19 +36,7 @@ const pageFlags = schemaFlags(
       description:
         "Outputs of each page, all from one fetch (in --json), as POST /v1/fetch's formats: markdown, text, html, rawHtml, links, images, screenshot…",
     },
-    onlyMainContent: { description: "Keep only each page's main content (article body)" },
-    includeTags: true,
-    excludeTags: true,
-    render: { description: "Render every page in the headless browser" },
-    wait: { description: "ms to wait after a rendered page is ready", valueHint: "ms" },
-    images: { description: "List each page's images (in --json)" },
-    ...browserFlagOptions,
-    actions: {
-      ...browserFlagOptions.actions,
-      description: "Page actions run on every page: a JSON array, or a file holding one",
-    },
-    maxAge: { valueHint: "ms" },
-    storeInCache: { description: "Write each page to the cache" },
+    ...jobPageFlagPicks,
   },
   "scrapeOptions",
 );

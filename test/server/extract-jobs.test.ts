@@ -374,9 +374,13 @@ describe("extraction in batch and crawl", () => {
       data: { url: string; json: unknown; extractTokensUsed: unknown; content: string }[];
     };
     expect(poll.status).toBe("completed");
-    expect(poll.data.map((item) => item.json)).toEqual(
-      urls.map((url) => ({ name: url, price: 2, tags: [] })),
+    // Each item's json is its own page's (items come in the order they finished).
+    const byName = (a: unknown, b: unknown) =>
+      String((a as { name: string }).name).localeCompare(String((b as { name: string }).name));
+    expect(poll.data.map((item) => item.json).sort(byName)).toEqual(
+      urls.map((url) => ({ name: url, price: 2, tags: [] })).sort(byName),
     );
+    for (const item of poll.data) expect((item.json as { name: string }).name).toBe(item.url);
     expect(poll.data[0]?.extractTokensUsed).toEqual({ input: 7, output: 3 });
     expect(poll.data[0]?.content.length).toBeGreaterThan(0);
     expect(JSON.stringify((await stored(started.id)).input)).not.toContain(KEY);

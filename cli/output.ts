@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { createConsola } from "consola";
+import type { ConsolaInstance } from "consola";
 import { type ErrorBody, errorBody, SiphonError, toSiphonError } from "../src/errors.ts";
 
 /**
@@ -38,12 +38,66 @@ const logStream = {
   },
 };
 
-/** Logs go to stderr so stdout carries only content or JSON. */
-export const log = createConsola({
-  stdout: logStream as unknown as NodeJS.WriteStream,
-  stderr: logStream as unknown as NodeJS.WriteStream,
-  formatOptions: { colors: colourFor(process.stderr), date: false },
-});
+let consola: ConsolaInstance | undefined;
+/** A level set before consola was made, given to it when it is. */
+let pendingLevel: number | undefined;
+
+/**
+ * The CLI's consola, made on first use: loading consola (node:tty, its reporters) is a good part
+ * of a short command's start-up, and a run that logs nothing (`siphon fetch URL`) skips it.
+ * Loaded with require because a log call is synchronous.
+ */
+function logger(): ConsolaInstance {
+  if (!consola) {
+    const { createConsola } = require("consola") as typeof import("consola");
+    consola = createConsola({
+      stdout: logStream as unknown as NodeJS.WriteStream,
+      stderr: logStream as unknown as NodeJS.WriteStream,
+      formatOptions: { colors: colourFor(process.stderr), date: false },
+    });
+    if (pendingLevel !== undefined) consola.level = pendingLevel;
+  }
+  return consola;
+}
+
+/**
+ * Whether a debug line would be printed, decided as consola decides its level (CONSOLA_LEVEL,
+ * else 4 when DEBUG is set and not "false", else below 4), so that a debug line nobody sees
+ * does not load consola.
+ */
+function debugShown(env: Record<string, string | undefined> = process.env): boolean {
+  if (pendingLevel !== undefined) return pendingLevel >= 4;
+  if (env.CONSOLA_LEVEL) return Number.parseInt(env.CONSOLA_LEVEL, 10) >= 4;
+  return Boolean(env.DEBUG) && env.DEBUG !== "false";
+}
+
+type LogLine = (message: unknown, ...more: unknown[]) => void;
+
+/** Logs go to stderr so stdout carries only content or JSON; consola formats them. */
+export const log: {
+  error: LogLine;
+  warn: LogLine;
+  info: LogLine;
+  success: LogLine;
+  debug: LogLine;
+  /** consola's level: 0 errors only, 3 info (the default), 4 debug. */
+  level: number;
+} = {
+  error: (...args) => logger().error(...args),
+  warn: (...args) => logger().warn(...args),
+  info: (...args) => logger().info(...args),
+  success: (...args) => logger().success(...args),
+  debug: (...args) => {
+    if (consola || debugShown()) logger().debug(...args);
+  },
+  get level() {
+    return logger().level;
+  },
+  set level(level: number) {
+    if (consola) consola.level = level;
+    else pendingLevel = level;
+  },
+};
 
 export function setQuiet(quiet: boolean): void {
   // consola level 0 prints errors only.

@@ -42,10 +42,8 @@ export async function jobSealer(
   config: Pick<Config, "jobSecretKey">,
   redis: RedisConnection | null,
 ): Promise<JobSealing> {
-  if (config.jobSecretKey)
-    return { sealer: createSealer(keyFromText(config.jobSecretKey)), reassert: async () => {} };
+  if (config.jobSecretKey || !redis) return localJobSealer(config);
   const sealer = createSealer(randomKey());
-  if (!redis) return { sealer, reassert: async () => {} };
   const reassert = async () => {
     const shared = await redis
       .run(async (client) => {
@@ -61,6 +59,15 @@ export async function jobSealer(
   // meanwhile draws one of its own; either way all converge on the key Redis then holds.
   redis.client.on("ready", () => void reassert());
   return { sealer, reassert };
+}
+
+/**
+ * The sealing key of a process without Redis, as jobSealer gives it, made synchronously:
+ * SIPHON_JOB_SECRET_KEY when the operator set one, else a random key this process alone holds.
+ */
+export function localJobSealer(config: Pick<Config, "jobSecretKey">): JobSealing {
+  const key = config.jobSecretKey ? keyFromText(config.jobSecretKey) : randomKey();
+  return { sealer: createSealer(key), reassert: async () => {} };
 }
 
 /**

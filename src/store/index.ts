@@ -3,9 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import { jobSealer, sealedJobs } from "../jobs/sealed-store.ts";
 import type { RedisConnection } from "./redis-connection.ts";
-import { openSqliteStore } from "./sqlite.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import type { Store } from "./types.ts";
 
@@ -36,11 +34,7 @@ function backendOf(config: Config): { kind: "postgres"; url: string } | { kind: 
  * when PostgreSQL or Redis cannot be reached.
  */
 export async function openStore(config: Config): Promise<Store> {
-  const redisUrl = config.redisUrl.trim();
-  if (redisUrl && !/^rediss?:\/\//i.test(redisUrl))
-    throw new SiphonError("invalid_request", "REDIS_URL must be a redis:// or rediss:// URL", {
-      hint: "Unset REDIS_URL to keep the cache, usage and jobs in the store alone.",
-    });
+  const redisUrl = redisUrlOf(config);
   const base = await openBase(config);
   if (!redisUrl) return withSealedJobs(base, config, null);
   // Loaded only when chosen, as PostgreSQL is.
@@ -60,12 +54,78 @@ export async function openStore(config: Config): Promise<Store> {
   }
 }
 
+/** The REDIS_URL of a configuration, trimmed ("" for none); invalid_request for another scheme. */
+function redisUrlOf(config: Config): string {
+  const redisUrl = config.redisUrl.trim();
+  if (redisUrl && !/^rediss?:\/\//i.test(redisUrl))
+    throw new SiphonError("invalid_request", "REDIS_URL must be a redis:// or rediss:// URL", {
+      hint: "Unset REDIS_URL to keep the cache, usage and jobs in the store alone.",
+    });
+  return redisUrl;
+}
+
+/**
+ * Like openStore, but the SQLite file of a configuration without Redis is opened (created and
+ * migrated) when a part of the store is first used, so a run that never touches the store
+ * (`siphon fetch --no-cache`) neither loads, creates nor migrates it. The first use opens it
+ * synchronously, so every part keeps its own methods, synchronous ones included; a failure to
+ * open is thrown there. PostgreSQL and Redis are opened at once, as openStore does. A bad
+ * DATABASE_URL or REDIS_URL is refused at once as openStore refuses it.
+ */
+export async function openStoreOnUse(config: Config): Promise<Store> {
+  const backend = backendOf(config);
+  if (redisUrlOf(config) || backend.kind === "postgres") return openStore(config);
+  let store: Store | undefined;
+  const open = () => {
+    store ??= openLocalStore(backend.path, config);
+    return store;
+  };
+  return {
+    kind: "sqlite",
+    get cache() {
+      return open().cache;
+    },
+    get accounts() {
+      return open().accounts;
+    },
+    get usage() {
+      return open().usage;
+    },
+    get jobs() {
+      return open().jobs;
+    },
+    get snapshots() {
+      return open().snapshots;
+    },
+    get watches() {
+      return open().watches;
+    },
+    async close() {
+      await store?.close();
+    },
+  };
+}
+
+/**
+ * The SQLite store at `path` with sealed jobs, opened synchronously: its modules (drizzle, the
+ * schema, node:crypto for the sealing) are required here, on first use, not at start-up.
+ */
+function openLocalStore(path: string, config: Config): Store {
+  const { openSqliteStore } = require("./sqlite.ts") as typeof import("./sqlite.ts");
+  const { localJobSealer, sealedJobs } =
+    require("../jobs/sealed-store.ts") as typeof import("../jobs/sealed-store.ts");
+  const store = openSqliteStore(path, { cacheMaxBytes: config.cacheMaxBytes });
+  const jobs = sealedJobs(store.jobs, localJobSealer(config), { retentionMs: config.jobRetentionMs });
+  return { ...store, jobs };
+}
+
 /** The store with its jobs' secrets written only sealed (src/jobs/sealed-store.ts). */
 async function withSealedJobs<S extends Store>(
   store: S,
   config: Config,
   redis: RedisConnection | null,
 ): Promise<S> {
+  const { jobSealer, sealedJobs } = await import("../jobs/sealed-store.ts");
   const sealing = await jobSealer(config, redis);
   return { ...store, jobs: sealedJobs(store.jobs, sealing, { retentionMs: config.jobRetentionMs }) };
 }
@@ -78,6 +138,7 @@ async function openBase(config: Config): Promise<Store> {
     const { openPgStore } = await import("./pg-store.ts");
     return openPgStore(backend.url, { cacheMaxBytes: config.cacheMaxBytes });
   }
+  const { openSqliteStore } = await import("./sqlite.ts");
   return openSqliteStore(backend.path, { cacheMaxBytes: config.cacheMaxBytes });
 }
 
@@ -130,6 +191,7 @@ export async function migrateStore(config: Config): Promise<MigrationReport> {
     return { kind: "postgres", location: redactUrl(backend.url), applied, total: PG_MIGRATION_COUNT };
   }
   const applied = pendingSqlite(backend.path);
+  const { openSqliteStore } = await import("./sqlite.ts");
   await openSqliteStore(backend.path).close();
   return { kind: "sqlite", location: backend.path, applied, total: SQLITE_MIGRATIONS.length };
 }

@@ -22,8 +22,31 @@ interface Migratable {
   session: unknown;
 }
 
-/** Applies the embedded migrations (drizzle's own bookkeeping table records what ran). */
-function migrate(db: BunSQLiteDatabase): void {
+/** The newest embedded migration's time: a file whose bookkeeping has reached it lacks none. */
+const LATEST_MIGRATION = Math.max(...SQLITE_MIGRATIONS.map((m) => m.folderMillis));
+
+/**
+ * Whether the file already has every embedded migration, by drizzle's own rule (a migration runs
+ * when it is newer than the newest row of __drizzle_migrations), read in one query: every run
+ * after the first skips drizzle's migrator pass, its write transaction included.
+ */
+function upToDate(sqlite: Database): boolean {
+  try {
+    const last = sqlite
+      .query<{ at: unknown }, []>(
+        "SELECT created_at AS at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1",
+      )
+      .get();
+    return last !== null && Number(last.at) >= LATEST_MIGRATION;
+  } catch {
+    // No bookkeeping table yet: a new file.
+    return false;
+  }
+}
+
+/** Applies the embedded migrations the file lacks (drizzle's own bookkeeping table records what ran). */
+function migrate(sqlite: Database, db: BunSQLiteDatabase): void {
+  if (upToDate(sqlite)) return;
   const internals = db as unknown as Migratable;
   internals.dialect.migrate(SQLITE_MIGRATIONS, internals.session, { migrationsFolder: "" });
 }
@@ -43,7 +66,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
   );
   const db = drizzle(sqlite);
-  migrate(db);
+  migrate(sqlite, db);
   // One data_version read a millisecond serves every memo of this connection.
   const version = new DataVersion(sqlite);
   const usage = sqliteUsage(sqlite, version);

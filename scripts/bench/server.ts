@@ -1,31 +1,34 @@
 /**
- * Server benchmark: requests per second and p99 latency of a cached
- * GET /v1/fetch with auth and limits on (a key, burst window, weekly quota,
- * usage headers, request log) against the same route with SIPHON_AUTH=off,
- * in one run. Both servers run as real `siphon serve` processes on loopback
- * under wrk (autocannon when wrk is missing).
+ * Server benchmark: requests per second and p99 latency of a cached GET /v1/fetch through the
+ * whole server, against a bare `Bun.serve` answering the same bytes (scripts/bench/bare-server.ts:
+ * the status, every header and the body of a real cached answer, recorded at the start). Servers,
+ * all real processes on loopback under wrk (autocannon when wrk is missing):
+ *
+ * - bare: the runtime's own limit for that answer, the reference.
+ * - local: `siphon serve` with optional auth and no key, the local account (unmetered plan;
+ *   usage headers and the request log still written).
+ * - metered: `siphon serve` with SIPHON_AUTH=required and an API key on a metered plan (burst
+ *   window, weekly quota, usage headers, request log), with limits the benchmark cannot reach.
+ * - off: `siphon serve` with SIPHON_AUTH=off, for what auth and metering cost.
  *
  * Two measurements:
- * - alone: the servers take turns, each with the core to itself, for the
- *   absolute requests/s and p99 latency. On a shared machine single turns
- *   swing by 15-30%, so their cost (median of back-to-back pairs) is noisy.
- * - shared (the cost figure): both servers are loaded at once on the same
- *   core, so the scheduler gives each half of it and whatever else the
- *   machine does at any moment slows both alike. Each server's requests per
- *   CPU second (from /proc) then go as 1 / (its work per request), and
- *   1 - on/off of those is the throughput the auth and metering work costs
- *   (the split of the core is near, not exactly, even). Its rounds agree
- *   within a few percent.
+ * - alone: the servers take turns, each with the core to itself, in an order that rotates
+ *   every round; each round gives the ratios local/bare and metered/bare, and the figures are
+ *   medians of rounds. Requests per CPU second of each server (from /proc) come beside the
+ *   rates: a turn the machine slows elsewhere lowers a rate more than the work per request.
+ * - shared (the cost of auth and metering): metered and off are loaded at once on the same
+ *   core, so whatever else the machine does at any moment slows both alike. Each server's
+ *   requests per CPU second then go as 1 / (its work per request), and 1 - metered/off of those
+ *   is the throughput the auth and metering work costs.
  *
- * With two or more cores, wrk runs on the first and the servers on the last
- * (taskset; --no-pin leaves placement to the scheduler and skips the shared
- * rounds, which need the servers on one core).
+ * With two or more cores, wrk runs on the first and the servers on the last (taskset; --no-pin
+ * leaves placement to the scheduler and skips the shared rounds, which need one core).
  *
- * --aa runs both servers with auth off: an A/A check whose cost should be ~0.
+ * --aa runs the metered server with auth off too: an A/A check whose cost should be ~0.
  *
- *   bun scripts/bench/server.ts [--seconds 3] [--rounds 6] [--shared-rounds 10] [--connections 16] [--json] [--verbose] [--no-pin] [--aa]
+ *   bun scripts/bench/server.ts [--seconds 3] [--rounds 8] [--shared-rounds 6] [--connections 16] [--json] [--verbose] [--no-pin] [--aa]
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -34,9 +37,9 @@ import { hasFlag, numberFlag } from "./flags.ts";
 import { median } from "./stats.ts";
 
 const seconds = numberFlag("seconds", 3);
-const rounds = numberFlag("rounds", 6);
+const rounds = numberFlag("rounds", 8);
 const connections = numberFlag("connections", 16);
-const sharedRoundsWanted = numberFlag("shared-rounds", 10);
+const sharedRoundsWanted = numberFlag("shared-rounds", 6);
 const root = new URL("../..", import.meta.url).pathname;
 
 /**
@@ -52,17 +55,44 @@ const serverCore = cores - 1;
 const loadCore = 0;
 const sharedRounds = taskset ? sharedRoundsWanted : 0;
 
+type Name = "bare" | "local" | "metered" | "off";
+
 interface Server {
-  name: string;
+  name: Name;
+  label: string;
   base: string;
   pid: number;
   headers: Record<string, string>;
   stop(): void;
 }
 
-async function startServer(name: string, auth: string): Promise<Server> {
+/** Starts `command` pinned to the servers' core and waits for its `listening on URL` line. */
+async function spawnServer(
+  command: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ base: string; proc: Bun.Subprocess }> {
+  const proc = Bun.spawn([...pin(serverCore), ...command], { cwd: root, env, stderr: "pipe" });
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  let banner = "";
+  while (!/listening on (http:\/\/\S+)/.test(banner)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${command.join(" ")}: exited: ${banner}`);
+    banner += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { base: /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "", proc };
+}
+
+const LABELS: Record<Name, string> = {
+  bare: "bare Bun.serve (same answer)",
+  local: "siphon, local account",
+  metered: "siphon, key on a metered plan",
+  off: "siphon, auth off",
+};
+
+async function startSiphon(name: Name, auth: string): Promise<Server> {
   const home = mkdtempSync(join(tmpdir(), "siphon-bench-"));
-  // A plan whose burst limit the benchmark cannot reach: the cost measured is the bookkeeping, not 429s.
+  // A plan whose limits the benchmark cannot reach: the cost measured is the bookkeeping, not 429s.
   const env = {
     ...process.env,
     SIPHON_HOME: home,
@@ -74,35 +104,43 @@ async function startServer(name: string, auth: string): Promise<Server> {
   if (auth === "required") {
     const made = Bun.spawnSync(
       ["bun", "cli/main.ts", "keys", "create", "--name", "bench", "--tier", "pro", "--json"],
-      {
-        cwd: root,
-        env,
-      },
+      { cwd: root, env },
     );
     headers.authorization = `Bearer ${JSON.parse(made.stdout.toString()).key}`;
   }
-  const server = Bun.spawn([...pin(serverCore), "bun", "cli/main.ts", "serve", "--port", "0"], {
-    cwd: root,
-    env,
-    stderr: "pipe",
-  });
-  const reader = (server.stderr as ReadableStream<Uint8Array>).getReader();
-  let banner = "";
-  while (!/listening on (http:\/\/\S+)/.test(banner)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${name}: server exited: ${banner}`);
-    banner += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const base = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+  const { base, proc } = await spawnServer(["bun", "cli/main.ts", "serve", "--port", "0"], env);
   return {
     name,
+    label: hasFlag("aa") && name === "metered" ? "siphon, auth off (A/A)" : LABELS[name],
     base,
-    pid: server.pid,
+    pid: proc.pid,
     headers,
     stop() {
-      server.kill();
+      proc.kill();
       rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bare reference, answering what `answer` (a real cached answer of siphon's) holds. */
+async function startBare(answer: Response): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), "siphon-bench-bare-"));
+  const headers: Record<string, string> = {};
+  // Bun writes Date and Content-Length itself, as it does for siphon.
+  for (const [name, value] of answer.headers)
+    if (name !== "date" && name !== "content-length") headers[name] = value;
+  const file = join(dir, "answer.json");
+  writeFileSync(file, JSON.stringify({ status: answer.status, headers, body: await answer.text() }));
+  const { base, proc } = await spawnServer(["bun", "scripts/bench/bare-server.ts", file], process.env);
+  return {
+    name: "bare",
+    label: LABELS.bare,
+    base,
+    pid: proc.pid,
+    headers: {},
+    stop() {
+      proc.kill();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -112,6 +150,8 @@ interface Load {
   p99: number;
   non2xx: number;
 }
+
+const TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
 /** CPU time (user + system, all threads) a process has used so far, in clock ticks. */
 function cpuTicks(pid: number): number {
@@ -164,56 +204,82 @@ function runAutocannon(url: string, headers: Record<string, string>): Promise<Lo
 const run = wrk ? runWrk : runAutocannon;
 
 const site = await startFixtureSite();
-const servers = [
-  // --aa: both servers off, to check the method itself (the cost should come out near 0).
-  hasFlag("aa")
-    ? await startServer("auth off (A/A)", "off")
-    : await startServer("auth + limits on", "required"),
-  await startServer("auth + limits off", "off"),
-];
 const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}/article`)}&format=text`;
-const totals = new Map<string, { rps: number[]; p99: number[]; non2xx: number }>();
-/** Each round's cost (1 - on/off, both measured back to back): machine noise drifts, pairs share it. */
-const pairCosts: number[] = [];
-/** Each shared round's cost per CPU time: both servers loaded at once on one core, so every moment's noise hits both. */
+const servers: Server[] = [];
+interface Totals {
+  rps: number[];
+  perCpu: number[];
+  p99: number[];
+  non2xx: number;
+}
+const totals = new Map<Name, Totals>();
+/** Each round's local/bare and metered/bare, of rates and of requests per CPU second. */
+const ratios = {
+  local: [] as number[],
+  metered: [] as number[],
+  localCpu: [] as number[],
+  meteredCpu: [] as number[],
+};
+/** Each shared round's cost per CPU time: metered and off loaded at once on one core. */
 const sharedCosts: number[] = [];
 /** The same rounds' cost from the rates alone (as if the core were split exactly in half). */
 const sharedRateCosts: number[] = [];
 try {
+  const local = await startSiphon("local", "optional");
+  servers.push(local);
+  // The bare server answers what the local server answers for a cache hit (the second request).
+  await fetch(`${local.base}${path}`).then((r) => r.arrayBuffer());
+  const hit = await fetch(`${local.base}${path}`);
+  if (hit.status !== 200 || hit.headers.get("x-cache") !== "HIT")
+    throw new Error(`local: the answer to record is ${hit.status} ${hit.headers.get("x-cache")}`);
+  servers.unshift(await startBare(hit));
+  servers.push(await startSiphon("metered", hasFlag("aa") ? "off" : "required"));
+  servers.push(await startSiphon("off", "off"));
   for (const s of servers) {
     const warm = await fetch(`${s.base}${path}`, { headers: s.headers });
     if (warm.status !== 200) throw new Error(`${s.name}: warm-up answered ${warm.status}`);
     await run(`${s.base}${path}`, s.headers); // JIT and cache warm-up, not counted
   }
   for (let round = 0; round < rounds; round++) {
-    const rates = [0, 0];
-    for (const i of round % 2 ? [1, 0] : [0, 1]) {
-      const s = servers[i] as Server;
+    const rate = new Map<Name, number>();
+    const perCpu = new Map<Name, number>();
+    // The order rotates: a server is first, second, third and last equally often.
+    for (let i = 0; i < servers.length; i++) {
+      const s = servers[(round + i) % servers.length] as Server;
+      const before = cpuTicks(s.pid);
       const result = await run(`${s.base}${path}`, s.headers);
-      if (hasFlag("verbose")) console.error(`round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s`);
-      rates[i] = result.rps;
-      const t = totals.get(s.name) ?? { rps: [], p99: [], non2xx: 0 };
+      const ticks = cpuTicks(s.pid) - before;
+      const cpu = ticks > 0 ? (result.rps * seconds * TICKS_PER_SECOND) / ticks : 0;
+      if (hasFlag("verbose"))
+        console.error(`round ${round + 1}: ${s.name}: ${Math.round(result.rps)} req/s, ${ticks} ticks`);
+      rate.set(s.name, result.rps);
+      perCpu.set(s.name, cpu);
+      const t = totals.get(s.name) ?? { rps: [], perCpu: [], p99: [], non2xx: 0 };
       t.rps.push(result.rps);
+      t.perCpu.push(cpu);
       t.p99.push(result.p99);
       t.non2xx += result.non2xx;
       totals.set(s.name, t);
     }
-    pairCosts.push(1 - (rates[0] as number) / (rates[1] as number));
+    const bare = rate.get("bare") as number;
+    const bareCpu = perCpu.get("bare") as number;
+    ratios.local.push((rate.get("local") as number) / bare);
+    ratios.metered.push((rate.get("metered") as number) / bare);
+    ratios.localCpu.push((perCpu.get("local") as number) / bareCpu);
+    ratios.meteredCpu.push((perCpu.get("metered") as number) / bareCpu);
   }
+  const pair = servers.filter((s) => s.name === "metered" || s.name === "off") as [Server, Server];
   for (let round = 0; round < sharedRounds; round++) {
-    const before = servers.map((s) => cpuTicks(s.pid));
-    const [on, off] = (await Promise.all(servers.map((s) => run(`${s.base}${path}`, s.headers)))) as [
+    const before = pair.map((s) => cpuTicks(s.pid));
+    const [on, off] = (await Promise.all(pair.map((s) => run(`${s.base}${path}`, s.headers)))) as [
       Load,
       Load,
     ];
-    const [cpuOn, cpuOff] = servers.map((s, i) => cpuTicks(s.pid) - (before[i] as number)) as [
-      number,
-      number,
-    ];
+    const [cpuOn, cpuOff] = pair.map((s, i) => cpuTicks(s.pid) - (before[i] as number)) as [number, number];
     if (on.non2xx || off.non2xx) throw new Error("error answers in a shared round: the figure would flatter");
     if (hasFlag("verbose"))
       console.error(
-        `shared round ${round + 1}: on ${Math.round(on.rps)} req/s on ${cpuOn} ticks, ` +
+        `shared round ${round + 1}: metered ${Math.round(on.rps)} req/s on ${cpuOn} ticks, ` +
           `off ${Math.round(off.rps)} req/s on ${cpuOff} ticks`,
       );
     // The scheduler splits the core nearly, not exactly, evenly: the cost is per CPU time each server got.
@@ -226,53 +292,55 @@ try {
 }
 
 const rows = servers.map((s) => {
-  const t = totals.get(s.name)!;
+  const t = totals.get(s.name) as Totals;
   return {
-    server: s.name,
+    server: s.label,
     rps: Math.round(median(t.rps)),
+    perCpuSecond: Math.round(median(t.perCpu)),
     p99: Math.round(median(t.p99) * 10) / 10,
     non2xx: t.non2xx,
   };
 });
-const [on, off] = rows as [(typeof rows)[0], (typeof rows)[0]];
 const percent = (x: number) => Math.round(x * 1000) / 10;
-const aloneCost = percent(median(pairCosts));
-const aloneMedianRateCost = percent(1 - on.rps / off.rps);
+const spread = (values: number[]) => ({
+  median: percent(median(values)),
+  low: percent(Math.min(...values)),
+  high: percent(Math.max(...values)),
+});
+const ofBare = {
+  local: spread(ratios.local),
+  metered: spread(ratios.metered),
+  localPerCpu: spread(ratios.localCpu),
+  meteredPerCpu: spread(ratios.meteredCpu),
+};
 const shared = sharedRounds
   ? {
       rounds: sharedRounds,
-      costPercent: percent(median(sharedCosts)),
-      lowPercent: percent(Math.min(...sharedCosts)),
-      highPercent: percent(Math.max(...sharedCosts)),
+      cost: spread(sharedCosts),
       rateCostPercent: percent(median(sharedRateCosts)),
     }
   : null;
 if (hasFlag("json"))
-  console.log(
-    JSON.stringify({
-      seconds,
-      connections,
-      aa: hasFlag("aa"),
-      alone: { rounds, rows, costPercent: aloneCost, medianRateCostPercent: aloneMedianRateCost },
-      shared,
-    }),
-  );
+  console.log(JSON.stringify({ seconds, connections, aa: hasFlag("aa"), rounds, rows, ofBare, shared }));
 else {
+  const range = (s: { median: number; low: number; high: number }) =>
+    `**${s.median}%** (rounds ${s.low}% to ${s.high}%)`;
   console.log(`cached GET /v1/fetch, ${connections} connections, ${seconds} s per round\n`);
+  console.log(`alone (each server with the core to itself, ${rounds} rounds, order rotating; medians):\n`);
+  console.log("| server | requests/s | requests per CPU second | p99 latency (ms) | non-2xx (all rounds) |");
+  console.log("|---|---|---|---|---|");
+  for (const r of rows)
+    console.log(`| ${r.server} | ${r.rps} | ${r.perCpuSecond} | ${r.p99} | ${r.non2xx} |`);
   console.log(
-    `alone (each server with the core to itself, ${rounds} rounds each, alternating; medians of rounds):\n`,
+    `\nof the bare server's rate, medians of each round's ratio (targets: local >= 50%, metered >= 40%):`,
   );
-  console.log("| server | requests/s | p99 latency (ms) | non-2xx (all rounds) |");
-  console.log("|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.server} | ${r.rps} | ${r.p99} | ${r.non2xx} |`);
-  console.log(
-    `\nalone: on/off cost ${aloneCost}% (median of the back-to-back pairs; ${aloneMedianRateCost}% from the median rates): noisy`,
-  );
+  console.log(`- local account: ${range(ofBare.local)}; per CPU second ${range(ofBare.localPerCpu)}`);
+  console.log(`- metered key: ${range(ofBare.metered)}; per CPU second ${range(ofBare.meteredPerCpu)}`);
   if (shared)
     console.log(
-      `shared (both servers loaded at once on one core, ${shared.rounds} rounds): ` +
-        `auth + metering cost ${shared.costPercent}% of throughput ` +
-        `per CPU second (median; rounds ${shared.lowPercent}% to ${shared.highPercent}%; ` +
-        `${shared.rateCostPercent}% from the rates alone; target: under 15%)`,
+      `\nshared (metered and off loaded at once on one core, ${shared.rounds} rounds): ` +
+        `auth + metering cost ${shared.cost.median}% of throughput per CPU second ` +
+        `(median; rounds ${shared.cost.low}% to ${shared.cost.high}%; ` +
+        `${shared.rateCostPercent}% from the rates alone)`,
     );
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { SiphonError } from "../errors.ts";
 import type { AccountStore, ApiKeyInfo } from "../store/types.ts";
 
@@ -10,7 +9,8 @@ const PREFIX_LENGTH = 13; // "sph_live_" plus 4 characters: enough to tell keys 
 function base62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    // Web Crypto's generator: node:crypto would cost every CLI run that names the local account its start-up.
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
       if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }
   }

@@ -1,4 +1,3 @@
-import mammoth from "mammoth";
 import { SiphonError } from "../errors.ts";
 
 /**
@@ -7,6 +6,8 @@ import { SiphonError } from "../errors.ts";
  * unsupported_content when the bytes are not a readable DOCX.
  */
 export async function docxToHtml(body: Uint8Array): Promise<string> {
+  // Loaded only for a DOCX: mammoth and its zip and XML modules would cost every fetch's start-up.
+  const { default: mammoth } = await import("mammoth");
   try {
     // mammoth's Node entry wants a Buffer; a view over the same bytes avoids a copy.
     const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);

@@ -1,4 +1,4 @@
-import { type CheerioAPI, load } from "cheerio";
+import { type CheerioAPI, load } from "cheerio/slim";
 import { parseBounded } from "../extract/depth.ts";
 import { loadHtml } from "../extract/dom.ts";
 

@@ -1,4 +1,4 @@
-import { type CheerioAPI, load } from "cheerio";
+import { type CheerioAPI, load } from "cheerio/slim";
 import { parseBounded } from "./depth.ts";
 
 /** cheerio's switch to htmlparser2 (and to dom-serializer for `.html()`), in HTML mode. */

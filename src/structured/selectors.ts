@@ -1,4 +1,4 @@
-import * as cheerio from "cheerio";
+import * as cheerio from "cheerio/slim";
 import { SiphonError } from "../errors.ts";
 import { loadHtml } from "../extract/dom.ts";
 

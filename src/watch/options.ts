@@ -1,4 +1,4 @@
-import { load } from "cheerio";
+import { load } from "cheerio/slim";
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import { createSsrfGuard, parseAllowList } from "../fetch/ssrf.ts";

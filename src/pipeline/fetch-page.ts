@@ -110,19 +110,24 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     `${key}|${createdAt}|${JSON.stringify([extract, formats.rawHtml, formats.images])}`;
   if (cacheable && input.maxAge > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
-    if (entry?.body && now() - entry.createdAt <= input.maxAge) {
+    if (entry && now() - entry.createdAt <= input.maxAge) {
       const cache = { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) };
       const memoKey = renderKey(entry.createdAt);
+      // Looked up before the entry's bytes and description are read: a store may make those only
+      // when asked (SQLite's copy of a page's bytes cost more than the rest of a cached request).
       const rendered = deps.engines.renders?.get(memoKey);
       if (rendered)
         return { result: { ...rendered, elapsed: Math.round(performance.now() - started) }, cache };
-      const { engine, ...described } = entry.value;
-      const page: FetchedPage = { ...described, body: entry.body };
-      const converted = await convertPage(page, extract, deps.engines.extract);
-      if (converted.blocked) throw blockedError(converted.blocked);
-      const result = renderResult({ page, converted, engine }, formats, performance.now() - started);
-      deps.engines.renders?.set(memoKey, result);
-      return { result, cache };
+      const body = entry.body;
+      if (body) {
+        const { engine, ...described } = entry.value;
+        const page: FetchedPage = { ...described, body };
+        const converted = await convertPage(page, extract, deps.engines.extract);
+        if (converted.blocked) throw blockedError(converted.blocked);
+        const result = renderResult({ page, converted, engine }, formats, performance.now() - started);
+        deps.engines.renders?.set(memoKey, result);
+        return { result, cache };
+      }
     }
   }
 

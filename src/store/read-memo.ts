@@ -33,40 +33,66 @@ export class DataVersion {
   }
 }
 
+/** How much a memo may hold: entries, and optionally bytes by a weight of each value. */
+export interface MemoBounds<T> {
+  maxEntries?: number;
+  /** With `weigh`: the most the values may weigh together. */
+  maxBytes?: number;
+  weigh?: (value: T) => number;
+}
+
 /**
  * Memoised reads that stay exact: the memo is dropped when the connection's
  * data_version moves (another process committed), and writers in this
  * process call `clear()` or `set()`. A hit saves the query and the row mapping.
+ * Past its bounds (10,000 entries by default) the memo starts again: a flood
+ * of distinct keys must not grow memory without end.
  */
 export class ReadMemo<T> {
   private seen = -1;
   private readonly values = new Map<string, T>();
+  private bytes = 0;
+  private readonly maxEntries: number;
 
-  constructor(private readonly version: DataVersion) {}
+  constructor(
+    private readonly version: DataVersion,
+    private readonly bounds: MemoBounds<T> = {},
+  ) {
+    this.maxEntries = bounds.maxEntries ?? 10_000;
+  }
 
   get(key: string, load: () => T): T {
     const version = this.version.current();
     if (version !== this.seen) {
-      this.values.clear();
+      this.clear();
       this.seen = version;
     }
     // Memoised values are never undefined (a missing row is null), so one lookup tells a hit.
     const hit = this.values.get(key);
     if (hit !== undefined) return hit;
     const value = load();
-    // Bounded: a flood of unknown keys must not grow memory without end.
-    if (this.values.size >= 10_000) this.values.clear();
-    this.values.set(key, value);
+    this.set(key, value);
     return value;
   }
 
   /** Drops everything (this process wrote what the memo holds). */
   clear(): void {
     this.values.clear();
+    this.bytes = 0;
   }
 
   /** Replaces one value this process just wrote. */
   set(key: string, value: T): void {
+    const { weigh, maxBytes = Number.POSITIVE_INFINITY } = this.bounds;
+    const weight = weigh ? weigh(value) : 0;
+    const previous = this.values.get(key);
+    if (previous !== undefined && weigh) this.bytes -= weigh(previous);
+    if (weight > maxBytes) {
+      this.values.delete(key);
+      return;
+    }
+    if (this.values.size >= this.maxEntries || this.bytes + weight > maxBytes) this.clear();
     this.values.set(key, value);
+    this.bytes += weight;
   }
 }

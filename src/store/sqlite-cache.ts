@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { DataVersion, ReadMemo } from "./read-memo.ts";
 import type { CacheEntry, CacheStore } from "./types.ts";
 
 /** How the cache bounds itself. */
@@ -23,13 +24,42 @@ interface Row {
   accessed_at: number;
 }
 
+/** Rows read are kept up to this many bytes (a few hundred pages): a hot page is then no query. */
+const ROWS_MEMO_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The entry of a row read: its value and bytes are made on first use, each once, so a hit whose
+ * result is rendered already (the render memo) parses no JSON and copies no bytes (a copy of a
+ * page's bytes per request cost the server more than the rest of its cache read). The bytes are
+ * a copy: the row's stay as read for the next request.
+ */
+function entryOf<T>(row: Row, value: T | undefined): CacheEntry<T> {
+  let parsed = value;
+  let bytes: Uint8Array | null | undefined;
+  return {
+    createdAt: row.created_at,
+    get value(): T {
+      parsed ??= JSON.parse(row.value) as T;
+      return parsed;
+    },
+    get body(): Uint8Array | null {
+      if (bytes === undefined) bytes = row.body ? new Uint8Array(row.body) : null;
+      return bytes;
+    },
+  };
+}
+
 /**
  * The SQLite cache: entries keyed by the caller, least recently used ones evicted past
  * `limits.maxBytes`, entries older than `limits.maxAgeMs` swept on writes. The running size is
  * read once and then kept, so a write costs no table scan (another process writing the same file
  * keeps its own count; each evicts by the same rule).
  */
-export function sqliteCache(sqlite: Database, limits: CacheLimits): CacheStore {
+export function sqliteCache(
+  sqlite: Database,
+  limits: CacheLimits,
+  version: DataVersion = new DataVersion(sqlite),
+): CacheStore {
   const byKey = sqlite.query<Row, [string]>(
     "SELECT value, body, created_at, accessed_at FROM cache_entries WHERE key = ?",
   );
@@ -47,6 +77,12 @@ export function sqliteCache(sqlite: Database, limits: CacheLimits): CacheStore {
   );
   const remove = sqlite.query("DELETE FROM cache_entries WHERE key = ?");
 
+  // Rows as read, kept until another connection commits (data_version) or this one writes; whether
+  // a row's value parses is learnt once.
+  const rows = new ReadMemo<(Row & { parses?: boolean }) | null>(version, {
+    maxBytes: ROWS_MEMO_BYTES,
+    weigh: (row) => (row ? row.value.length + (row.body?.byteLength ?? 0) : 0),
+  });
   let bytes: number | undefined;
   let lastSweep = 0;
   const used = () => {
@@ -70,17 +106,24 @@ export function sqliteCache(sqlite: Database, limits: CacheLimits): CacheStore {
 
   return {
     async get<T>(key: string, now: number): Promise<CacheEntry<T> | null> {
-      const row = byKey.get(key);
+      const row = rows.get(key, () => byKey.get(key));
       if (!row) return null;
       if (now - row.created_at > limits.maxAgeMs) return null;
-      let value: T;
-      try {
-        value = JSON.parse(row.value) as T;
-      } catch {
-        return null;
+      let value: T | undefined;
+      if (row.parses === undefined) {
+        try {
+          value = JSON.parse(row.value) as T;
+          row.parses = true;
+        } catch {
+          row.parses = false;
+        }
       }
-      if (now - row.accessed_at >= TOUCH_EVERY_MS) touch.run(now, key);
-      return { value, body: row.body ? new Uint8Array(row.body) : null, createdAt: row.created_at };
+      if (!row.parses) return null;
+      if (now - row.accessed_at >= TOUCH_EVERY_MS) {
+        touch.run(now, key);
+        row.accessed_at = now;
+      }
+      return entryOf<T>(row, value);
     },
     async set<T>(key: string, url: string, entry: { value: T; body?: Uint8Array; createdAt: number }) {
       const json = JSON.stringify(entry.value);
@@ -95,6 +138,7 @@ export function sqliteCache(sqlite: Database, limits: CacheLimits): CacheStore {
         if (sweep.run(entry.createdAt - limits.maxAgeMs).changes > 0) bytes = undefined;
       }
       if (used() > limits.maxBytes) evict();
+      rows.clear();
     },
   };
 }

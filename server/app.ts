@@ -1,5 +1,5 @@
 import { swagger } from "@elysiajs/swagger";
-import { Elysia } from "elysia";
+import { Elysia, StatusMap } from "elysia";
 import pkg from "../package.json";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
@@ -9,7 +9,8 @@ import { compatRoutes } from "./compat/index.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import { checkRequestSize, firecrawlAnswer, formatB, methodRefusal, toApiError } from "./errors.ts";
 import { checkHost, createGuard, type Guard } from "./guard.ts";
-import { jsonResponse } from "./json-response.ts";
+import { jsonResponse, jsonTextResponse } from "./json-response.ts";
+import { JsonText } from "./json-text.ts";
 import { routeTable } from "./route-table.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { agentRoutes } from "./routes/agent.ts";
@@ -113,6 +114,14 @@ export function createApp(options: AppOptions) {
     // Plain JSON answers skip Elysia's mapping: jsonResponse builds their headers faster.
     .mapResponse(({ response, set }) => {
       if (response === null || typeof response !== "object" || response instanceof Response) return;
+      // JSON a route made itself (a cached fetch result's kept bytes): sent as jsonResponse would.
+      if (response instanceof JsonText) {
+        const status = typeof set.status === "number" ? set.status : StatusMap[set.status ?? "OK"];
+        const built = jsonTextResponse(response.body, status, set.headers as Record<string, string | number>);
+        set.headers = {};
+        set.status = 200;
+        return built;
+      }
       if (Object.getPrototypeOf(response) !== Object.prototype && !Array.isArray(response)) return;
       if (typeof set.status !== "number" || set.cookie || set.redirect) return;
       const built = jsonResponse(response, set.status, set.headers as Record<string, string | number>);

@@ -68,3 +68,16 @@ export function jsonResponse(
 ): Response {
   return Response.json(body, { status, headers: headersFor(headers) });
 }
+
+/** Response.json's own Content-Type, for JSON text made beforehand. */
+const JSON_TYPE = "application/json;charset=utf-8";
+
+/** JSON `text` (made beforehand) as jsonResponse would answer it: the same status, headers and bytes. */
+export function jsonTextResponse(
+  text: string | Uint8Array<ArrayBuffer>,
+  status: number,
+  headers: Record<string, string | number>,
+): Response {
+  headers["content-type"] = JSON_TYPE;
+  return new Response(text, { status, headers: headersFor(headers) });
+}

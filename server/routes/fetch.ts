@@ -2,22 +2,29 @@ import { Elysia } from "elysia";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { scrape } from "../../src/pipeline/scrape.ts";
-import { FetchBody, FetchQuery, FetchResult, fetchInputFromQuery } from "../../src/schemas/fetch.ts";
+import {
+  FetchBody,
+  type FetchInput,
+  FetchQuery,
+  FetchResult,
+  fetchInputFromQuery,
+} from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, metered } from "../guard.ts";
+import { templatedJson } from "../json-text.ts";
 import { jsonRequestBody, queryParameters, responses } from "../openapi.ts";
+import { queryInput } from "../query-input.ts";
 
 type SetHeaders = Record<string, string | number>;
 
 function run(
-  input: unknown,
+  body: FetchInput,
   deps: FetchDeps,
   guard: Guard,
   request: Request,
   set: { headers: SetHeaders },
   log?: (line: string) => void,
 ) {
-  const body = validate(FetchBody, input);
   return metered(guard, request, set, "fetch", async (admission) => {
     const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
     const outcome = await scrape(
@@ -27,7 +34,10 @@ function run(
     set.headers["x-cache"] = outcome.cache.hit ? "HIT" : "MISS";
     if (outcome.cache.hit) set.headers["x-cache-age"] = String(outcome.cache.ageSeconds ?? 0);
     set.headers["x-fetch-type"] = outcome.result.method === "stealth" ? "stealth" : "basic";
-    return { body: outcome.result, credits: outcome.credits, degraded: outcome.degraded };
+    const result = outcome.result as unknown as Record<string, unknown>;
+    // A cached page answers the same fields each time but `elapsed`: its JSON is kept.
+    const answer = templatedJson(result, "elapsed", outcome.result.links);
+    return { body: answer, credits: outcome.credits, degraded: outcome.degraded };
   });
 }
 
@@ -44,11 +54,12 @@ const description =
 
 /** GET and POST /v1/fetch: translate the request, meter it, call the core, set cache headers. */
 export function fetchRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {
+  const fromQuery = queryInput((query) => validate(FetchBody, fetchInputFromQuery(query)));
   return new Elysia({ name: "routes:fetch" })
     .get(
       "/v1/fetch",
-      ({ query, set, request }) =>
-        run(fetchInputFromQuery(query as Record<string, unknown>), deps, guard, request, set, log),
+      // The query is read from the URL here (not Elysia's `query`): a repeated one is not parsed again.
+      ({ set, request }) => run(fromQuery(request.url), deps, guard, request, set, log),
       {
         detail: {
           summary: "Fetch a URL (query parameters)",
@@ -58,12 +69,16 @@ export function fetchRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
         } as never,
       },
     )
-    .post("/v1/fetch", ({ body, set, request }) => run(body, deps, guard, request, set, log), {
-      detail: {
-        summary: "Fetch a URL (JSON body)",
-        description,
-        requestBody: jsonRequestBody(FetchBody),
-        responses: responses(FetchResult),
-      } as never,
-    });
+    .post(
+      "/v1/fetch",
+      ({ body, set, request }) => run(validate(FetchBody, body), deps, guard, request, set, log),
+      {
+        detail: {
+          summary: "Fetch a URL (JSON body)",
+          description,
+          requestBody: jsonRequestBody(FetchBody),
+          responses: responses(FetchResult),
+        } as never,
+      },
+    );
 }

@@ -1,5 +1,6 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
+import MirrorTurndown from "turndown/lib/turndown.browser.es.js";
 import { addTableRules } from "./markdown-tables.ts";
 import type { AnyNode } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
@@ -92,21 +93,43 @@ function itemIndex(list: HTMLElement, item: Node): number {
 }
 
 let service: TurndownService | null = null;
+let mirrorService: TurndownService | null = null;
+
+const TURNDOWN_OPTIONS: TurndownService.Options = {
+  headingStyle: "atx",
+  codeBlockStyle: "fenced",
+  bulletListMarker: "-",
+  emDelimiter: "*",
+  strongDelimiter: "**",
+};
 
 /**
- * The configured turndown service, built on first use: turndown compiles its
- * rules once per service, and importing stays free. Exported for the parity
- * test of the DOM mirror against turndown's own HTML parsing.
+ * The configured turndown service for HTML text, built on first use: turndown
+ * compiles its rules once per service. It is turndown's Node build, which parses
+ * text with domino; loading domino is a good part of a fetch's start-up, so it is
+ * required only here. Exported for the parity test of the DOM mirror against
+ * turndown's own HTML parsing.
  */
 export function markdownService(): TurndownService {
-  if (service) return service;
-  const td = new TurndownService({
-    headingStyle: "atx",
-    codeBlockStyle: "fenced",
-    bulletListMarker: "-",
-    emDelimiter: "*",
-    strongDelimiter: "**",
-  });
+  if (!service) {
+    const NodeTurndown = require("turndown") as typeof import("turndown");
+    service = configure(new NodeTurndown(TURNDOWN_OPTIONS));
+  }
+  return service;
+}
+
+/**
+ * The same service for the DOM mirror: turndown's browser build, the same converter
+ * without domino (it would parse text with the browser's DOM, which is not there, so
+ * it is only given nodes).
+ */
+function mirrorMarkdownService(): TurndownService {
+  mirrorService ??= configure(new MirrorTurndown(TURNDOWN_OPTIONS));
+  return mirrorService;
+}
+
+/** `td` with siphon's rules: GFM tables and lists, code blocks, links, images, math, footnotes. */
+function configure(td: TurndownService): TurndownService {
   td.use([tables, strikethrough, taskListItems]);
   addTableRules(td);
   td.addRule("codeBlock", {
@@ -208,7 +231,6 @@ export function markdownService(): TurndownService {
       return `\n[^${label}]: ${body}\n${node.nodeName === "LI" ? "" : "\n"}`;
     },
   });
-  service = td;
   return td;
 }
 
@@ -230,5 +252,6 @@ export function tidyMarkdown(md: string): string {
  */
 export function toMarkdown(roots: readonly AnyNode[], notations?: Notations): string {
   const input = turndownInput(roots, notations);
-  return tidyMarkdown(markdownService().turndown(input as string | HTMLElement));
+  if (typeof input === "string") return tidyMarkdown(markdownService().turndown(input));
+  return tidyMarkdown(mirrorMarkdownService().turndown(input as unknown as HTMLElement));
 }

@@ -1,10 +1,9 @@
-import { type BrandingProfile, fetchBranding } from "../branding/index.ts";
-import { type ChangeReport, trackChanges } from "../changes/index.ts";
+import type { BrandingProfile } from "../branding/index.ts";
+import type { ChangeReport } from "../changes/index.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import type { FetchResult } from "../schemas/fetch.ts";
 import { withDeadline } from "../scrape/deadline.ts";
 import { type PageMetaTags, pageMetaTags } from "../scrape/meta-tags.ts";
-import { extractPage } from "../structured/index.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
 import { type SummaryOutcome, summarize } from "../summary/index.ts";
 import { pageCredits } from "./credits.ts";
@@ -32,7 +31,11 @@ export interface ScrapeOutcome extends FetchOutcome {
   warnings: string[];
 }
 
-/** Runs the plan: the fetch (and a screenshot beside it), then what is made of its one answer. */
+/**
+ * Runs the plan: the fetch (and a screenshot beside it), then what is made of its one answer. The
+ * steps only some requests ask for (extraction, branding, change tracking) are imported when
+ * asked: a plain fetch would otherwise load them all at start-up.
+ */
 async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
   // Past the weekly quota a scrape runs HTTP-only: no browser for a screenshot either.
   const shot = deps.httpOnly ? undefined : plan.screenshot;
@@ -60,13 +63,18 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
   };
   if (plan.extraction) {
     const page = { url: result.url, title: result.title, html: result.rawHtml ?? "", markdown };
+    const { extractPage } = await import("../structured/index.ts");
     const extracted = await extractPage(page, plan.extraction, llmDeps);
     result.json = extracted.data;
     if (extracted.tokensUsed) result.extractTokensUsed = extracted.tokensUsed;
   }
   const [summary, branding] = await Promise.all([
     plan.summary ? summarize({ markdown, title: result.title }, plan.llm.target, llmDeps) : undefined,
-    plan.branding && html !== undefined ? fetchBranding({ html, url: result.url }, deps) : undefined,
+    plan.branding && html !== undefined
+      ? import("../branding/index.ts").then(({ fetchBranding }) =>
+          fetchBranding({ html, url: result.url }, deps),
+        )
+      : undefined,
   ]);
   if (summary) {
     outcome.summary = summary;
@@ -84,6 +92,7 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
   }
   const tracking = plan.changeTracking;
   if (tracking) {
+    const { trackChanges } = await import("../changes/index.ts");
     outcome.changeTracking = await trackChanges(
       deps.store.snapshots,
       {

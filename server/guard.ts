@@ -24,6 +24,8 @@ export interface Guard extends AuthContext {
   log?: (line: string) => void;
   /** That line was written already. */
   foreignKeyLogged?: boolean;
+  /** The Host header last found a loopback name: a busy client's next request sends the same. */
+  loopbackHost?: string;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -58,6 +60,7 @@ export function createGuard(config: Config, store: Store, now: () => number = Da
 export function checkHost(guard: Guard, request: Request): void {
   if (!guard.loopbackOnly) return;
   const host = request.headers.get("host") ?? new URL(request.url).host;
+  if (host === guard.loopbackHost) return;
   const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, "");
   if (!isLoopbackHost(name)) {
     throw new SiphonError(
@@ -68,6 +71,7 @@ export function checkHost(guard: Guard, request: Request): void {
       },
     );
   }
+  guard.loopbackHost = host;
 }
 
 type SetHeaders = Record<string, string | number>;

@@ -21,5 +21,16 @@ export function cacheKey(url: string, input: FetchInput, start: EngineName, ssrf
     location: input.location?.toUpperCase() ?? null,
     languages: input.languages ?? [],
   };
-  return new Bun.CryptoHasher("sha256").update(JSON.stringify(parts)).digest("hex");
+  const text = JSON.stringify(parts);
+  let key = keys.get(text);
+  if (key === undefined) {
+    key = new Bun.CryptoHasher("sha256").update(text).digest("hex");
+    if (keys.size >= KEYS_MAX) keys.clear();
+    keys.set(text, key);
+  }
+  return key;
 }
+
+/** Keys of the requests seen lately: a busy page's key is a map lookup, not a hash, per request. */
+const keys = new Map<string, string>();
+const KEYS_MAX = 1_024;

@@ -3,33 +3,48 @@ import type { Database } from "bun:sqlite";
 /** How long a data_version read stays fresh. */
 const FRESH_MS = 1;
 
+/** One connection's data_version as last read, and when. */
+interface VersionRead {
+  pragma: { get(): { data_version: number } | null };
+  value: number;
+  readAt: number;
+}
+
+/** The reads of every DataVersion on the performance clock, by connection: one pragma a millisecond each. */
+const reads = new WeakMap<Database, VersionRead>();
+
 /**
  * SQLite's data_version of one connection: it changes whenever another
  * connection (another process: `siphon keys revoke`) commits. Shared by
- * every memo of the connection and read again once it is a millisecond old,
- * so a commit by another process is seen by every request that starts a
+ * every memo of the connection (every DataVersion of it on the default
+ * clock reads the same) and read again once it is a millisecond old, so a
+ * commit by another process is seen by every request that starts a
  * millisecond later, while a busy server pays one ~2 µs pragma read per
  * millisecond rather than several per request.
  */
 export class DataVersion {
-  private readonly pragma;
-  private value = -1;
-  private readAt = Number.NEGATIVE_INFINITY;
+  private readonly read: VersionRead;
+  private readonly clock: () => number;
 
-  constructor(
-    sqlite: Database,
-    private readonly clock: () => number = performance.now.bind(performance),
-  ) {
-    this.pragma = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
+  constructor(sqlite: Database, clock?: () => number) {
+    this.clock = clock ?? performance.now.bind(performance);
+    const shared = clock ? undefined : reads.get(sqlite);
+    this.read = shared ?? {
+      pragma: sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version"),
+      value: -1,
+      readAt: Number.NEGATIVE_INFINITY,
+    };
+    if (!clock && !shared) reads.set(sqlite, this.read);
   }
 
   current(): number {
     const now = this.clock();
-    if (now - this.readAt >= FRESH_MS) {
-      this.readAt = now;
-      this.value = this.pragma.get()?.data_version ?? -1;
+    const read = this.read;
+    if (now - read.readAt >= FRESH_MS) {
+      read.readAt = now;
+      read.value = read.pragma.get()?.data_version ?? -1;
     }
-    return this.value;
+    return read.value;
   }
 }
 

@@ -5,14 +5,29 @@ import { Value } from "@sinclair/typebox/value";
 import { SiphonError } from "../errors.ts";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+const checkedOnce = new WeakSet<TSchema>();
 
-function checker<T extends TSchema>(schema: T): TypeCheck<T> {
+/** How a value is checked against a schema: typebox's compiled check, or Value's, which reads the same. */
+interface Checker {
+  Check(value: unknown): boolean;
+  Errors(value: unknown): { First(): ValueError | undefined };
+}
+
+/**
+ * The checker of `schema`: typebox's compiled one from the schema's second check on (a server's
+ * requests); the first check reads the schema as it goes (Value), the same rules and errors
+ * without compiling, which costs far more than one check: a CLI run checks its request once.
+ */
+function checker(schema: TSchema): Checker {
   let check = compiled.get(schema);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    compiled.set(schema, check);
+  if (check) return check;
+  if (!checkedOnce.has(schema)) {
+    checkedOnce.add(schema);
+    return { Check: (value) => Value.Check(schema, value), Errors: (value) => Value.Errors(schema, value) };
   }
-  return check as TypeCheck<T>;
+  check = TypeCompiler.Compile(schema);
+  compiled.set(schema, check);
+  return check;
 }
 
 function fieldName(path: string): string {

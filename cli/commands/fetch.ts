@@ -260,7 +260,8 @@ export default defineCommand({
     if (typeof a.output === "string") checkOutputPath(a.output);
     const remote = remoteOf(a, loadConfig());
     if (remote) return fetchAll(urls, a, (input) => callApi<FetchResult>(remote, "POST", "/v1/fetch", input));
-    const ctx = await openContext(urls.length === 1 ? onePageOverrides() : {});
+    // --no-cache never touches the store: it is opened (created, migrated) only if the cache is used.
+    const ctx = await openContext(urls.length === 1 ? onePageOverrides() : {}, { storeOnUse: true });
     try {
       return await fetchAll(urls, a, localFetcher(ctx));
     } finally {

@@ -13,7 +13,8 @@ import { run } from "../helpers/run.ts";
 import { startUnevenSite, type UnevenSite } from "../helpers/uneven-site.ts";
 
 const MAIN = join(import.meta.dir, "../../cli/main.ts");
-const RUNS = 3;
+/** Runs of each case: a race shows in a loop, not in one lucky run (each run is a cold CLI and a crawl). */
+const RUNS = 2;
 let site: UnevenSite;
 let app: TestApp;
 let apiUrl: string;

@@ -17,7 +17,7 @@ export interface ResultsTarget {
   key: string;
   /** 41 pages. */
   site: UnevenSite;
-  /** Over 200 pages: more than one page of a Firecrawl poll (100 documents), so its `next` is followed. */
+  /** Over 150 pages: more than one page of a Firecrawl poll (100 documents), so its `next` is followed. */
   bigSite: UnevenSite;
 }
 

@@ -17,7 +17,7 @@ if (postgresBin()) {
 
   beforeAll(async () => {
     site = startUnevenSite(41);
-    bigSite = startUnevenSite(230);
+    bigSite = startUnevenSite(160);
     // No cache: every run fetches again, so pages finish in the order their delays make.
     cluster = await startCluster({ SIPHON_CACHE: "false", SIPHON_ESCALATION: "false" });
     const [api] = await Promise.all([

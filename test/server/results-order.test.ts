@@ -14,7 +14,7 @@ let target: ResultsTarget;
 
 beforeAll(async () => {
   site = startUnevenSite(41);
-  bigSite = startUnevenSite(230);
+  bigSite = startUnevenSite(160);
   // No cache: every run fetches again, so pages finish in the order their delays make.
   app = await startTestApp({ escalation: false, fetchTimeoutMs: 10_000, cacheEnabled: false });
   const apiUrl = app.listen();

@@ -155,7 +155,9 @@ const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice
 
 async function main() {
   if (!hasFlag("no-build") && !stringFlag("bin")) {
-    const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "inherit", stderr: "inherit" });
+    // The build's output goes to stderr: stdout carries only the figures (--json).
+    const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "pipe", stderr: "inherit" });
+    process.stderr.write(built.stdout);
     if (built.exitCode !== 0) throw new Error("bun run build failed");
   }
   const html = articleHtml();

@@ -14,9 +14,9 @@
  */
 import { Elysia } from "elysia";
 import type { JobRunner } from "../src/jobs/runner.ts";
-import { surfaceOf } from "../src/jobs/surface.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import type { JobRecord } from "../src/store/types.ts";
+import { isFirecrawlJob } from "./compat/job-view.ts";
 import {
   firecrawlErrors,
   firecrawlPoll,
@@ -49,7 +49,6 @@ export interface SharedJobRoutes {
   cancel: SharedRoute<(job: JobRecord) => unknown>;
 }
 
-const isFirecrawlJob = (job: JobRecord) => surfaceOf(job)?.name === "firecrawl";
 const wantsEvents = (request: Request) =>
   request.headers.get("accept")?.includes("text/event-stream") ?? false;
 

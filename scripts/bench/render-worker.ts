@@ -1,55 +1,56 @@
 /**
  * One side of the SPA comparison of the render benchmark (scripts/bench/render.ts), in its own
  * process so neither tool's browser or event loop competes with the other's: renders
- * `/app/item/1?delay=D` ... `/app/item/<urls>?delay=D` of the fixture site at `siteUrl` (each
- * page draws itemText(n) once /api/item/n answers after D ms) at `concurrency`, after `warmup`
- * pages of the same kind (other item numbers) on the same browser, and prints one JSON line
- * (see Outcome) on stdout. A page counts as correct only when what the tool returns holds the
- * page's own itemText(n).
+ * `/item/1?ms=D` ... `/item/<urls>?ms=D` of the comparison site (scripts/bench/render-site.ts:
+ * each page's empty #root is filled with itemText(n) by a timer D ms after its load event) at
+ * `concurrency`, after `warmup` pages of the same kind (other item numbers) on the same
+ * browser, and prints one JSON line (see Outcome) on stdout. A page counts as correct only when
+ * the HTML the tool returns holds the page's own itemText(n).
  *
  * - `siphon`: the browser engine (createBrowserEngine) on its shared pool, as a scrape uses it:
  *   every request intercepted (fonts, media and images blocked), its readiness rule
- *   (src/fetch/browser/readiness.ts) decides when to read; the body it returns is checked.
- *   Every page is an independent request: its page is wiped before the next one has it.
+ *   (src/fetch/browser/readiness.ts) decides when to read, knowing nothing of the page; the
+ *   body it returns is checked. Every page is an independent request: its page is wiped
+ *   before the next one has it.
  * - `siphon-job`: the same, with every page part of one job's browsing session (the `session`
  *   option a crawl or batch job passes): a page is kept for the job's next page instead of
  *   being wiped, as Crawlee's session pool shares a session's cookies across its requests.
- * - `crawlee-idle`: Crawlee's PuppeteerCrawler as a user would write it for an SPA they do not
- *   know: default navigation (page.goto, waitUntil "load"), then `page.waitForNetworkIdle()`
- *   (puppeteer's defaults: no request in flight for 500 ms) in the requestHandler, then
- *   `page.content()`. Why that wait rather than `waitUntil: "networkidle2"`: networkidle2 lets
- *   two requests stay open, so it can end while the one data call the content needs is still
- *   running (here: whenever the API takes more than its 500 ms window); waitForNetworkIdle
- *   with no request in flight is the generic wait that is right for a fetch-then-draw app.
- * - `crawlee-load`: the same crawler with Crawlee's defaults only: `page.content()` right after
- *   the load event.
+ * - `crawlee`: Crawlee's PuppeteerCrawler told what to wait for, the fairest it can be: a
+ *   pre-navigation hook navigates to DOMContentLoaded only, and the requestHandler waits for
+ *   the page's own sentence (`page.waitForFunction` on document.body.textContent, polled on
+ *   every DOM mutation, so it wakes on the change that draws it), then reads `page.content()`.
+ *   It runs on the browser siphon's plain renders run on (Chromium's headless shell where
+ *   installed, in puppeteer's `headless: "shell"` mode).
+ * - `crawlee-full`: the same crawler on full Chromium (/usr/bin/chromium, new headless mode),
+ *   what puppeteer and Crawlee launch unless told otherwise.
  *
  * Crawlee's configuration is its default otherwise: a new page per request in one browser,
  * fingerprint injection on (useFingerprints), session pool, no request interception or
- * resource blocking; in-memory storage (persistStorage: false, storage dir in a temp folder).
- * Two settings differ from its defaults: min = max concurrency (both tools run exactly
- * `concurrency` pages at once), and retireBrowserAfterPageCount is raised above the pages of
- * the run (default 100) so its browser is not relaunched mid-run; siphon's is not either
- * (it recycles after 500). Both launch the browser siphon's plain renders run on (Chromium's
- * headless shell where installed, else /usr/bin/chromium; see findChromium) in the same
- * headless mode, with siphon's CHROMIUM_ARGS (--no-sandbox, --disable-gpu, ...) on top of
- * puppeteer's defaults.
+ * resource blocking (the pages load nothing but their HTML); in-memory storage
+ * (persistStorage: false, storage dir in a temp folder). Two settings differ from its
+ * defaults: min = max concurrency (both tools run exactly `concurrency` pages at once), and
+ * retireBrowserAfterPageCount is raised above the pages of the run (default 100) so its
+ * browser is not relaunched mid-run; siphon's is not either (it recycles after 500). Both
+ * launch their browser with siphon's CHROMIUM_ARGS (--no-sandbox, --disable-gpu, ...) on top
+ * of puppeteer's defaults.
  *
  * Wall time runs from the start of the first timed page (siphon: its fetch call; Crawlee: its
  * pre-navigation hook, so the queue's 0.5 s poll after adding the requests is not counted)
  * to the end of the last one. Latency per page is measured the same way. CPU time is the
  * machine's (see machineCpuSeconds) over the timed pages, per page.
  *
- *   bun scripts/bench/render-worker.ts <siphon|siphon-job|crawlee-idle|crawlee-load> <siteUrl> <urls> <delay> <concurrency> <warmup>
+ *   bun scripts/bench/render-worker.ts <siphon|siphon-job|crawlee|crawlee-full> <siteUrl> <urls> <delay> <concurrency> <warmup>
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { GoToOptions } from "puppeteer-core";
 import { CHROMIUM_ARGS } from "../../src/fetch/browser/launch.ts";
 import { itemText } from "../../test/helpers/site-pages/apps.ts";
+import { itemOfUrl as itemOf, timerItemUrl as itemUrl } from "./render-site.ts";
 import { machineCpuSeconds } from "./stats.ts";
 
-export const TOOLS = ["siphon", "siphon-job", "crawlee-idle", "crawlee-load"] as const;
+export const TOOLS = ["siphon", "siphon-job", "crawlee", "crawlee-full"] as const;
 export type Tool = (typeof TOOLS)[number];
 
 /** What one worker run prints. */
@@ -140,8 +141,8 @@ interface WorkerArgs {
   warmup: number;
 }
 
-const itemUrl = (site: string, n: number, delay: number) => `${site}/app/item/${n}?delay=${delay}`;
-const itemOf = (url: string) => Number(/\/app\/item\/(\d+)/.exec(url)?.[1]);
+/** Longest Crawlee waits for a page's sentence: far past the page's timer, so only a page that never draws reaches it. */
+const MARKER_TIMEOUT_MS = 15_000;
 
 /** siphon's side; with `session`, every page as one job's (EngineFetchOptions.session), as a crawl or batch renders them. */
 async function runSiphon(args: WorkerArgs, session?: string): Promise<Timed> {
@@ -200,7 +201,8 @@ async function runSiphon(args: WorkerArgs, session?: string): Promise<Timed> {
   }
 }
 
-async function runCrawlee(args: WorkerArgs, waitForIdle: boolean, home: string): Promise<Timed> {
+/** Crawlee's side, on the headless shell siphon renders on or (`full`) on full Chromium. */
+async function runCrawlee(args: WorkerArgs, full: boolean, home: string): Promise<Timed> {
   process.env.CRAWLEE_STORAGE_DIR = join(home, "crawlee");
   const [
     { PuppeteerCrawler, Configuration, log },
@@ -214,12 +216,15 @@ async function runCrawlee(args: WorkerArgs, waitForIdle: boolean, home: string):
     import("../../src/fetch/browser/launch.ts"),
   ]);
   log.setLevel(log.LEVELS.WARNING);
-  // The browser siphon's plain renders run on (the headless shell where installed), launched alike.
+  // The browser siphon's plain renders run on (the headless shell where installed), launched
+  // alike; or full Chromium, which siphon keeps for stealth renders.
   const executablePath = findChromium(
     loadConfig({ SIPHON_HOME: "/nonexistent/siphon-bench-home" }),
-    "browser",
+    full ? "stealth" : "browser",
   );
-  const headless = isHeadlessShell(executablePath) ? "shell" : true;
+  if (full && isHeadlessShell(executablePath)) throw new Error("no full Chromium is installed");
+  if (!full && !isHeadlessShell(executablePath)) throw new Error("no Chromium headless shell is installed");
+  const headless = full ? true : "shell";
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
   const starts = new Map<string, number>();
   const warm: PageResult[] = [];
@@ -250,13 +255,19 @@ async function runCrawlee(args: WorkerArgs, waitForIdle: boolean, home: string):
       // Default 100: the browser would be relaunched mid-run (siphon's is not either).
       browserPoolOptions: { retireBrowserAfterPageCount: args.warmup + args.urls + 100 },
       preNavigationHooks: [
-        ({ request }) => {
+        ({ request }, gotoOptions) => {
           // A retry keeps the first start: its time is the page's.
           if (!starts.has(request.url)) starts.set(request.url, performance.now());
+          // The content is waited for below: the load event would only delay the handler.
+          if (gotoOptions) (gotoOptions as GoToOptions).waitUntil = "domcontentloaded";
         },
       ],
       async requestHandler({ request, page }) {
-        if (waitForIdle) await page.waitForNetworkIdle();
+        await page.waitForFunction(
+          (text: string) => document.body?.textContent?.includes(text) === true,
+          { polling: "mutation", timeout: MARKER_TIMEOUT_MS },
+          itemText(itemOf(request.url)),
+        );
         const html = await page.content();
         record(request.url, { ok: true, correct: html.includes(itemText(itemOf(request.url))) });
       },
@@ -315,7 +326,7 @@ if (import.meta.main) {
     const timed =
       tool === "siphon" || tool === "siphon-job"
         ? await runSiphon(args, tool === "siphon-job" ? "bench-job" : undefined)
-        : await runCrawlee(args, tool === "crawlee-idle", home);
+        : await runCrawlee(args, tool === "crawlee-full", home);
     process.stdout.write(`${JSON.stringify(summarise(tool as Tool, args, timed))}\n`);
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -137,7 +137,7 @@ const SETTINGS = {
     env: "SIPHON_EXTRACT_THREADS",
     kind: "int",
     default: -1,
-    doc: "Worker threads that parse and convert HTML beside the event loop (0: in the main thread); default one per core up to 4 (the event loop mostly waits on the network)",
+    doc: "Worker threads that parse and convert HTML beside the event loop (0: in the main thread); default one per core but one (for the event loop), at least 1 and at most 4",
   },
   browserContextUses: {
     env: "SIPHON_BROWSER_CONTEXT_USES",

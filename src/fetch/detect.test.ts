@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { extractHtml } from "../extract/index.ts";
-import { detectBotWall, detectNeedsJavaScript } from "./detect.ts";
+import { detectBotWall, detectNeedsJavaScript, visibleText, visibleTextAtLeast } from "./detect.ts";
 
 const page = (html: string, status = 200, headers: Record<string, string> = {}) => ({
   status,
@@ -438,5 +438,41 @@ describe("detectNeedsJavaScript", () => {
     ],
   ])("%s does not", (_name, html, textLength) => {
     expect(detectNeedsJavaScript(html, textLength)).toEqual({ needsJs: false });
+  });
+});
+
+describe("visibleTextAtLeast: the bot-wall check's fast path", () => {
+  const filler = (n: number) => "word ".repeat(n);
+  // Markup where counting from the start meets text visibleText drops later, by its order of passes.
+  const TRICKY = [
+    `<html><head><title>t</title></head><body><script>a = "<!-- </script> -->"; ${filler(300)}</script>${filler(5)}</body></html>`,
+    `<body><script>document.write("<head>")</script>${filler(600)}</head><p>${filler(5)}</p></body>`,
+    `<body><a title="<!--">${filler(600)}</a> --> <p>x</p></body>`,
+    `<body><p>${filler(100)}</p><style>p{}</style >${filler(100)}<svg><!-- </svg> -->${filler(700)}</svg></body>`,
+    `<body><p>&amp;&lt;&#160;&nbsp;&bogus; ${"&amp;".repeat(3000)}</p></body>`,
+    `<body><p>${filler(50)} <!-- never closed ${filler(900)}</p></body>`,
+    `<body><p>${filler(50)}</p><script>${filler(900)}`,
+    `<body>${"<div>".repeat(2000)}${filler(10)}<head>${filler(900)}</head>${filler(3)}</body>`,
+    `<body>${filler(1000)} a < b ${filler(1000)}</body>`,
+  ];
+
+  test("never claims more text than visibleText finds", async () => {
+    const dir = new URL("../../test/fixtures/pages/", import.meta.url).pathname;
+    const pages = [...TRICKY];
+    for (const name of new Bun.Glob("**/*.html").scanSync(dir)) pages.push(await Bun.file(dir + name).text());
+    for (const html of pages) {
+      const length = visibleText(html).length;
+      for (const enough of [1, 10, 50, 500, 2000, 5000]) {
+        if (visibleTextAtLeast(html, enough))
+          expect({ enough, length }).toEqual({ enough, length: Math.max(length, enough) });
+      }
+    }
+  });
+
+  test("proves an ordinary article long early", () => {
+    const article = `<html><head><title>A</title><script>var x = 1;</script></head><body><nav>Home</nav><article>${"<p>A paragraph of an article that goes on for a while, as articles do.</p>".repeat(60)}</article></body></html>`;
+    expect(visibleTextAtLeast(article, 2000)).toBe(true);
+    expect(visibleTextAtLeast(LONG_ARTICLE, 2000)).toBe(true);
+    expect(visibleTextAtLeast(CLOUDFLARE_CHALLENGE, 2000)).toBe(false);
   });
 });

@@ -193,7 +193,7 @@ function collapse(text: string): string {
 }
 
 /** Roughly what a reader sees without JavaScript: body text minus scripts, styles and markup. */
-function visibleText(html: string): string {
+export function visibleText(html: string): string {
   const stripped = html
     .replace(/<!--[\s\S]*?-->/g, " ")
     .replace(/<head\b[\s\S]*?<\/head>/gi, " ")
@@ -202,20 +202,119 @@ function visibleText(html: string): string {
   return collapse(decodeEntities(stripped));
 }
 
+const BLOCK_ELEMENT = /^<(head|script|style|noscript|template|svg)\b/i;
+/** Where visibleText's patterns end each element it drops whole (the head's takes no space). */
+const CLOSING: Record<string, RegExp> = Object.fromEntries(
+  ["head", "script", "style", "noscript", "template", "svg"].map((name) => [
+    name,
+    new RegExp(name === "head" ? "</head>" : `</${name}\\s*>`, "gi"),
+  ]),
+);
+
+/**
+ * Whether visibleText(html) is at least `enough` characters long, proven by counting a lower bound
+ * of it from the start and stopping there: most pages are articles, proven long within their first
+ * few kilobytes, so the whole-page passes of visibleText are left for the short pages walls are.
+ * It drops what visibleText drops, in its order (comments first, then the head and script-like
+ * elements, then tags), counts no whitespace and an entity as one character; where it cannot be
+ * sure (markup left open, a comment opening inside a tag) it stops: false means "not proven".
+ */
+export function visibleTextAtLeast(html: string, enough: number): boolean {
+  let count = 0;
+  let i = 0;
+  const end = html.length;
+  let comment = html.indexOf("<!--");
+  /** Where the next comment starts at or after `from` (end when none). */
+  const commentFrom = (from: number) => {
+    if (comment >= 0 && comment < from) comment = html.indexOf("<!--", from);
+    return comment < 0 ? end : comment;
+  };
+  // visibleText drops the head before script-like elements: a "<head" inside one it would start
+  // from there, so a skip that passes over one proves nothing.
+  const heads = /<head\b/gi;
+  let head = -2;
+  const headFrom = (from: number) => {
+    if (head !== -1 && head < from) {
+      heads.lastIndex = from;
+      head = heads.exec(html)?.index ?? -1;
+    }
+    return head < 0 ? end : head;
+  };
+  while (i < end) {
+    const code = html.charCodeAt(i);
+    if (code === 60 /* < */) {
+      let next = -1;
+      if (commentFrom(i) === i) {
+        const close = html.indexOf("-->", i + 4);
+        if (close >= 0) next = close + 3;
+      } else {
+        const block = BLOCK_ELEMENT.exec(html.slice(i, i + 10));
+        const closing = block ? CLOSING[(block[1] as string).toLowerCase()] : undefined;
+        let closed = -1;
+        // Comments inside the element were dropped before it was matched: its end is the first
+        // closing tag outside them.
+        for (let from = i; closing; ) {
+          closing.lastIndex = from;
+          const match = closing.exec(html);
+          if (!match) break;
+          const inner = commentFrom(from);
+          if (inner < match.index) {
+            const innerEnd = html.indexOf("-->", inner + 4);
+            if (innerEnd < 0) return false;
+            from = innerEnd + 3;
+            continue;
+          }
+          closed = match.index + match[0].length;
+          break;
+        }
+        if (closed >= 0) next = closed;
+        else {
+          // A plain tag (or an element left open, which visibleText treats as one).
+          const gt = html.indexOf(">", i);
+          if (gt >= 0 && commentFrom(i + 1) > gt) next = gt + 1;
+        }
+      }
+      if (next < 0 || headFrom(i + 1) < next) return false;
+      i = next;
+      continue;
+    }
+    if (code === 38 /* & */) {
+      const semi = html.indexOf(";", i);
+      if (semi > 0 && semi - i <= 8) i = semi;
+    } else if (code <= 32 || code === 160) {
+      i++;
+      continue;
+    }
+    if (++count >= enough) return true;
+    i++;
+  }
+  return false;
+}
+
 /**
  * Tells whether a page is a bot-detection, captcha or access-denied wall rather than the
  * content, judged by its shape (vendor markers, size, wording) and not by status alone:
  * a long article that merely mentions a captcha is not blocked.
  */
 export function detectBotWall(page: PageShape): BotWallVerdict {
-  const text = visibleText(page.html);
+  const { html } = page;
+  // A page proven long is judged by its headers alone (every other rule wants a short page, or a
+  // 403 with hardly any text), so its text and title are only worked out when a rule reads them.
+  let text = visibleTextAtLeast(html, SHORT_TEXT) ? undefined : visibleText(html);
+  let title: string | undefined;
   const context: Context = {
     status: page.status,
     headers: page.headers,
-    html: page.html,
-    title: titleOf(page.html),
-    text,
-    short: text.length < SHORT_TEXT,
+    html,
+    get title() {
+      title ??= titleOf(html);
+      return title;
+    },
+    get text() {
+      text ??= visibleText(html);
+      return text;
+    },
+    short: text !== undefined && text.length < SHORT_TEXT,
   };
   for (const rule of RULES) {
     if (rule.matches(context)) return { blocked: true, vendor: rule.vendor, reason: rule.reason };

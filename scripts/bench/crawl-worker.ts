@@ -11,7 +11,9 @@
  *   polled every 100 ms until it ends. Every page gets the full pipeline
  *   (clean, main content, markdown, metadata, links, quality) and is written
  *   to SQLite. robots.txt is read; `concurrency` is the crawl's
- *   maxConcurrency (1-5, as CrawlBody allows).
+ *   maxConcurrency (1-5, as CrawlBody allows). Above 5 (a multiple of 5), it runs
+ *   concurrency / 5 crawls at once, each of limit / crawls pages at 5 pages at once: the
+ *   same pages in flight, as several users' crawls would be.
  * - `crawlee`: Crawlee's CheerioCrawler at min = max concurrency, in-memory
  *   storage (nothing persisted); the handler reads the title and body text,
  *   pushes them to the default dataset and enqueues same-hostname links.
@@ -52,6 +54,14 @@ if (
 }
 
 const MIB = 1024 * 1024;
+/** The most pages one siphon crawl fetches at once (CrawlBody's maxConcurrency). */
+const MAX_CRAWL_CONCURRENCY = 5;
+if (crawler === "siphon" && concurrency > MAX_CRAWL_CONCURRENCY && concurrency % MAX_CRAWL_CONCURRENCY) {
+  console.error(
+    `siphon's concurrency above ${MAX_CRAWL_CONCURRENCY} must be a multiple of it (crawls at once)`,
+  );
+  process.exit(2);
+}
 
 /** Samples RSS every 100 ms; `warm` is the first sample taken once `done()` reached a tenth of the limit. */
 function rssSampler(done: () => number) {
@@ -100,25 +110,39 @@ async function runSiphon(home: string): Promise<Outcome> {
   const engines = createEngines(config);
   await ensureLocalAccount(store, "max", Date.now());
   const runner = startJobRunner(config, store, engines, { log: (m) => console.error(m) });
+  // One crawl runs at most MAX_CRAWL_CONCURRENCY pages at once; more pages in flight are more crawls
+  // at once, sharing the limit, each from "/" (so the site serves their common pages once each).
+  const crawls = Math.ceil(concurrency / MAX_CRAWL_CONCURRENCY);
   let completed = 0;
   const rss = rssSampler(() => completed);
   const started = performance.now();
-  const input = validate(CrawlBody, { url: startUrl, limit, maxDepth: 20, maxConcurrency: concurrency });
-  const job = await submitCrawl(input, LOCAL_ACCOUNT_ID, { store, config, now: Date.now() });
-  runner.submit(job.id);
-  let current = job;
-  while (current.status === "queued" || current.status === "processing") {
+  const jobs = [];
+  for (let c = 0; c < crawls; c++) {
+    const input = validate(CrawlBody, {
+      url: startUrl,
+      limit: Math.ceil(limit / crawls),
+      maxDepth: 20,
+      maxConcurrency: concurrency / crawls,
+    });
+    const job = await submitCrawl(input, LOCAL_ACCOUNT_ID, { store, config, now: Date.now() });
+    runner.submit(job.id);
+    jobs.push(job);
+  }
+  let current = jobs;
+  while (current.some((job) => job.status === "queued" || job.status === "processing")) {
     await Bun.sleep(100);
-    current = (await store.jobs.get(job.id)) ?? current;
-    completed = current.completed;
+    current = await Promise.all(current.map(async (job) => (await store.jobs.get(job.id)) ?? job));
+    completed = current.reduce((sum, job) => sum + job.completed, 0);
   }
   const seconds = (performance.now() - started) / 1000;
   const memory = rss.stop();
-  if (current.status !== "completed") console.error(`siphon job ended ${current.status}: ${current.error}`);
+  for (const job of current)
+    if (job.status !== "completed") console.error(`siphon job ended ${job.status}: ${job.error}`);
   await runner.close();
   await engines.close();
   await store.close();
-  return { pages: current.completed, failed: current.failed, seconds, rss: memory };
+  const failed = current.reduce((sum, job) => sum + job.failed, 0);
+  return { pages: completed, failed, seconds, rss: memory };
 }
 
 async function runCrawlee(home: string): Promise<Outcome> {

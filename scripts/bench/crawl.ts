@@ -6,7 +6,10 @@
  * 127.0.0.1) as a child process, then runs scripts/bench/crawl-worker.ts once
  * per crawler per round, each in its own process so its RSS is its own, and
  * alternates which goes first so machine noise hits both. Both crawl from
- * "/" by links at the same concurrency (5, the most a siphon crawl allows). The site counts the page requests it served, so a crawler that
+ * "/" by links with the same pages in flight, at each level of `--concurrency`
+ * (default 5, the most one siphon crawl allows; above it siphon runs
+ * concurrency / 5 crawls at once, each of pages / crawls pages, and Crawlee one
+ * crawler at that concurrency). The site counts the page requests it served, so a crawler that
  * fetched a page twice or missed some is reported under the table. Every
  * page is fetched once before the first round, so the site is warm for both.
  *
@@ -15,18 +18,22 @@
  * tenth of the pages were done and after the last one (flat means the crawl
  * does not grow with pages crawled).
  *
- *   bun scripts/bench/crawl.ts [--pages 2000] [--rounds 1] [--json]
+ *   bun scripts/bench/crawl.ts [--pages 2000] [--rounds 1] [--concurrency 1,5,10,20] [--json]
  */
 import { pagePath } from "./crawl-site.ts";
-import { hasFlag, numberFlag } from "./flags.ts";
+import { hasFlag, numberFlag, numbersFlag } from "./flags.ts";
 import { median, round1 } from "./stats.ts";
 import { runJsonWorker, startCrawlSite } from "./worker.ts";
 
 const pages = numberFlag("pages", 2000);
 const rounds = numberFlag("rounds", 1);
 const json = hasFlag("json");
-/** siphon's job runner fetches this many pages at once (src/jobs/runner.ts); Crawlee gets the same. */
-const CONCURRENCY = 5;
+/** Pages in flight, one level at a time; both crawlers get the same. */
+const levels = numbersFlag("concurrency", [5]);
+/** The most pages one siphon crawl fetches at once (CrawlBody's maxConcurrency). */
+const MAX_CRAWL_CONCURRENCY = 5;
+/** How many siphon crawls run at once for `concurrency` pages in flight. */
+const crawlsFor = (concurrency: number) => Math.ceil(concurrency / MAX_CRAWL_CONCURRENCY);
 const CRAWLERS = ["siphon", "crawlee"] as const;
 type Crawler = (typeof CRAWLERS)[number];
 const here = new URL(".", import.meta.url).pathname;
@@ -45,7 +52,7 @@ interface Run {
   served: { requests: number; pages: number; duplicates: number };
 }
 
-async function runWorker(crawler: Crawler, url: string): Promise<Run> {
+async function runWorker(crawler: Crawler, url: string, concurrency: number): Promise<Run> {
   await fetch(new URL("/__bench/reset", url), { method: "POST" });
   const run = await runJsonWorker<Omit<Run, "served">>(crawler, [
     "bun",
@@ -53,14 +60,14 @@ async function runWorker(crawler: Crawler, url: string): Promise<Run> {
     crawler,
     url,
     String(pages),
-    String(CONCURRENCY),
+    String(concurrency),
   ]);
   const served = (await (await fetch(new URL("/__bench/stats", url))).json()) as Run["served"];
   return { ...run, served };
 }
 
-function summarise(runs: Run[]) {
-  const of = (crawler: Crawler) => runs.filter((r) => r.crawler === crawler);
+function summarise(runs: Run[], concurrency: number) {
+  const of = (crawler: Crawler) => runs.filter((r) => r.crawler === crawler && r.concurrency === concurrency);
   const crawleePps = median(of("crawlee").map((r) => r.pagesPerSecond));
   return CRAWLERS.map((crawler) => {
     const mine = of(crawler);
@@ -69,7 +76,7 @@ function summarise(runs: Run[]) {
     const pagesPerSecond = pick("pagesPerSecond");
     return {
       crawler,
-      concurrency: CONCURRENCY,
+      concurrency,
       pages: pick("pages"),
       pagesPerSecond,
       ratio: Math.round((pagesPerSecond / crawleePps) * 100) / 100,
@@ -84,7 +91,7 @@ function summarise(runs: Run[]) {
 async function warmUp(url: string) {
   const paths = Array.from({ length: pages }, (_, i) => pagePath(i));
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: 5 }, async () => {
       for (let path = paths.pop(); path !== undefined; path = paths.pop())
         await (await fetch(new URL(path, url))).arrayBuffer();
     }),
@@ -95,25 +102,34 @@ const site = await startCrawlSite(pages);
 const runs: Run[] = [];
 try {
   await warmUp(site.url);
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? CRAWLERS : ([...CRAWLERS].reverse() as Crawler[]);
-    for (const crawler of order) {
-      if (!json) console.error(`round ${r + 1}/${rounds}: ${crawler} crawling ${pages} pages…`);
-      runs.push(await runWorker(crawler, site.url));
+  for (const concurrency of levels) {
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? CRAWLERS : ([...CRAWLERS].reverse() as Crawler[]);
+      for (const crawler of order) {
+        if (!json)
+          console.error(
+            `round ${r + 1}/${rounds}: ${crawler} crawling ${pages} pages, ${concurrency} at once…`,
+          );
+        runs.push(await runWorker(crawler, site.url, concurrency));
+      }
     }
   }
 } finally {
   site.stop();
 }
 
-const summary = summarise(runs);
-const odd = runs.filter((r) => r.served.duplicates > 0 || r.served.pages !== pages || r.failed > 0);
+const summary = levels.flatMap((concurrency) => summarise(runs, concurrency));
+/** Pages the site should serve once each: siphon's crawls at once share their first pages. */
+const distinct = (r: Run) => (r.crawler === "siphon" ? Math.ceil(pages / crawlsFor(r.concurrency)) : pages);
+const odd = runs.filter(
+  (r) => r.served.requests !== pages || r.served.pages !== distinct(r) || r.pages !== pages || r.failed > 0,
+);
 if (json) {
-  console.log(JSON.stringify({ pages, rounds, concurrency: CONCURRENCY, summary, runs }, null, 2));
+  console.log(JSON.stringify({ pages, rounds, levels, summary, runs }, null, 2));
 } else {
   const rows = summary.map(
     (s) =>
-      `| ${s.crawler} | ${s.concurrency} | ${s.pages} | ${s.pagesPerSecond} | ${s.ratio.toFixed(2)}x | ${s.peakRssMiB} | ${s.rssAfterWarmupMiB} → ${s.rssEndMiB} |`,
+      `| ${s.crawler} | ${s.concurrency}${s.crawler === "siphon" && crawlsFor(s.concurrency) > 1 ? ` (${crawlsFor(s.concurrency)} crawls)` : ""} | ${s.pages} | ${s.pagesPerSecond} | ${s.ratio.toFixed(2)}x | ${s.peakRssMiB} | ${s.rssAfterWarmupMiB} → ${s.rssEndMiB} |`,
   );
   console.log(
     [

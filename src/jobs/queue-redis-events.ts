@@ -10,6 +10,13 @@ const CHANNEL = `${KEY_PREFIX}job-events:`;
 const TICK = "tick";
 /** How often a followed job is read again, so a follower never waits on an event Redis lost. */
 const RESYNC_EVERY_MS = 5_000;
+/**
+ * Most often a process publishes a job's tick, ms. A tick only says "read the counters again",
+ * and the last change is always published: a follower's progress is at most this late, while a
+ * crawl of hundreds of pages a second no longer costs a PUBLISH (and a read in every following
+ * process) per page. Page and done events are published as they happen.
+ */
+const TICK_EVERY_MS = 100;
 
 type Listener = (event: JobEvent) => void;
 
@@ -17,9 +24,9 @@ type Listener = (event: JobEvent) => void;
  * Job events through Redis pub/sub, one channel per job: an event a worker in
  * one process emits reaches the followers in every process. A process
  * subscribes to a job's channel only while something in it follows the job.
- * Progress costs the emitter one PUBLISH and no read: each process with
- * followers reads the counters itself (one read at a time per job, the last
- * change always read). Pub/sub is at most once, so a followed job is read
+ * Progress costs the emitter at most one PUBLISH per job every
+ * TICK_EVERY_MS and no read: each process with followers reads the counters
+ * itself (one read at a time per job, the last change always read). Pub/sub is at most once, so a followed job is read
  * again on every reconnection and every few seconds, and a job that ended
  * meanwhile ends its followers with a done event.
  */
@@ -82,8 +89,12 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
   sub.on("ready", () => {
     for (const id of listeners.keys()) refresh(id);
   });
+  /** Per job: when this process last published its tick, and the tick it will publish next. */
+  const ticks = new Map<string, { at: number; timer?: ReturnType<typeof setTimeout> }>();
   const resync = setInterval(() => {
     for (const id of listeners.keys()) refresh(id, true);
+    const now = Date.now();
+    for (const [id, tick] of ticks) if (!tick.timer && now - tick.at >= TICK_EVERY_MS) ticks.delete(id);
   }, RESYNC_EVERY_MS);
   resync.unref?.();
 
@@ -94,7 +105,23 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
   return {
     emit: (id, event) => publish(id, JSON.stringify(event)),
     async changed(id) {
-      publish(id, TICK);
+      const now = Date.now();
+      const tick = ticks.get(id);
+      if (!tick || (!tick.timer && now - tick.at >= TICK_EVERY_MS)) {
+        ticks.set(id, { at: now });
+        publish(id, TICK);
+      } else if (!tick.timer) {
+        // Changes meanwhile go with one tick at the end of the interval.
+        tick.timer = setTimeout(
+          () => {
+            tick.timer = undefined;
+            tick.at = Date.now();
+            publish(id, TICK);
+          },
+          TICK_EVERY_MS - (now - tick.at),
+        );
+        tick.timer.unref?.();
+      }
     },
     subscribe(id, listener) {
       let set = listeners.get(id);
@@ -117,6 +144,7 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
     },
     async close() {
       clearInterval(resync);
+      for (const tick of ticks.values()) clearTimeout(tick.timer);
       listeners.clear();
       // quit waits for Redis; a Redis that is away gets a plain disconnect after a second.
       const quit = sub.quit().catch(() => {});

@@ -257,8 +257,8 @@ export async function createQueuedRunner(
       return;
     }
     await processItem(run, pageUrl, depth);
+    // Followers hear of the page from its coordinator, which ticks once it hears the page is done.
     if (cached.held.reason === "shutdown") await handBack(entry, token);
-    if (!cached.held.abort.signal.aborted) await run.ctx.progress();
   }
 
   const workerOptions = {

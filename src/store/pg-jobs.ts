@@ -49,10 +49,11 @@ const itemColumns = {
 };
 
 /**
- * Adds the items not yet in the job, in the order given, until the job holds
- * `cap`; the caller's transaction holds the job's row lock, so workers adding
- * to one job at once cannot together pass the cap. One JSON parameter carries
- * the items, however many a page links to.
+ * Adds the items not yet in the job, in the order given, up to `room` of them, and counts them in
+ * its total, in one statement; answers how many it added. The caller's transaction holds the
+ * job's row lock (or created the job), and took it in a statement of its own, so this one's
+ * snapshot sees every item added before: workers adding to one job at once cannot together pass
+ * the cap. One JSON parameter carries the items, however many a page links to.
  */
 async function insertItems(
   tx: Pick<BunSQLDatabase, "execute">,
@@ -63,23 +64,27 @@ async function insertItems(
   if (room <= 0 || !items.length) return 0;
   const seen = new Set<string>();
   const fresh = items.filter((it) => !seen.has(it.url) && seen.add(it.url));
-  const existing = (await tx.execute(sql`
-    SELECT url FROM job_items WHERE job_id = ${jobId}
-      AND url IN (SELECT value FROM json_array_elements_text(${JSON.stringify(fresh.map((it) => it.url))}::text::json))`)) as unknown as {
-    url: string;
-  }[];
-  const known = new Set(existing.map((row) => row.url));
-  const added = fresh.filter((it) => !known.has(it.url)).slice(0, room);
-  if (!added.length) return 0;
   // WITH ORDINALITY and ORDER BY keep the given order in the ids, which order pending and results.
-  await tx.execute(sql`
-    INSERT INTO job_items (job_id, url, depth, state)
-    SELECT ${jobId}, x.url, x.depth, 'pending'
-    FROM ROWS FROM (json_to_recordset(${JSON.stringify(added)}::text::json) AS (url text, depth int))
-      WITH ORDINALITY AS x(url, depth, n)
-    ORDER BY x.n`);
-  return added.length;
+  const [row] = (await tx.execute(sql`
+    WITH added AS (
+      INSERT INTO job_items (job_id, url, depth, state)
+      SELECT ${jobId}, x.url, x.depth, 'pending'
+      FROM ROWS FROM (json_to_recordset(${JSON.stringify(fresh)}::text::json) AS (url text, depth int))
+        WITH ORDINALITY AS x(url, depth, n)
+      WHERE NOT EXISTS (SELECT 1 FROM job_items i WHERE i.job_id = ${jobId} AND i.url = x.url)
+      ORDER BY x.n
+      LIMIT ${Math.min(room, fresh.length)}
+      RETURNING 1
+    ), counted AS (
+      UPDATE jobs SET total = total + (SELECT count(*) FROM added)
+      WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM added)
+    )
+    SELECT count(*) AS n FROM added`)) as unknown as { n: unknown }[];
+  return Number(row?.n ?? 0);
 }
+
+/** Jobs remembered as full: enough to spare a reader of a big frontier one lookup each. */
+const FULL_JOBS_KEPT = 10_000;
 
 /**
  * Jobs in PostgreSQL, shared by every API and worker process: each state
@@ -89,9 +94,12 @@ async function insertItems(
  * terminal job.
  */
 export function pgJobs(pg: PgConnection): JobStore {
+  /** Jobs seen at their cap, by id: the total seen (it never goes down). */
+  const full = new Map<string, number>();
   return {
-    create: (j, items) =>
-      pg.run((db) =>
+    create: (j, items) => {
+      full.delete(j.id);
+      return pg.run((db) =>
         db.transaction(async (tx) => {
           await tx.insert(jobs).values({
             id: j.id,
@@ -107,14 +115,10 @@ export function pgJobs(pg: PgConnection): JobStore {
             finishedAt: j.finishedAt,
             expiresAt: j.expiresAt,
           });
-          const added = await insertItems(tx, j.id, items, Number.MAX_SAFE_INTEGER);
-          if (added)
-            await tx
-              .update(jobs)
-              .set({ total: sql`${jobs.total} + ${added}` })
-              .where(eq(jobs.id, j.id));
+          await insertItems(tx, j.id, items, Number.MAX_SAFE_INTEGER);
         }),
-      ),
+      );
+    },
     get: (id) =>
       pg.run(async (db) => {
         const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
@@ -167,23 +171,27 @@ export function pgJobs(pg: PgConnection): JobStore {
           .returning({ id: jobs.id });
         return rows.length > 0;
       }),
-    addItems: (jobId, items, cap) =>
-      pg.run((db) =>
+    async addItems(jobId, items, cap) {
+      // A job's total never goes down: one seen at its cap takes nothing more, and a crawl's pages
+      // keep finding links long after it is full, so those calls cost no round trip.
+      if (!items.length || (full.get(jobId) ?? -1) >= cap) return 0;
+      return pg.run((db) =>
         db.transaction(async (tx) => {
           const [row] = await tx
             .select({ total: jobs.total })
             .from(jobs)
             .where(eq(jobs.id, jobId))
             .for("update");
-          const added = await insertItems(tx, jobId, items, cap - (row?.total ?? 0));
-          if (added)
-            await tx
-              .update(jobs)
-              .set({ total: sql`${jobs.total} + ${added}` })
-              .where(eq(jobs.id, jobId));
+          if (!row) return 0;
+          const added = await insertItems(tx, jobId, items, cap - row.total);
+          if (row.total + added >= cap) {
+            if (full.size >= FULL_JOBS_KEPT) full.delete(full.keys().next().value as string);
+            full.set(jobId, row.total + added);
+          }
           return added;
         }),
-      ),
+      );
+    },
     pending: (jobId, limit) =>
       pg.run(async (db) => {
         const rows = await db
@@ -195,29 +203,32 @@ export function pgJobs(pg: PgConnection): JobStore {
         return rows.map(item);
       }),
     finishItem: (jobId, url, outcome) =>
-      pg.run((db) =>
-        db.transaction(async (tx) => {
-          // The job's row is locked first, in its own statement, so the next one's snapshot sees
-          // every item finished before: each finished item gets the next place (seq) among its
-          // job's, whichever worker finishes it. Only a pending item is finished, and only a
-          // finished one bumps the counters, so a page finished twice (a retry, two workers)
-          // counts once.
-          await tx.execute(sql`SELECT 1 FROM jobs WHERE id = ${jobId} FOR UPDATE`);
-          await tx.execute(sql`
-            WITH finished AS (
-              UPDATE job_items SET state = ${outcome.state}, data = ${json(outcome.data)}, error = ${outcome.error ?? null},
-                seq = (SELECT coalesce(max(seq), 0) + 1 FROM job_items WHERE job_id = ${jobId})
-              WHERE job_id = ${jobId} AND url = ${url} AND state = 'pending'
-              RETURNING state
-            )
+      pg.run(async (db) => {
+        // One statement, in this order: the item's row is locked while pending (a page finished
+        // twice, by a retry or two workers, waits here and then finds it finished: it counts
+        // once); then the job's counters move, under the job's row lock, and the item takes the
+        // place they give (completed + failed: the job's finished items, this one included). A
+        // worker that waited on that lock counts from the row as the one before it left it, so
+        // places follow one another without gaps, and each is taken only by a commit that makes
+        // its item readable with it.
+        const done = outcome.state === "done" ? 1 : 0;
+        await db.execute(sql`
+          WITH item AS (
+            SELECT id FROM job_items WHERE job_id = ${jobId} AND url = ${url} AND state = 'pending'
+            FOR UPDATE
+          ), counted AS (
             UPDATE jobs SET
-              completed = completed + (SELECT count(*) FROM finished WHERE state = 'done'),
-              failed = failed + (SELECT count(*) FROM finished WHERE state = 'failed'),
+              completed = completed + ${done}::int,
+              failed = failed + ${1 - done}::int,
               credits_used = credits_used + ${outcome.credits}::bigint,
               updated_at = ${Date.now()}::bigint
-            WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM finished)`);
-        }),
-      ),
+            WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM item)
+            RETURNING completed + failed AS seq
+          )
+          UPDATE job_items SET state = ${outcome.state}, data = ${json(outcome.data)},
+            error = ${outcome.error ?? null}, seq = (SELECT seq FROM counted)
+          WHERE id = (SELECT id FROM item) AND EXISTS (SELECT 1 FROM counted)`);
+      }),
     results: (jobId, skip, limit) =>
       pg.run(async (db) => {
         const rows = await db
@@ -239,6 +250,8 @@ export function pgJobs(pg: PgConnection): JobStore {
       }),
     deleteExpired: (now) =>
       pg.run(async (db) => {
+        // An id is never reused in practice; a store that deleted jobs forgets which were full.
+        full.clear();
         const [row] = (await db.execute(sql`
           WITH gone AS (DELETE FROM jobs WHERE expires_at < ${now}::bigint RETURNING id),
           items AS (DELETE FROM job_items WHERE job_id IN (SELECT id FROM gone))

@@ -162,8 +162,9 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
       await Bun.sleep(40);
       await finish(n - 1);
       const deadline = Date.now() + 3_000;
-      const last = () => events.filter((e) => e.type === "progress").at(-1) as { completed?: number };
-      while (Date.now() < deadline && last()?.completed !== n) await Bun.sleep(20);
+      const last = () => events.filter((e) => e.type === "progress").at(-1);
+      while (Date.now() < deadline && (last() as { completed?: number } | undefined)?.completed !== n)
+        await Bun.sleep(20);
       unsubscribe();
       expect(last()).toEqual({ type: "progress", status: "processing", completed: n, total: n });
       // One tick a tenth of a second at most, where each page used to publish one.

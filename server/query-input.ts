@@ -1,18 +1,10 @@
 import { parseQueryFromURL } from "elysia/parse-query";
+import { deepFreeze } from "../src/schemas/freeze.ts";
 
 /** Query strings longer than this are validated every time: a memo of them could hold megabytes. */
 const MEMO_KEY_MAX = 2_048;
 /** Distinct query strings kept; past it the memo starts again (a flood of unique URLs gains nothing from it). */
 const MEMO_ENTRIES_MAX = 1_024;
-
-/** Freezes `value` and everything in it: a memoised input is shared by every request that sends it. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
 
 /**
  * A GET route's validated input from its request URL, remembered by the raw query string: the

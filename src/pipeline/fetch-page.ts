@@ -72,9 +72,32 @@ interface CachedAttempt {
  * every hop; the best stage wins) -> conversion by content type, in every format -> result
  * fields -> cache write of the attempt. Throws SiphonError for every expected failure.
  */
-export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<FetchOutcome> {
-  const now = deps.now ?? Date.now;
-  const started = performance.now();
+/** What fetchPage reads from a request before anything is fetched: a function of it and the configuration. */
+interface FetchLayout {
+  config: Config;
+  actions: ReturnType<typeof parseActions>;
+  formats: ReturnType<typeof resolveFormats>;
+  target: URL;
+  extract: ExtractOptions;
+  wantsBrowser: boolean;
+  requested: EngineName;
+  cacheable: boolean;
+  key: string;
+  /** The output options in a render memo key. */
+  output: string;
+}
+
+/**
+ * Layouts of frozen inputs, which are shared by the requests that send the same thing (a
+ * route's memoised query, a memoised scrape plan): a cached page asked for again and again skips
+ * parsing its URL, actions and formats, hashing its cache key and serialising its output options.
+ */
+const layouts = new WeakMap<FetchInput, FetchLayout>();
+
+/** Lays a request out (see FetchLayout); throws invalid_request for what it gets wrong. */
+function layOut(input: FetchInput, config: Config): FetchLayout {
+  const known = layouts.get(input);
+  if (known?.config === config) return known;
   const actions = parseActions(input.actions);
   const formats = resolveFormats(input);
   const target = parseTargetUrl(input.url);
@@ -86,28 +109,46 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
     excludeTags: input.excludeTags,
     images: formats.images,
   };
-
   const forcesBrowser =
     input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
-  const wantsBrowser = forcesBrowser || input.stealth;
   const requested: EngineName = input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  const layout: FetchLayout = {
+    config,
+    actions,
+    formats,
+    target,
+    extract,
+    wantsBrowser: forcesBrowser || input.stealth,
+    requested,
+    // Actions, captures, custom headers and cookies make an answer particular to this request.
+    cacheable:
+      config.cacheEnabled &&
+      actions.length === 0 &&
+      !formats.screenshot &&
+      !input.headers &&
+      !input.cookies?.length,
+    key: cacheKey(target.href, input, requested, !config.disableSsrfProtection),
+    output: JSON.stringify([extract, formats.rawHtml, formats.images]),
+  };
+  if (Object.isFrozen(input)) layouts.set(input, layout);
+  return layout;
+}
+
+export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<FetchOutcome> {
+  const now = deps.now ?? Date.now;
+  const started = performance.now();
+  const { actions, formats, target, extract, wantsBrowser, requested, cacheable, key, output } = layOut(
+    input,
+    deps.config,
+  );
   const start: EngineName = deps.httpOnly ? "simple" : requested;
   const skipped =
     deps.httpOnly && wantsBrowser
       ? "rendering, stealth, actions and screenshots were skipped (HTTP only)"
       : undefined;
-  // Actions, captures, custom headers and cookies make an answer particular to this request.
-  const cacheable =
-    deps.config.cacheEnabled &&
-    actions.length === 0 &&
-    !formats.screenshot &&
-    !input.headers &&
-    !input.cookies?.length;
-  const key = cacheKey(target.href, input, requested, !deps.config.disableSsrfProtection);
 
   // The same attempt rendered with the same output options gives the same result.
-  const renderKey = (createdAt: number) =>
-    `${key}|${createdAt}|${JSON.stringify([extract, formats.rawHtml, formats.images])}`;
+  const renderKey = (createdAt: number) => `${key}|${createdAt}|${output}`;
   if (cacheable && input.maxAge > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
     if (entry && now() - entry.createdAt <= input.maxAge) {

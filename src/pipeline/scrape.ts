@@ -2,6 +2,7 @@ import type { BrandingProfile } from "../branding/index.ts";
 import type { ChangeReport } from "../changes/index.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import type { FetchResult } from "../schemas/fetch.ts";
+import { deepFreeze } from "../schemas/freeze.ts";
 import { withDeadline } from "../scrape/deadline.ts";
 import { type PageMetaTags, pageMetaTags } from "../scrape/meta-tags.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
@@ -29,6 +30,42 @@ export interface ScrapeOutcome extends FetchOutcome {
   screenshot?: string;
   /** What was asked for and could not be made of this page (branding of a PDF); also in `result.warning`. */
   warnings: string[];
+}
+
+interface KnownPlan {
+  config: ScrapeDeps["config"];
+  policy: ScrapeDeps["apiBasePolicy"];
+  plan: ScrapePlan;
+}
+
+/**
+ * Plans of plain scrapes (a page and whose it is, nothing else) of frozen inputs, which a route
+ * shares between the requests that send the same query: the plan is a function of the input,
+ * the configuration and the LLM base policy, and its fetch is frozen too, so fetchPage can keep
+ * its own layout of it (src/pipeline/fetch-page.ts).
+ */
+const plans = new WeakMap<ScrapeRequest["fetch"], KnownPlan>();
+/** What a scrape may ask for besides a page: a plain scrape asks for none of it. */
+const EXTRAS = {
+  timeoutMs: true,
+  summary: true,
+  branding: true,
+  changeTracking: true,
+  screenshot: true,
+  meta: true,
+  serviceLlm: true,
+} satisfies Record<Exclude<keyof ScrapeRequest, "fetch" | "accountId">, true>;
+const EXTRA_KEYS = Object.keys(EXTRAS) as (keyof typeof EXTRAS)[];
+
+async function planOf(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapePlan> {
+  if (!Object.isFrozen(request.fetch)) return planScrape(request, deps);
+  for (const key of EXTRA_KEYS) if (request[key] !== undefined) return planScrape(request, deps);
+  const known = plans.get(request.fetch);
+  if (known && known.config === deps.config && known.policy === deps.apiBasePolicy) return known.plan;
+  const plan = await planScrape(request, deps);
+  deepFreeze(plan.fetch);
+  plans.set(request.fetch, { config: deps.config, policy: deps.apiBasePolicy, plan });
+  return plan;
 }
 
 /**
@@ -125,7 +162,7 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
  * LLM module's SiphonErrors.
  */
 export async function scrape(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
-  const plan = await planScrape(request, deps);
+  const plan = await planOf(request, deps);
   if (plan.timeoutMs === undefined) return run(plan, request, deps);
   return withDeadline(plan.timeoutMs, deps.signal, (signal) => run(plan, request, { ...deps, signal }));
 }

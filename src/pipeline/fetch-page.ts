@@ -85,6 +85,8 @@ interface FetchLayout {
   key: string;
   /** The output options in a render memo key. */
   output: string;
+  /** The render memo key of the attempt last looked up: one string, whose hash is worked out once. */
+  rendered?: { createdAt: number; key: string };
 }
 
 /**
@@ -137,10 +139,8 @@ function layOut(input: FetchInput, config: Config): FetchLayout {
 export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<FetchOutcome> {
   const now = deps.now ?? Date.now;
   const started = performance.now();
-  const { actions, formats, target, extract, wantsBrowser, requested, cacheable, key, output } = layOut(
-    input,
-    deps.config,
-  );
+  const layout = layOut(input, deps.config);
+  const { actions, formats, target, extract, wantsBrowser, requested, cacheable, key, output } = layout;
   const start: EngineName = deps.httpOnly ? "simple" : requested;
   const skipped =
     deps.httpOnly && wantsBrowser
@@ -148,7 +148,11 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       : undefined;
 
   // The same attempt rendered with the same output options gives the same result.
-  const renderKey = (createdAt: number) => `${key}|${createdAt}|${output}`;
+  const renderKey = (createdAt: number) => {
+    if (layout.rendered?.createdAt !== createdAt)
+      layout.rendered = { createdAt, key: `${key}|${createdAt}|${output}` };
+    return layout.rendered.key;
+  };
   if (cacheable && input.maxAge > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
     if (entry && now() - entry.createdAt <= input.maxAge) {

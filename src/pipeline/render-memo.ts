@@ -28,13 +28,18 @@ function sizeOf(result: FetchResult): number {
 export function createRenderMemo(maxBytes = RENDER_MEMO_BYTES): RenderMemo {
   const entries = new Map<string, { result: FetchResult; bytes: number }>();
   let total = 0;
+  /** The most recently used entry: asked for again (a busy page), it has nowhere to move. */
+  let newest: { result: FetchResult; bytes: number } | undefined;
   return {
     get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      // Map keeps insertion order: moving the entry to the end marks it recently used.
-      entries.delete(key);
-      entries.set(key, entry);
+      if (entry !== newest) {
+        // Map keeps insertion order: moving the entry to the end marks it recently used.
+        entries.delete(key);
+        entries.set(key, entry);
+        newest = entry;
+      }
       return entry.result;
     },
     set(key, result) {
@@ -45,7 +50,8 @@ export function createRenderMemo(maxBytes = RENDER_MEMO_BYTES): RenderMemo {
         total -= previous.bytes;
         entries.delete(key);
       }
-      entries.set(key, { result, bytes });
+      newest = { result, bytes };
+      entries.set(key, newest);
       total += bytes;
       for (const [oldest, entry] of entries) {
         if (total <= maxBytes) break;

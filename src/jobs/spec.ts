@@ -3,6 +3,7 @@ import { SiphonError, toSiphonError } from "../errors.ts";
 import { type ScrapeDeps, scrape } from "../pipeline/scrape.ts";
 import type { ExtractInput } from "../schemas/extract.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../schemas/fetch.ts";
+import { deepFreeze } from "../schemas/freeze.ts";
 import { type BatchInput, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord } from "../store/types.ts";
@@ -43,6 +44,21 @@ export interface JobSpec {
   page(url: string, deps: ExtractDeps): Promise<PageDone>;
 }
 
+/**
+ * The fetch input of each page of a job from one function of its URL: validated (a deep copy, as
+ * a request body would be) for the first page and frozen; later pages share it with their own
+ * URL, which validation does not look at (fetchPage checks it), so a crawl's thousands of pages
+ * are not validated one by one. A first page that fails validation is tried again next time.
+ */
+export function pageInputs(make: (url: string) => unknown): (url: string) => FetchInput {
+  let base: FetchInput | undefined;
+  return (url) => {
+    if (base) return { ...base, url };
+    base = deepFreeze(validate(FetchBody, JSON.parse(JSON.stringify(make(url)))));
+    return { ...base, url };
+  };
+}
+
 /** A page through the scrape operation with the fetch options of a crawl or batch of siphon's own API. */
 async function fetchedPage(
   input: FetchInput,
@@ -60,12 +76,13 @@ async function fetchedPage(
  */
 async function scrapedPage(
   url: string,
+  inputs: (url: string) => FetchInput,
   pages: ScrapePages,
   job: JobRecord,
   view: PageView | undefined,
   deps: ExtractDeps,
 ): Promise<PageDone> {
-  const fetch = validate(FetchBody, JSON.parse(JSON.stringify({ ...pages.fetch, url })));
+  const fetch = inputs(url);
   const { view: _view, fetch: _fetch, ...rest } = pages;
   // Another surface's pages (Firecrawl's): its document carries the meta tags, its hosted LLM serves.
   const outcome = await scrape(
@@ -94,6 +111,7 @@ export interface SpecEnv {
 /** The page options of a job, read back from its stored input. */
 export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
   const pages = surfaceOf(job)?.pages;
+  const scraped = pageInputs((url) => ({ ...pages?.fetch, url }));
   if (job.type === "crawl") {
     const input = job.input as CrawlInput;
     const languages = typeof input.languages === "string" ? [input.languages] : input.languages;
@@ -103,6 +121,7 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
       location: input.location ?? input.scrapeOptions?.location,
       languages: languages ?? input.scrapeOptions?.languages,
     };
+    const fetched = pageInputs((url) => ({ ...base, url }));
     return {
       limit: input.limit,
       maxDepth: input.maxDepth,
@@ -112,13 +131,8 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
       crawl: input,
       page: (url, deps) =>
         pages
-          ? scrapedPage(url, pages, job, env.pageView, deps)
-          : fetchedPage(
-              validate(FetchBody, JSON.parse(JSON.stringify({ ...base, url }))),
-              crawlItem,
-              job,
-              deps,
-            ),
+          ? scrapedPage(url, scraped, pages, job, env.pageView, deps)
+          : fetchedPage(fetched(url), crawlItem, job, deps),
     };
   }
   if (job.type === "extract") {
@@ -155,7 +169,7 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
     delayMs: 0,
     page: (url, deps) =>
       pages
-        ? scrapedPage(url, pages, job, env.pageView, deps)
+        ? scrapedPage(url, scraped, pages, job, env.pageView, deps)
         : fetchedPage(batchPageInput(input, url), (result) => batchItem(result, input.maxTokens), job, deps),
   };
 }

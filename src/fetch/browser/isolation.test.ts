@@ -97,6 +97,13 @@ beforeAll(() => {
           headers: { "content-type": "text/javascript", "cache-control": "public, max-age=3600" },
         });
       }
+      if (url.pathname === "/hop") {
+        // Another origin (localhost is not 127.0.0.1): a script from it, and a link to it.
+        const other = `http://localhost:${url.port}`;
+        return html(
+          `<!DOCTYPE html><script src="${other}/asset.js"></script><p>hop</p><a id="away" href="${other}/store">away</a>`,
+        );
+      }
       if (url.pathname === "/cacheable") {
         return html(`<!DOCTYPE html><script src="/asset.js"></script><p>cacheable</p>`);
       }
@@ -179,6 +186,35 @@ describe("isolation between requests that share a page", () => {
       await browser.fetch(`${origin}/cacheable`);
       expect(pool.stats().contextsOpened).toBe(opened);
       expect(assetHits).toBe(2);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "what a request leaves at other origins, navigated to or fetched from, is gone for the next",
+    async () => {
+      const other = `http://localhost:${server.port}`;
+      await browser.fetch(`${other}/read`);
+      const opened = pool.stats().contextsOpened;
+      assetHits = 0;
+      const away = await browser.fetch(`${origin}/hop`, { actions: [{ type: "click", selector: "#away" }] });
+      expect(away.url).toBe(`${other}/store`);
+      expect(text(away.body)).toContain("stored");
+      const seen = report(await browser.fetch(`${other}/read`));
+      expect(seen).toMatchObject({ cookie: "", local: [], session: [], databases: [] });
+      // The other origin's script, cached by the first request, is fetched again.
+      await browser.fetch(`${origin}/hop`);
+      expect(assetHits).toBe(2);
+      expect(pool.stats().contextsOpened).toBe(opened);
+      // Control: one session's pages are not wiped in between, and do share both.
+      await browser.fetch(`${origin}/hop`, {
+        session: "control",
+        actions: [{ type: "click", selector: "#away" }],
+      });
+      const kept = report(await browser.fetch(`${other}/read`, { session: "control" }));
+      expect(kept.local).toContain("kept");
+      await browser.fetch(`${origin}/hop`, { session: "control" });
+      expect(assetHits).toBe(3);
     },
     BROWSER_TEST_MS,
   );

@@ -113,9 +113,9 @@ export interface Slot {
   lend(): PageLease;
   /**
    * Ends the lease and makes the page safe for the next request: navigates it to about:blank
-   * (the previous site's scripts stop), then clears cookies, the HTTP cache, the history and
-   * every kind of storage (local, session, IndexedDB, Cache Storage, service workers...) of
-   * each origin the page sent a request to. Closes the slot instead when the request failed,
+   * (the previous site's scripts stop), then clears every cookie, the HTTP cache, the history
+   * and every kind of storage (local, session, IndexedDB, Cache Storage, service workers...) of
+   * each origin a frame of the page navigated to (the only origins that can hold any). Closes the slot instead when the request failed,
    * the slot reached its most uses, the request opened another page, loaded a cross-origin
    * frame (its partitioned storage cannot be named for clearing), left a listener on the page,
    * or the wipe fails. The page's held requests (see interceptRequests) are refused from the
@@ -216,7 +216,14 @@ export async function openSlot(
     });
   }
   const applied = new Map<string, string>();
-  /** Origins the page sent requests to since the last wipe: whose storage the wipe clears. */
+  /**
+   * Origins a frame of the page navigated to since the last wipe: whose storage the wipe
+   * clears. Local storage, IndexedDB, Cache Storage, service workers and file systems are only
+   * ever written by a document (or a worker of its own origin), so an origin the page only
+   * fetched subresources from holds none; its cookies and cached responses go with the
+   * context-wide clears. A typical page fetches from 10-40 origins and each clear costs the
+   * browser about 5 ms of CPU, more than the rest of the wipe together.
+   */
   const origins = new Set<string>();
   let uses = 0;
   let lease = 0;
@@ -235,14 +242,15 @@ export async function openSlot(
 
   page.on("request", (request) => {
     if (isMainNavigation(page, request)) loading = true;
+    if (!request.isNavigationRequest()) return;
     const origin = originOf(request.url());
     if (origin) {
       origins.add(origin);
       // A cross-origin frame stores under a partitioned key (frame origin + top-level site)
       // that Storage.clearDataForOrigin does not reach: only closing the context clears it.
       const frame = request.frame();
-      if (request.isNavigationRequest() && frame && frame !== page.mainFrame()) {
-        if (origin !== originOf(page.mainFrame().url())) spoiled = "cross-origin frame";
+      if (frame && frame !== page.mainFrame() && origin !== originOf(page.mainFrame().url())) {
+        spoiled = "cross-origin frame";
       }
     }
   });

@@ -6,6 +6,10 @@
  * it is drawn, or another page's HTML, is caught by the check for itemText(N), which appears
  * nowhere in the page until it is drawn.
  *
+ * With `origins`, each page also loads a small script (async, cacheable, as analytics and
+ * CDN libraries are) from each of that many other origins, servers of their own on other
+ * ports, as most real pages fetch from several.
+ *
  * Served from its own Bun.serve on 127.0.0.1 by the process that starts it.
  */
 import { itemText } from "../../test/helpers/site-pages/apps.ts";
@@ -25,11 +29,12 @@ const reversed = (text: string) => [...text].reverse().join("");
  * The HTML of item `n`, drawn `ms` after its load event. The script holds the sentence
  * reversed: as written, it would be in the page's text (and HTML) before anything was drawn.
  */
-export function timerItemPage(n: number, ms: number): string {
+export function timerItemPage(n: number, ms: number, scripts: string[] = []): string {
+  const tags = scripts.map((src) => `<script async src="${src}"></script>`).join("");
   return `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Chart ${n}</title></head>
+<title>Chart ${n}</title>${tags}</head>
 <body>
 <div id="root"></div>
 <script>
@@ -51,8 +56,29 @@ export const timerItemUrl = (site: string, n: number, ms: number) => `${site}/it
 /** The item number of a timerItemUrl. */
 export const itemOfUrl = (url: string) => Number(/\/item\/(\d+)/.exec(url)?.[1]);
 
-/** Starts the site on a free loopback port. */
-export function startRenderSite(): { url: string; stop(): Promise<void> } {
+/** A running comparison site. */
+export interface RenderSite {
+  url: string;
+  /** Every host:port the pages load from, for SIPHON_SSRF_ALLOW. */
+  hosts: string[];
+  stop(): Promise<void>;
+}
+
+const LIBRARY = "window.loaded = (window.loaded || 0) + 1;";
+
+/** Starts the site on a free loopback port, and `origins` script origins beside it. */
+export function startRenderSite(origins = 0): RenderSite {
+  const libraries = Array.from({ length: origins }, () =>
+    Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(LIBRARY, {
+          headers: { "content-type": "text/javascript", "cache-control": "public, max-age=86400" },
+        }),
+    }),
+  );
+  const scripts = libraries.map((library) => `http://127.0.0.1:${library.port}/lib.js`);
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -61,10 +87,16 @@ export function startRenderSite(): { url: string; stop(): Promise<void> } {
       const match = /^\/item\/(\d+)$/.exec(url.pathname);
       if (!match) return new Response("not found", { status: 404 });
       const ms = Math.min(Math.max(0, Number(url.searchParams.get("ms") ?? 150) || 0), MAX_DELAY_MS);
-      return new Response(timerItemPage(Number(match[1]), ms), {
+      return new Response(timerItemPage(Number(match[1]), ms, scripts), {
         headers: { "content-type": "text/html; charset=utf-8" },
       });
     },
   });
-  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    hosts: [server, ...libraries].map((s) => `127.0.0.1:${s.port}`),
+    stop: async () => {
+      await Promise.all([server, ...libraries].map((s) => s.stop(true)));
+    },
+  };
 }

@@ -26,10 +26,10 @@
  *
  * Crawlee's configuration is its default otherwise: a new page per request in one browser,
  * fingerprint injection on (useFingerprints), session pool, no request interception or
- * resource blocking (the pages load nothing but their HTML); in-memory storage
- * (persistStorage: false, storage dir in a temp folder). Two settings differ from its
- * defaults: min = max concurrency (both tools run exactly `concurrency` pages at once), and
- * retireBrowserAfterPageCount is raised above the pages of the run (default 100) so its
+ * resource blocking (the pages load nothing but their HTML, and with --origins a few
+ * scripts); in-memory storage (persistStorage: false, storage dir in a temp folder). Two
+ * settings differ from its defaults: min = max concurrency (both tools run exactly
+ * `concurrency` pages at once), and retireBrowserAfterPageCount is raised above the pages of the run (default 100) so its
  * browser is not relaunched mid-run; siphon's is not either (it recycles after 500). Both
  * launch their browser with siphon's CHROMIUM_ARGS (--no-sandbox, --disable-gpu, ...) on top
  * of puppeteer's defaults.
@@ -39,7 +39,11 @@
  * to the end of the last one. Latency per page is measured the same way. CPU time is the
  * machine's (see machineCpuSeconds) over the timed pages, per page.
  *
- *   bun scripts/bench/render-worker.ts <siphon|siphon-job|crawlee|crawlee-full> <siteUrl> <urls> <delay> <concurrency> <warmup>
+ * siphon runs with SSRF protection on, as deployed, with the site's loopback hosts exempt
+ * (`ssrfAllow`, SIPHON_SSRF_ALLOW: every connection still goes through the browser's SSRF
+ * proxy), or with it off (`off`).
+ *
+ *   bun scripts/bench/render-worker.ts <siphon|siphon-job|crawlee|crawlee-full> <siteUrl> <urls> <delay> <concurrency> <warmup> <off|ssrfAllow>
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -139,6 +143,8 @@ interface WorkerArgs {
   delay: number;
   concurrency: number;
   warmup: number;
+  /** siphon's SSRF protection: "off", or on with these host:port exempt (the site's). */
+  ssrf: string;
 }
 
 /** Longest Crawlee waits for a page's sentence: far past the page's timer, so only a page that never draws reaches it. */
@@ -151,9 +157,15 @@ async function runSiphon(args: WorkerArgs, session?: string): Promise<Timed> {
     import("../../src/fetch/browser/engine.ts"),
     import("../../src/fetch/browser/pool.ts"),
   ]);
+  const off = args.ssrf === "off";
   const config = loadConfig(
-    { SIPHON_HOME: "/nonexistent/siphon-bench-home", SIPHON_BROWSER_CONCURRENCY: String(args.concurrency) },
-    { disableSsrfProtection: true },
+    {
+      SIPHON_HOME: "/nonexistent/siphon-bench-home",
+      SIPHON_BROWSER_CONCURRENCY: String(args.concurrency),
+      // Exempt, the site's loopback hosts are still reached through the SSRF proxy, as any site is.
+      ...(off ? {} : { SIPHON_SSRF_ALLOW: args.ssrf }),
+    },
+    { disableSsrfProtection: off },
   );
   const pool = createBrowserPool(config);
   const engine = createBrowserEngine(config, pool, { stealth: false });
@@ -301,23 +313,25 @@ async function runCrawlee(args: WorkerArgs, full: boolean, home: string): Promis
 }
 
 if (import.meta.main) {
-  const [tool, site, urls, delay, concurrency, warmup] = process.argv.slice(2);
+  const [tool, site, urls, delay, concurrency, warmup, ssrf] = process.argv.slice(2);
   const args: WorkerArgs = {
     site: site ?? "",
     urls: Number(urls),
     delay: Number(delay),
     concurrency: Number(concurrency),
     warmup: Number(warmup),
+    ssrf: ssrf ?? "",
   };
   if (
     !TOOLS.includes(tool as Tool) ||
     !args.site ||
+    !args.ssrf ||
     ![args.urls, args.delay, args.concurrency, args.warmup].every((n) => Number.isInteger(n) && n >= 0) ||
     args.urls < 1 ||
     args.concurrency < 1
   ) {
     console.error(
-      `usage: bun scripts/bench/render-worker.ts <${TOOLS.join("|")}> <siteUrl> <urls> <delay> <concurrency> <warmup>`,
+      `usage: bun scripts/bench/render-worker.ts <${TOOLS.join("|")}> <siteUrl> <urls> <delay> <concurrency> <warmup> <off|ssrfAllow>`,
     );
     process.exit(2);
   }

@@ -11,25 +11,29 @@
  *    one job's browsing session (as a crawl or batch renders its pages);
  *  - Crawlee waiting for each page's own sentence (page.waitForFunction after DOMContentLoaded)
  *    on the same Chromium headless shell siphon renders on, and on full Chromium.
- * siphon knows nothing of the pages: its readiness rule decides when they are drawn.
+ * siphon knows nothing of the pages: its readiness rule decides when they are drawn. It runs
+ * with SSRF protection on, as deployed (the site's loopback hosts exempt with SIPHON_SSRF_ALLOW,
+ * so every connection still goes through the browser's SSRF proxy), unless --ssrf off.
  * The ratios are siphon's correct pages per second over each Crawlee's.
  *
  * With --pool, the pool part (scripts/bench/render-pool.ts) runs first: /spa and
  * /app/api?delay=300 renders of the fixture site on the warm shared pool, and a browser
  * launched per request.
  *
- *   bun scripts/bench/render.ts [--urls N] [--delay D] [--rounds N] [--tools a,b] [--json]
+ *   bun scripts/bench/render.ts [--urls N] [--delay D] [--origins N] [--rounds N] [--tools a,b]
+ *     [--ssrf on|off] [--json]
  *     [--pool [--renders N] [--baseline N] [--api-renders N]]
  *
  * --urls: distinct SPA URLs each tool renders per round (default 200)
  * --delay: how long after its load event each page's timer draws it, ms (default 150)
+ * --origins: other origins each page loads a small script from (default 0)
  * --rounds: rounds of the comparison (default 3; 0 skips it)
  * --tools: which of siphon, siphon-job, crawlee, crawlee-full to run (default all)
  * --pool: run the pool part too; --renders (default 200), --baseline (default 10) and
  *   --api-renders (default 30) size it
  */
 import { type PoolArgs, type PoolFigures, printPoolRows, runPoolRows } from "./render-pool.ts";
-import { startRenderSite } from "./render-site.ts";
+import { type RenderSite, startRenderSite } from "./render-site.ts";
 import { type Outcome, TOOLS, type Tool } from "./render-worker.ts";
 import { median } from "./stats.ts";
 import { runJsonWorker } from "./worker.ts";
@@ -37,6 +41,8 @@ import { runJsonWorker } from "./worker.ts";
 interface Args extends PoolArgs {
   urls: number;
   delay: number;
+  origins: number;
+  ssrf: boolean;
   rounds: number;
   tools: Tool[];
   pool: boolean;
@@ -59,6 +65,8 @@ function parseArgs(argv: string[]): Args {
   const args: Args = {
     urls: 200,
     delay: 150,
+    origins: 0,
+    ssrf: true,
     rounds: 3,
     tools: [...TOOLS],
     pool: false,
@@ -76,7 +84,12 @@ function parseArgs(argv: string[]): Args {
     };
     if (flag === "--urls") args.urls = count();
     else if (flag === "--delay") args.delay = count(0);
-    else if (flag === "--rounds") args.rounds = count(0);
+    else if (flag === "--origins") args.origins = count(0);
+    else if (flag === "--ssrf") {
+      const value = argv[++i];
+      if (value !== "on" && value !== "off") throw new Error("--ssrf takes on or off");
+      args.ssrf = value === "on";
+    } else if (flag === "--rounds") args.rounds = count(0);
     else if (flag === "--tools") {
       const names = (argv[++i] ?? "").split(",");
       const unknown = names.filter((name) => !TOOLS.includes(name as Tool));
@@ -97,16 +110,17 @@ function parseArgs(argv: string[]): Args {
 const here = new URL(".", import.meta.url).pathname;
 
 /** Runs one side of the comparison in its own process (see render-worker.ts). */
-function runWorker(tool: Tool, siteUrl: string, args: Args): Promise<Outcome> {
+function runWorker(tool: Tool, site: RenderSite, args: Args): Promise<Outcome> {
   return runJsonWorker<Outcome>(tool, [
     "bun",
     `${here}render-worker.ts`,
     tool,
-    siteUrl,
+    site.url,
     String(args.urls),
     String(args.delay),
     String(CONCURRENCY),
     String(WARM_UP),
+    args.ssrf ? site.hosts.join(",") : "off",
   ]);
 }
 
@@ -183,8 +197,9 @@ function summarise(runs: Outcome[], tools: Tool[]): { summary: Summary[]; ratios
 function printComparison(args: Args, runs: Outcome[], summary: Summary[], ratios: Ratio[]): void {
   console.log(
     `Distinct SPA URLs (/item/1..${args.urls}?ms=${args.delay}: each page's content drawn by a timer ` +
-      `${args.delay} ms after its load event) at concurrency ${CONCURRENCY}, each tool in its own process after ` +
-      `${WARM_UP} warm-up pages, ${args.rounds} round(s)${args.rounds > 1 ? ", medians" : ""}:\n`,
+      `${args.delay} ms after its load event${args.origins ? `, each loading a script from ${args.origins} other origins` : ""}) ` +
+      `at concurrency ${CONCURRENCY}, each tool in its own process after ${WARM_UP} warm-up pages, ` +
+      `${args.rounds} round(s)${args.rounds > 1 ? ", medians" : ""}; siphon's SSRF protection ${args.ssrf ? "on" : "off"}:\n`,
   );
   console.log(
     "| Tool | Correct / URLs | Wall s | Correct pages/s | (range) | Page p50 ms | p95 ms | Machine CPU ms/page |",
@@ -218,13 +233,13 @@ if (args.pool) pool = await runPoolRows(args, log);
 
 const runs: Outcome[] = [];
 if (args.rounds > 0) {
-  const site = startRenderSite();
+  const site = startRenderSite(args.origins);
   try {
     for (let r = 0; r < args.rounds; r++) {
       const order = r % 2 === 0 ? args.tools : [...args.tools].reverse();
       for (const tool of order) {
         log(`round ${r + 1}/${args.rounds}: ${tool} rendering ${args.urls} SPA URLs…`);
-        runs.push(await runWorker(tool, site.url, args));
+        runs.push(await runWorker(tool, site, args));
       }
     }
   } finally {
@@ -242,6 +257,8 @@ if (args.json) {
           ? {
               paths: `/item/1..${args.urls}?ms=${args.delay}`,
               delayMs: args.delay,
+              otherOrigins: args.origins,
+              ssrfProtection: args.ssrf,
               concurrency: CONCURRENCY,
               warmUpPages: WARM_UP,
               rounds: args.rounds,

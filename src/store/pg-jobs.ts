@@ -1,10 +1,13 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
+import { grouped } from "./pg-batch.ts";
 import type { PgConnection } from "./pg-connection.ts";
 import { jobItems, jobs } from "./pg-schema.ts";
 import type { JobItem, JobRecord, JobStore } from "./types.ts";
 
 type JobRow = typeof jobs.$inferSelect;
+/** A page's outcome, as finishItem is given it. */
+type Finished = { url: string; state: "done" | "failed"; data?: unknown; error?: string; credits: number };
 type ItemRow = Pick<typeof jobItems.$inferSelect, "url" | "depth" | "state" | "data" | "error">;
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -96,6 +99,56 @@ const FULL_JOBS_KEPT = 10_000;
 export function pgJobs(pg: PgConnection): JobStore {
   /** Jobs seen at their cap, by id: the total seen (it never goes down). */
   const full = new Map<string, number>();
+  /** A job's pages finished here while one of its statements runs go together in the next. */
+  const finish = grouped<Finished, void>(async (jobId, batch) => {
+    // The first of a URL decides its outcome, as when the same page is finished twice.
+    const seen = new Set<string>();
+    const items = batch
+      .filter((it) => !seen.has(it.url) && seen.add(it.url))
+      .map((it) => ({
+        url: it.url,
+        state: it.state,
+        data: json(it.data),
+        // PostgreSQL text cannot hold NUL: one in a message must not fail the pages batched with it.
+        error: it.error?.replaceAll("\u0000", "\ufffd") ?? null,
+        credits: it.credits,
+      }));
+    // One statement, in this order: the items' rows are locked while pending (in id order, so
+    // two workers' batches never wait on each other in a circle; a page finished twice waits
+    // here and then finds it finished: it counts once); then the job's counters move, under the
+    // job's row lock, and the items take the places after those finished before (completed +
+    // failed), in the order they were finished here. A worker that waited on that lock counts
+    // from the row as the one before it left it, so places follow one another without gaps,
+    // and each is taken only by a commit that makes its item readable with it.
+    await pg.run((db) =>
+      db.execute(sql`
+        WITH given AS (
+          SELECT x.url, x.state, x.data, x.error, x.credits, x.n
+          FROM ROWS FROM (json_to_recordset(${JSON.stringify(items)}::text::json)
+            AS (url text, state text, data text, error text, credits bigint))
+            WITH ORDINALITY AS x(url, state, data, error, credits, n)
+        ), item AS (
+          SELECT i.id, g.state, g.data, g.error, g.credits, g.n
+          FROM job_items i JOIN given g ON g.url = i.url
+          WHERE i.job_id = ${jobId} AND i.state = 'pending'
+          ORDER BY i.id
+          FOR UPDATE OF i
+        ), counted AS (
+          UPDATE jobs SET
+            completed = completed + (SELECT count(*) FROM item WHERE state = 'done'),
+            failed = failed + (SELECT count(*) FROM item WHERE state <> 'done'),
+            credits_used = credits_used + (SELECT coalesce(sum(credits), 0) FROM item),
+            updated_at = ${Date.now()}::bigint
+          WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM item)
+          RETURNING completed + failed - (SELECT count(*) FROM item) AS before
+        )
+        UPDATE job_items j SET state = r.state, data = r.data, error = r.error,
+          seq = (SELECT before FROM counted) + r.place
+        FROM (SELECT id, state, data, error, row_number() OVER (ORDER BY n) AS place FROM item) r
+        WHERE j.id = r.id AND EXISTS (SELECT 1 FROM counted)`),
+    );
+    return batch.map(() => undefined);
+  });
   return {
     create: (j, items) => {
       full.delete(j.id);
@@ -202,33 +255,7 @@ export function pgJobs(pg: PgConnection): JobStore {
           .limit(limit);
         return rows.map(item);
       }),
-    finishItem: (jobId, url, outcome) =>
-      pg.run(async (db) => {
-        // One statement, in this order: the item's row is locked while pending (a page finished
-        // twice, by a retry or two workers, waits here and then finds it finished: it counts
-        // once); then the job's counters move, under the job's row lock, and the item takes the
-        // place they give (completed + failed: the job's finished items, this one included). A
-        // worker that waited on that lock counts from the row as the one before it left it, so
-        // places follow one another without gaps, and each is taken only by a commit that makes
-        // its item readable with it.
-        const done = outcome.state === "done" ? 1 : 0;
-        await db.execute(sql`
-          WITH item AS (
-            SELECT id FROM job_items WHERE job_id = ${jobId} AND url = ${url} AND state = 'pending'
-            FOR UPDATE
-          ), counted AS (
-            UPDATE jobs SET
-              completed = completed + ${done}::int,
-              failed = failed + ${1 - done}::int,
-              credits_used = credits_used + ${outcome.credits}::bigint,
-              updated_at = ${Date.now()}::bigint
-            WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM item)
-            RETURNING completed + failed AS seq
-          )
-          UPDATE job_items SET state = ${outcome.state}, data = ${json(outcome.data)},
-            error = ${outcome.error ?? null}, seq = (SELECT seq FROM counted)
-          WHERE id = (SELECT id FROM item) AND EXISTS (SELECT 1 FROM counted)`);
-      }),
+    finishItem: (jobId, url, outcome) => finish(jobId, { url, ...outcome }),
     results: (jobId, skip, limit) =>
       pg.run(async (db) => {
         const rows = await db

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { grouped } from "./pg-batch.ts";
 import type { PgConnection } from "./pg-connection.ts";
 import { requestLog, usageWeeks } from "./pg-schema.ts";
 import type { RequestLogEntry, UsageStore } from "./types.ts";
@@ -24,7 +25,8 @@ const num = (value: unknown): number => (value === null || value === undefined ?
  * Usage in PostgreSQL, shared by every process on the database. Burst windows
  * live in burst_windows, one row per subject checked and counted by one
  * upsert (the row lock orders concurrent requests, so no process overshoots a
- * limit); weekly credits are one upsert each. The request log is buffered and
+ * limit); weekly credits are one upsert per account and week at a time (charges made
+ * meanwhile go together in the next). The request log is buffered and
  * written every 200 ms, one row per key, route, status and second, as on
  * SQLite: it feeds statistics, and the window of a subject that never takes
  * slots (an unlimited plan's).
@@ -109,6 +111,27 @@ export function pgUsage(pg: PgConnection): PgUsage {
     });
   };
 
+  /**
+   * Charges to one account's week made here while one of its upserts runs go together in the
+   * next, each answered with the total after it (a crawl's pages all charge the same row).
+   */
+  const charge = grouped<number, number>(async (key, batch) => {
+    const [accountId = "", week = "0"] = key.split("\u0000");
+    const credits = batch.reduce((sum, c) => sum + c, 0);
+    const total = await pg.run(async (db) => {
+      const [row] = await db
+        .insert(usageWeeks)
+        .values({ accountId, weekStart: Number(week), credits })
+        .onConflictDoUpdate({
+          target: [usageWeeks.accountId, usageWeeks.weekStart],
+          set: { credits: sql`${usageWeeks.credits} + excluded.credits` },
+        })
+        .returning({ credits: usageWeeks.credits });
+      return row?.credits ?? credits;
+    });
+    return batch.map(() => total);
+  });
+
   return {
     takeBurstSlot(subject, now, windowMs, limit) {
       const cutoff = now - windowMs;
@@ -147,19 +170,7 @@ export function pgUsage(pg: PgConnection): PgUsage {
       const { used, oldest } = window ?? (await logged(subject, cutoff));
       return { used, oldestExpiresAt: used && oldest !== null ? oldest + windowMs : now };
     },
-    addCredits(accountId, weekStart, credits) {
-      return pg.run(async (db) => {
-        const [row] = await db
-          .insert(usageWeeks)
-          .values({ accountId, weekStart, credits })
-          .onConflictDoUpdate({
-            target: [usageWeeks.accountId, usageWeeks.weekStart],
-            set: { credits: sql`${usageWeeks.credits} + excluded.credits` },
-          })
-          .returning({ credits: usageWeeks.credits });
-        return row?.credits ?? credits;
-      });
-    },
+    addCredits: (accountId, weekStart, credits) => charge(`${accountId}\u0000${weekStart}`, credits),
     weeklyCredits(accountId, weekStart) {
       return pg.run(async (db) => {
         const [row] = (await db.execute(

@@ -40,6 +40,8 @@ if current < total then
 end
 return tostring(current)`;
 
+/** Weekly counters whose last raise from this process is remembered. */
+const RAISED_KEPT = 10_000;
 /** Weekly counters outlive their week by a day, so a late settlement still finds its own. */
 const WEEK_TTL_MS = 8 * 24 * 3_600_000;
 
@@ -79,6 +81,11 @@ export function redisUsage(redis: RedisConnection, durable: UsageStore): UsageSt
   // Members must be unique across processes: this process's token and a counter.
   const token = crypto.randomUUID().slice(0, 8);
   let seq = 0;
+  /**
+   * The highest total this process raised each weekly counter to: a lower or equal one needs no
+   * raise (a counter Redis lost meanwhile is read from the durable store again anyway).
+   */
+  const raised = new Map<string, number>();
   const windowKey = (subject: string) => `${KEY_PREFIX}burst:${subject}`;
   const weekKey = (accountId: string, weekStart: number) => `${KEY_PREFIX}week:${accountId}:${weekStart}`;
 
@@ -111,11 +118,18 @@ export function redisUsage(redis: RedisConnection, durable: UsageStore): UsageSt
     async addCredits(accountId, weekStart, credits) {
       const total = await durable.addCredits(accountId, weekStart, credits);
       const key = weekKey(accountId, weekStart);
+      // Charges made together (a crawl's pages) share one durable total: one raise does for them.
+      if (credits >= 0 && (raised.get(key) ?? -1) >= total) return total;
+      if (credits < 0) raised.delete(key);
+      else {
+        if (raised.size >= RAISED_KEPT) raised.delete(raised.keys().next().value as string);
+        raised.set(key, total);
+      }
       // The durable store has the charge: a Redis that cannot take it now is read again from there
       // once it is back empty, so the request that was charged does not fail for it.
       await redis
         .run<unknown>((r) => (credits < 0 ? r.del(key) : scripts.siphonRaiseTo(key, total, WEEK_TTL_MS)))
-        .catch(() => {});
+        .catch(() => raised.delete(key));
       return total;
     },
     async weeklyCredits(accountId, weekStart) {

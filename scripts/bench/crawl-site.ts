@@ -15,7 +15,10 @@
  * `{requests, pages, duplicates}` (page requests, distinct pages fetched, and
  * repeat fetches of a page) and `POST /__bench/reset` clears them.
  *
- *   bun scripts/bench/crawl-site.ts [--pages 2000]
+ * `--latency-ms N` makes every page answer N ms late, as a distant server does (robots.txt and
+ * the bench routes answer at once), for a crawl bound by waiting rather than by CPU.
+ *
+ *   bun scripts/bench/crawl-site.ts [--pages 2000] [--latency-ms 0]
  *
  * prints `{"url":"http://127.0.0.1:PORT/"}` on stdout and serves until killed.
  */
@@ -141,8 +144,8 @@ ${paragraphs.join("\n")}
 `;
 }
 
-/** Starts the site; `stop` closes it. */
-export function startCrawlSite(total = 2000): { url: string; stop(): void } {
+/** Starts the site, each page answering `latencyMs` late; `stop` closes it. */
+export function startCrawlSite(total = 2000, latencyMs = 0): { url: string; stop(): void } {
   const pages = new Map<string, string>();
   for (let i = 0; i < total; i++) pages.set(pagePath(i), renderPage(i, total));
   const fetched = new Map<string, number>();
@@ -169,14 +172,15 @@ export function startCrawlSite(total = 2000): { url: string; stop(): void } {
       if (page === undefined) return new Response("Not found", { status: 404 });
       requests++;
       fetched.set(path, (fetched.get(path) ?? 0) + 1);
-      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+      const response = new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+      return latencyMs > 0 ? Bun.sleep(latencyMs).then(() => response) : response;
     },
   });
   return { url: `http://127.0.0.1:${server.port}/`, stop: () => server.stop(true) };
 }
 
 if (import.meta.main) {
-  const site = startCrawlSite(numberFlag("pages", 2000));
+  const site = startCrawlSite(numberFlag("pages", 2000), numberFlag("latency-ms", 0));
   process.stdout.write(`${JSON.stringify({ url: site.url })}\n`);
   const stop = () => {
     site.stop();

@@ -2,24 +2,48 @@
  * Hosted-mode scaling benchmark, in one run, against the single-process
  * SQLite mode on the same machine (the core count is printed with the figures):
  *
- * 1. Crawl throughput: the generated 2,000-page site (scripts/bench/crawl-site.ts)
+ * 1. CPU per page: the generated 2,000-page site (scripts/bench/crawl-site.ts)
  *    crawled as `--crawls` crawls at once (default 4, each `pages / crawls`
  *    pages from "/", each at most 5 pages in flight as a crawl allows), by
  *    one `siphon serve` on SQLite, then by one API process and 1, 2 and 4
  *    worker processes on one Redis and one PostgreSQL, each worker running
  *    `--worker-concurrency` pages at once (default: every page the crawls
- *    may have in flight, so one worker can hold as many as the one process). Pages per second over
- *    the whole set, from the first POST to the last crawl's end. The cache is
- *    off, so every page is fetched and extracted.
- * 2. Cached `GET /v1/fetch` requests per second (autocannon, `--connections`
+ *    may have in flight, so one worker can hold as many as the one process).
+ *    The cache is off, so every page is fetched and extracted. Pages per
+ *    second from the first POST to the last crawl's end, and the CPU each
+ *    process spent per page, read from /proc for the processes this run
+ *    started (siphon's, the site, Redis, PostgreSQL and this driver: all
+ *    processes), so a program running beside it is not counted. Twice: the
+ *    first crawl on fresh processes ("cold": they compile their code as they
+ *    go, once per process and thread), and one once every worker has taken
+ *    `--warm-pages` pages (default 2,000; "warm": what a long-running
+ *    deployment spends a page).
+ * 2. Scale-out when pages wait: the same site with every page answering
+ *    `--latency-ms` late (default 50), `--latency-pages` pages (default 1,000)
+ *    crawled by 1 and then 2 warmed workers at `--latency-concurrency` pages
+ *    each (default 4, so the crawls, 20 pages in flight, always have more to
+ *    give than the workers take): pages per second, and 2 workers / 1.
+ * 3. Cached `GET /v1/fetch` requests per second (autocannon, `--connections`
  *    for `--seconds`) through 1 and 2 API processes on Redis, and through
  *    the SQLite server; every request metered with a key (burst window and
- *    weekly credits read; a cached page costs no credit).
- * 3. Latency of one metered request (cached fetch) one at a time, p50 and
- *    p99, on Redis against SQLite.
+ *    weekly credits read; a cached page costs no credit); and the latency
+ *    of one such request at a time, p50 and p99, on Redis against SQLite.
+ *
+ * Last, the pages per second a deployment should plan for per core: 1,000 over
+ * the highest warm CPU ms per page of siphon, Redis and PostgreSQL together
+ * (the site and this driver left out: a deployment does not run them).
  *
  *   bun scripts/bench/scale.ts [--pages 2000] [--crawls 4] [--worker-concurrency 20]
- *                              [--seconds 5] [--connections 50] [--json]
+ *                              [--workers 1,2,4] [--warm-pages 2000] [--latency-ms 50]
+ *                              [--latency-pages 1000] [--latency-concurrency 4]
+ *                              [--seconds 5] [--connections 50] [--only cpu|wait|fetch] [--json]
+ *
+ * Looking closer: `--trips` counts the Redis commands clients send (MONITOR) and
+ * the PostgreSQL statements (pg_stat_statements, PostgreSQL restarted with it)
+ * per page; `--detail` adds each run's CPU by worker thread, by PostgreSQL
+ * process and its context switches; `--profile DIR` writes the siphon
+ * processes' CPU profiles; `--env NAME=VALUE` (repeatable) sets a variable of
+ * every process started. Monitoring costs CPU: take CPU figures without `--trips`.
  *
  * Needs redis-server and PostgreSQL (scripts/setup.sh). The load generator
  * (autocannon, JavaScript) shares the machine's cores with the servers.
@@ -31,22 +55,36 @@ import autocannon from "autocannon";
 import { createAccountWithKey } from "../../src/auth/keys.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openStore } from "../../src/store/index.ts";
+import { redisOf } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
-import { type Cluster, type ServeProcess, startCluster } from "../../test/hosted/cluster.ts";
+import { type Cluster, startCluster } from "../../test/hosted/cluster.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
-import { machineCpuSeconds, round1 } from "./stats.ts";
-import { startCrawlSite } from "./worker.ts";
+import { crawlRun, type Site, startSite } from "./scale-crawl.ts";
+import { pgProbe, redisMonitor, redisPid } from "./scale-probe.ts";
+import { round1 } from "./stats.ts";
 
+const argAfter = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
 const pages = numberFlag("pages", 2000);
 const crawls = numberFlag("crawls", 4);
 const seconds = numberFlag("seconds", 5);
 const connections = numberFlag("connections", 50);
 /** Pages each worker runs at once: by default all the crawls' pages in flight (5 each), as one process runs them. */
 const workerConcurrency = numberFlag("worker-concurrency", 5 * crawls);
+const workerCounts = (argAfter("workers") ?? "1,2,4").split(",").map(Number);
+const latencyMs = numberFlag("latency-ms", 50);
+const latencyPages = numberFlag("latency-pages", 1000);
+const latencyConcurrency = numberFlag("latency-concurrency", 4);
+const warmPages = numberFlag("warm-pages", pages);
+const only = argAfter("only");
+const trips = hasFlag("trips");
 const json = hasFlag("json");
 const say = (line: string) => {
   if (!json) console.error(line);
 };
+const part = (name: string) => !only || only === name;
 
 /** A plan with no limit that binds, so every request runs the whole metering path. */
 const PLANS = JSON.stringify({
@@ -61,56 +99,6 @@ async function keyOn(store: Store): Promise<string> {
     now: Date.now(),
   });
   return key;
-}
-
-/** Runs `crawls` crawls at once through `api`; pages per second over all of them. */
-async function crawlThroughput(api: ServeProcess, key: string, site: string) {
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const each = Math.floor(pages / crawls);
-  const started = performance.now();
-  const cpuBefore = machineCpuSeconds();
-  const ids = await Promise.all(
-    Array.from({ length: crawls }, async () => {
-      const response = await fetch(`${api.url}/v1/crawl`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          url: site,
-          limit: each,
-          maxDepth: 10,
-          maxConcurrency: 5,
-          ignoreSitemap: true,
-        }),
-      });
-      if (response.status !== 202)
-        throw new Error(`crawl start: ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { id: string }).id;
-    }),
-  );
-  let done = 0;
-  for (const id of ids)
-    for (;;) {
-      const state = (await (await fetch(`${api.url}/v1/crawl/${id}?limit=1`, { headers })).json()) as {
-        status: string;
-        completed: number;
-      };
-      if (["completed", "failed", "cancelled"].includes(state.status)) {
-        if (state.status !== "completed") throw new Error(`crawl ${id} ended ${state.status}`);
-        done += state.completed;
-        break;
-      }
-      await Bun.sleep(100);
-    }
-  const secondsTaken = (performance.now() - started) / 1000;
-  const cpuSeconds = machineCpuSeconds() - cpuBefore;
-  return {
-    pages: done,
-    seconds: round1(secondsTaken),
-    pagesPerSecond: round1(done / secondsTaken),
-    // The whole machine's CPU (servers, workers, Redis, PostgreSQL, the site) per page, and how busy its cores were.
-    cpuMsPerPage: round1((cpuSeconds * 1000) / Math.max(1, done)),
-    coresBusy: round1(cpuSeconds / secondsTaken),
-  };
 }
 
 function load(urls: string[], key: string, path: string): Promise<{ rps: number; non2xx: number }> {
@@ -151,78 +139,207 @@ async function latency(url: string, key: string, path: string, n = 2000) {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-const site = await startCrawlSite(pages);
 const cluster: Cluster = await startCluster({
   SIPHON_PLANS: PLANS,
   SIPHON_CACHE: "true",
   SIPHON_EXTRACT_THREADS: "",
   SIPHON_LOG_LEVEL: "warn",
+  ...Object.fromEntries(
+    process.argv.flatMap((a, i) => (a === "--env" ? [(process.argv[i + 1] ?? "").split(/=(.*)/s)] : [])),
+  ),
 });
+const pg = pgProbe(cluster.pg.url("postgres"));
+const monitor = trips
+  ? await redisMonitor((redisOf(cluster.store) as NonNullable<ReturnType<typeof redisOf>>).client)
+  : undefined;
 const sqliteHome = mkdtempSync(join(tmpdir(), "siphon-scale-sqlite-"));
 const results: Record<string, unknown> = { cores: availableParallelism(), pages, crawls };
+const sites: { stop(): void }[] = [];
 try {
-  const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}`)}&format=markdown`;
+  if (trips) {
+    await pg.enableStatements(async () => {
+      await cluster.pg.stop();
+      await cluster.pg.start();
+    });
+    // The cluster's own store reconnects on its next call once the server is back.
+    for (let i = 0; ; i++)
+      try {
+        await cluster.store.jobs.get("none");
+        break;
+      } catch (error) {
+        if (i > 50) throw error;
+        await Bun.sleep(100);
+      }
+  }
+  const services = {
+    driver: process.pid,
+    redis: await redisPid((redisOf(cluster.store) as NonNullable<ReturnType<typeof redisOf>>).client),
+    postgres: await pg.postmasterPid(),
+  };
   // The single-process SQLite server: a key in its file, written before it starts.
   const sqliteEnv = { DATABASE_URL: "", REDIS_URL: "", SIPHON_HOME: sqliteHome };
   const sqliteStore = await openStore(loadConfig({ ...cluster.env, ...sqliteEnv }));
   const sqliteKey = await keyOn(sqliteStore);
   await sqliteStore.close();
-
-  // 1. Crawl throughput, the cache off so every page is fetched.
   const noCache = { SIPHON_CACHE: "false" };
-  const crawl: Record<string, unknown> = {};
-  say(
-    `crawl: ${crawls} crawls of ${Math.floor(pages / crawls)} pages at once, workers at --concurrency ${workerConcurrency}, ${availableParallelism()} cores`,
-  );
-  {
-    const single = await cluster.serve("all", { ...sqliteEnv, ...noCache });
-    crawl.sqlite = await crawlThroughput(single, sqliteKey, site.url);
-    await single.stop();
-    say(`  SQLite, one process      ${JSON.stringify(crawl.sqlite)}`);
-  }
-  for (const count of [1, 2, 4]) {
+  const site = await startSite(pages, 0);
+  sites.push(site);
+
+  /**
+   * One API and `count` workers on Redis and PostgreSQL (emptied first), each running
+   * `concurrency` pages at once: `crawl` runs crawls through them and answers what they measured.
+   */
+  const hosted = async <T>(
+    count: number,
+    concurrency: number,
+    use: (crawl: (site: Site, total: number) => Promise<Record<string, unknown>>) => Promise<T>,
+  ): Promise<T> => {
     await cluster.pg.empty("hosted").catch(() => {});
     const key = await keyOn(cluster.store);
-    const api = await cluster.serve("api", noCache);
+    const profile = argAfter("profile");
+    const env = profile
+      ? { ...noCache, BUN_OPTIONS: `--cpu-prof --cpu-prof-md --cpu-prof-dir=${profile}/${count}w` }
+      : noCache;
+    const api = await cluster.serve("api", env);
     const workers = await Promise.all(
       Array.from({ length: count }, () =>
-        cluster.serve("worker", noCache, ["--concurrency", String(workerConcurrency)]),
+        cluster.serve("worker", env, ["--concurrency", String(concurrency)]),
       ),
     );
-    crawl[`redis_${count}w`] = await crawlThroughput(api, key, site.url);
-    say(`  Redis, ${count} worker(s)       ${JSON.stringify(crawl[`redis_${count}w`])}`);
-    await Promise.all([api, ...workers].map((p) => p.stop()));
-  }
-  results.crawl = crawl;
+    try {
+      return await use((site, total) => {
+        const roots: Record<string, number> = { ...services, site: site.pid, api: api.proc.pid };
+        workers.forEach((w, i) => {
+          roots[`worker${i}`] = w.proc.pid;
+        });
+        return crawlRun(api, key, site.url, total, {
+          roots,
+          crawls,
+          redis: cluster.store,
+          pg: trips ? pg : undefined,
+          monitor,
+        });
+      });
+    } finally {
+      await Promise.all([api, ...workers].map((p) => p.stop()));
+    }
+  };
+  /**
+   * The first crawl on fresh processes (cold), more until each of `count` workers has taken
+   * about `warmPages` pages, and one more (warm).
+   */
+  const coldThenWarm = async (count: number, crawl: () => Promise<Record<string, unknown>>) => {
+    const cold = await crawl();
+    for (let taken = pages; taken < count * warmPages; taken += pages) await crawl();
+    return { cold, warm: await crawl() };
+  };
+  const brief = (r: Record<string, unknown>) =>
+    `${r.pagesPerSecond} pages/s, ${r.cpuMsPerPage} ms CPU a page ${JSON.stringify(r.cpuMsPerPageBy)}${hasFlag("detail") ? ` threads ${JSON.stringify(r.workerThreadsMsPerPage)} switches ${JSON.stringify(r.switchesPerPage)} postgres ${JSON.stringify(r.postgresMsPerPage)}` : ""}`;
 
-  // 2 and 3. Cached, metered GET /v1/fetch (the crawls emptied the database between runs).
-  const redisKey = await keyOn(cluster.store);
-  const fetchRps: Record<string, unknown> = {};
-  const metered: Record<string, unknown> = {};
-  {
-    const single = await cluster.serve("all", sqliteEnv);
-    await latency(single.url, sqliteKey, path, 50);
-    fetchRps.sqlite = await load([single.url], sqliteKey, path);
-    metered.sqlite = await latency(single.url, sqliteKey, path);
-    await single.stop();
+  if (part("cpu")) {
+    const crawl: Record<string, { cold: Record<string, unknown>; warm: Record<string, unknown> }> = {};
+    say(
+      `cpu: ${crawls} crawls of ${Math.floor(pages / crawls)} pages at once, workers at --concurrency ${workerConcurrency}, ${availableParallelism()} cores; the first crawl on fresh processes (cold), one once each worker took ${warmPages} pages (warm)`,
+    );
+    {
+      const single = await cluster.serve("all", { ...sqliteEnv, ...noCache });
+      try {
+        crawl.sqlite = await coldThenWarm(1, () =>
+          crawlRun(single, sqliteKey, site.url, pages, {
+            roots: { ...services, site: site.pid, siphon: single.proc.pid },
+            crawls,
+          }),
+        );
+      } finally {
+        await single.stop();
+      }
+    }
+    say(`  SQLite, one process   cold: ${brief(crawl.sqlite.cold)}`);
+    say(`                        warm: ${brief(crawl.sqlite.warm)}`);
+    for (const count of workerCounts) {
+      const name = `redis_${count}w`;
+      crawl[name] = await hosted(count, workerConcurrency, (run) =>
+        coldThenWarm(count, () => run(site, pages)),
+      );
+      say(`  Redis, ${count} worker(s)    cold: ${brief(crawl[name].cold)}`);
+      say(`                        warm: ${brief(crawl[name].warm)}`);
+      if (trips) say(`    ${JSON.stringify(crawl[name].warm)}`);
+    }
+    const ms = (name: string, when: "cold" | "warm", field = "cpuMsPerPage") =>
+      Number(crawl[name]?.[when][field]);
+    const ratios = (when: "cold" | "warm") =>
+      workerCounts.map((c) => `${c}w ${round1(ms(`redis_${c}w`, when) / ms("sqlite", when))}x`).join(", ");
+    const last = `redis_${workerCounts.at(-1)}w`;
+    const first = `redis_${workerCounts[0]}w`;
+    const worstDeployed = Math.max(
+      ...workerCounts.map((c) => ms(`redis_${c}w`, "warm", "deployedCpuMsPerPage")),
+    );
+    results.crawl = crawl;
+    results.planPagesPerSecondPerCore = Math.floor(1000 / worstDeployed);
+    say(`  CPU a page, hosted / SQLite, warm: ${ratios("warm")}; cold: ${ratios("cold")}`);
+    say(
+      `  CPU a page, ${workerCounts.at(-1)} workers / ${workerCounts[0]}: warm ${round1(ms(last, "warm") / ms(first, "warm"))}x, cold ${round1(ms(last, "cold") / ms(first, "cold"))}x`,
+    );
+    say(
+      `  plan for ${results.planPagesPerSecondPerCore} pages/s per core (siphon, Redis and PostgreSQL together: ${worstDeployed} ms of CPU a page at worst, warm, the site and this driver left out)`,
+    );
   }
-  {
-    const [a, b] = await Promise.all([cluster.serve("api"), cluster.serve("api")]);
-    if (!a || !b) throw new Error("API processes did not start");
-    await latency(a.url, redisKey, path, 50);
-    await latency(b.url, redisKey, path, 50);
-    fetchRps.redis_1api = await load([a.url], redisKey, path);
-    fetchRps.redis_2api = await load([a.url, b.url], redisKey, path);
-    metered.redis = await latency(a.url, redisKey, path);
-    await Promise.all([a.stop(), b.stop()]);
+
+  if (part("wait")) {
+    const slow = await startSite(latencyPages, latencyMs);
+    sites.push(slow);
+    say(
+      `wait: pages answer ${latencyMs} ms late; ${crawls} crawls of ${Math.floor(latencyPages / crawls)} pages, each worker at --concurrency ${latencyConcurrency}, warmed by ${warmPages} pages each of the fast site first`,
+    );
+    const wait: Record<string, Record<string, unknown>> = {};
+    for (const count of [1, 2]) {
+      wait[`redis_${count}w`] = await hosted(count, latencyConcurrency, async (run) => {
+        for (let taken = 0; taken < count * warmPages; taken += pages) await run(site, pages);
+        return run(slow, latencyPages);
+      });
+      say(
+        `  Redis, ${count} worker(s)    ${brief(wait[`redis_${count}w`] as Record<string, unknown>)} (${Math.round((count * latencyConcurrency * 1000) / latencyMs)} pages/s if only waiting)`,
+      );
+    }
+    const ratio = Number(wait.redis_2w?.pagesPerSecond) / Number(wait.redis_1w?.pagesPerSecond);
+    results.wait = { ...wait, twoOverOne: Math.round(ratio * 100) / 100 };
+    say(`  pages/s, 2 workers / 1 worker: ${Math.round(ratio * 100) / 100}x`);
   }
-  results.cachedFetchRps = fetchRps;
-  results.meteredLatencyMs = metered;
-  say(`cached GET /v1/fetch, req/s (${connections} connections, ${seconds} s): ${JSON.stringify(fetchRps)}`);
-  say(`metered request latency, ms, one at a time: ${JSON.stringify(metered)}`);
+
+  if (part("fetch")) {
+    const path = `/v1/fetch?url=${encodeURIComponent(`${site.url}`)}&format=markdown`;
+    const redisKey = await keyOn(cluster.store);
+    const fetchRps: Record<string, unknown> = {};
+    const metered: Record<string, unknown> = {};
+    {
+      const single = await cluster.serve("all", sqliteEnv);
+      await latency(single.url, sqliteKey, path, 50);
+      fetchRps.sqlite = await load([single.url], sqliteKey, path);
+      metered.sqlite = await latency(single.url, sqliteKey, path);
+      await single.stop();
+    }
+    {
+      const [a, b] = await Promise.all([cluster.serve("api"), cluster.serve("api")]);
+      if (!a || !b) throw new Error("API processes did not start");
+      await latency(a.url, redisKey, path, 50);
+      await latency(b.url, redisKey, path, 50);
+      fetchRps.redis_1api = await load([a.url], redisKey, path);
+      fetchRps.redis_2api = await load([a.url, b.url], redisKey, path);
+      metered.redis = await latency(a.url, redisKey, path);
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    results.cachedFetchRps = fetchRps;
+    results.meteredLatencyMs = metered;
+    say(
+      `cached GET /v1/fetch, req/s (${connections} connections, ${seconds} s): ${JSON.stringify(fetchRps)}`,
+    );
+    say(`metered request latency, ms, one at a time: ${JSON.stringify(metered)}`);
+  }
   if (json) console.log(JSON.stringify(results));
 } finally {
+  await pg.close().catch(() => {});
+  monitor?.close();
   await cluster.close();
-  site.stop();
+  for (const site of sites) site.stop();
   rmSync(sqliteHome, { recursive: true, force: true });
 }

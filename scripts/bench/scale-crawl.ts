@@ -18,25 +18,6 @@ import {
 } from "./scale-probe.ts";
 import { round1 } from "./stats.ts";
 
-/** The generated site in its own process (its CPU counted apart), pages answering `latency` ms late. */
-export async function startSite(count: number, latency: number) {
-  const script = new URL("./crawl-site.ts", import.meta.url).pathname;
-  const child = Bun.spawn(["bun", script, "--pages", String(count), "--latency-ms", String(latency)], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("crawl-site.ts exited before printing its URL");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const { url } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string };
-  return { url, pid: child.pid, stop: () => child.kill() };
-}
-
 export type Site = { url: string; pid: number };
 
 /** What a crawl run reads besides time: CPU per process tree, and with `trips` the round trips. */

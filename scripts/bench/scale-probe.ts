@@ -61,6 +61,15 @@ export function treeCpuSeconds(roots: Record<string, number>): Record<string, nu
   return out;
 }
 
+/** The thread ids of a live process (none once it has gone). */
+function tasksOf(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+}
+
 /** Context switches (voluntary, involuntary) so far of every live thread in the trees under `roots`. */
 export function treeSwitches(roots: Record<string, number>): Record<string, [number, number]> {
   const stats = procStats();
@@ -74,11 +83,7 @@ export function treeSwitches(roots: Record<string, number>): Record<string, [num
     while (stack.length) {
       const pid = stack.pop() as number;
       if (!stats.has(pid)) continue;
-      let tasks: string[] = [];
-      try {
-        tasks = readdirSync(`/proc/${pid}/task`);
-      } catch {}
-      for (const task of tasks) {
+      for (const task of tasksOf(pid)) {
         try {
           const text = readFileSync(`/proc/${pid}/task/${task}/status`, "utf8");
           sum[0] += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(text)?.[1] ?? 0);
@@ -96,11 +101,7 @@ export function treeSwitches(roots: Record<string, number>): Record<string, [num
 export function threadCpuSeconds(pids: number[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const pid of pids) {
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {}
-    for (const task of tasks) {
+    for (const task of tasksOf(pid)) {
       try {
         const text = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
         const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")).replace(/\d+/g, "#");

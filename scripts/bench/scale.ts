@@ -59,9 +59,10 @@ import { redisOf } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type Cluster, startCluster } from "../../test/hosted/cluster.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
-import { crawlRun, type Site, startSite } from "./scale-crawl.ts";
+import { crawlRun, type Site } from "./scale-crawl.ts";
 import { pgProbe, redisMonitor, redisPid } from "./scale-probe.ts";
 import { round1 } from "./stats.ts";
+import { startCrawlSite } from "./worker.ts";
 
 const argAfter = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -182,7 +183,7 @@ try {
   const sqliteKey = await keyOn(sqliteStore);
   await sqliteStore.close();
   const noCache = { SIPHON_CACHE: "false" };
-  const site = await startSite(pages, 0);
+  const site = await startCrawlSite(pages);
   sites.push(site);
 
   /**
@@ -286,7 +287,7 @@ try {
   }
 
   if (part("wait")) {
-    const slow = await startSite(latencyPages, latencyMs);
+    const slow = await startCrawlSite(latencyPages, latencyMs);
     sites.push(slow);
     say(
       `wait: pages answer ${latencyMs} ms late; ${crawls} crawls of ${Math.floor(latencyPages / crawls)} pages, each worker at --concurrency ${latencyConcurrency}, warmed by ${warmPages} pages each of the fast site first`,

@@ -20,12 +20,19 @@ export async function runJsonWorker<T>(name: string, command: string[]): Promise
 }
 
 /**
- * Starts the generated crawl site (scripts/bench/crawl-site.ts) with `pages` pages in its own
- * process and resolves with its URL, read from the JSON line it prints first.
+ * Starts the generated crawl site (scripts/bench/crawl-site.ts) with `pages` pages, answering
+ * `latencyMs` late, in its own process (`pid`, so its CPU can be counted apart) and resolves
+ * with its URL, read from the JSON line it prints first.
  */
-export async function startCrawlSite(pages: number): Promise<{ url: string; stop(): void }> {
+export async function startCrawlSite(
+  pages: number,
+  latencyMs = 0,
+): Promise<{ url: string; pid: number; stop(): void }> {
   const script = new URL("./crawl-site.ts", import.meta.url).pathname;
-  const child = Bun.spawn(["bun", script, "--pages", String(pages)], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["bun", script, "--pages", String(pages), "--latency-ms", String(latencyMs)], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = child.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {
@@ -35,5 +42,5 @@ export async function startCrawlSite(pages: number): Promise<{ url: string; stop
   }
   reader.releaseLock();
   const { url } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string };
-  return { url, stop: () => child.kill() };
+  return { url, pid: child.pid, stop: () => child.kill() };
 }

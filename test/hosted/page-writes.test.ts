@@ -18,6 +18,7 @@ import { KEY_PREFIX, RedisConnection } from "../../src/store/redis-connection.ts
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { NewJob, Store } from "../../src/store/types.ts";
 import { postgresBin, startPostgres, type TestPostgres } from "../helpers/postgres.ts";
+import { readWhileFinishing } from "../helpers/read-while-finishing.ts";
 import { redisBin, startRedis, type TestRedis } from "../helpers/redis.ts";
 
 const job = (id: string): NewJob => ({
@@ -83,18 +84,7 @@ describe.skipIf(!postgresBin())("pages finished by several workers at once on Po
         );
       }),
     );
-    const seen: string[] = [];
-    let done = false;
-    void finishing.then(() => {
-      done = true;
-    });
-    for (;;) {
-      const last = done;
-      const page = await store.jobs.results("crawl_1", seen.length, 9);
-      seen.push(...page.map((item) => item.url));
-      if (last && page.length === 0) break;
-    }
-    await finishing;
+    const seen = await readWhileFinishing(store, "crawl_1", finishing, 9);
     expect(seen.length).toBe(n);
     expect(new Set(seen).size).toBe(n);
     // The last place is n: no place was skipped or taken twice.

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { hashKey } from "../../src/auth/keys.ts";
 import { MAX_CACHE_AGE_MS } from "../../src/schemas/fetch.ts";
 import type { Account, ApiKeyInfo, NewJob, PageSnapshot, Store } from "../../src/store/types.ts";
+import { readWhileFinishing } from "../helpers/read-while-finishing.ts";
 
 /** A fresh, empty database of one backend. */
 export interface Database {
@@ -730,18 +731,7 @@ export function storeContract(name: string, backend: () => Backend): void {
           }
         }),
       );
-      const seen: string[] = [];
-      let done = false;
-      void finishing.then(() => {
-        done = true;
-      });
-      for (;;) {
-        const last = done;
-        const items = await store.jobs.results("job_1", seen.length, 7);
-        seen.push(...items.map((item) => item.url));
-        if (last && items.length === 0) break;
-      }
-      await finishing;
+      const seen = await readWhileFinishing(store, "job_1", finishing, 7);
       expect(seen.length).toBe(n);
       expect(new Set(seen).size).toBe(n);
     });

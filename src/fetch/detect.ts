@@ -202,7 +202,7 @@ export function visibleText(html: string): string {
   return collapse(decodeEntities(stripped));
 }
 
-const BLOCK_ELEMENT = /^<(head|script|style|noscript|template|svg)\b/i;
+const BLOCK_ELEMENT = /<(head|script|style|noscript|template|svg)\b/iy;
 /** Where visibleText's patterns end each element it drops whole (the head's takes no space). */
 const CLOSING: Record<string, RegExp> = Object.fromEntries(
   ["head", "script", "style", "noscript", "template", "svg"].map((name) => [
@@ -248,7 +248,8 @@ export function visibleTextAtLeast(html: string, enough: number): boolean {
         const close = html.indexOf("-->", i + 4);
         if (close >= 0) next = close + 3;
       } else {
-        const block = BLOCK_ELEMENT.exec(html.slice(i, i + 10));
+        BLOCK_ELEMENT.lastIndex = i;
+        const block = BLOCK_ELEMENT.exec(html);
         const closing = block ? CLOSING[(block[1] as string).toLowerCase()] : undefined;
         let closed = -1;
         // Comments inside the element were dropped before it was matched: its end is the first

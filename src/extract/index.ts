@@ -1,3 +1,4 @@
+import { findOne } from "domutils";
 import { cleanTree } from "./clean.ts";
 import { type CheerioAPI, loadHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
@@ -111,20 +112,21 @@ const STEPS: Step[] = [
  * body gets one (htmlparser2 does neither, unlike an HTML5 parser).
  */
 function bodyOf($: CheerioAPI): Element {
-  const body = $("body").first();
-  if (!body.length) {
+  // The first <body> in document order, found without compiling a CSS selector for every page.
+  const body = findOne((el) => el.name === "body", $.root()[0]!.children, true) as Element | null;
+  if (!body) {
     const wrapper = $("<body></body>");
     wrapper.append($.root().contents());
     $.root().append(wrapper);
     return wrapper[0] as Element;
   }
   const stray: AnyNode[] = [];
-  for (let node: AnyNode | null = body[0]!; node && node.type !== "root"; node = node.parent) {
+  for (let node: AnyNode | null = body; node && node.type !== "root"; node = node.parent) {
     for (let next = node.next; next; next = next.next)
       if (isElement(next) || next.type === "text") stray.push(next);
   }
-  if (stray.length) body.append(stray);
-  return body[0]!;
+  if (stray.length) $(body).append(stray);
+  return body;
 }
 
 /**

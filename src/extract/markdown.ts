@@ -5,6 +5,7 @@ import { addTableRules } from "./markdown-tables.ts";
 import type { AnyNode } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
 import { turndownInput } from "./turndown-input.ts";
+import { indexRules } from "./turndown-rules.ts";
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/;
 
@@ -92,6 +93,9 @@ function itemIndex(list: HTMLElement, item: Node): number {
   return indexes.get(item) ?? 0;
 }
 
+/** Text turndown's escaping could change: a character it escapes anywhere, or one it escapes at the start. */
+const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+
 let service: TurndownService | null = null;
 let mirrorService: TurndownService | null = null;
 
@@ -133,7 +137,7 @@ function configure(td: TurndownService): TurndownService {
   td.use([tables, strikethrough, taskListItems]);
   addTableRules(td);
   td.addRule("codeBlock", {
-    filter: (node) => node.nodeName === "PRE",
+    filter: "pre",
     replacement: (_content, node) => {
       const pre = node as HTMLElement;
       const code = codeText(pre).replace(/^\n+|\s+$/g, "");
@@ -144,7 +148,7 @@ function configure(td: TurndownService): TurndownService {
   });
   // A link with no text (an icon, a wrapper emptied by cleaning) is noise to a reader and to a model.
   td.addRule("link", {
-    filter: (node) => node.nodeName === "A",
+    filter: "a",
     replacement: (content, node) => {
       const text = content.trim();
       if (!text) return "";
@@ -199,7 +203,7 @@ function configure(td: TurndownService): TurndownService {
     },
   });
   td.addRule("image", {
-    filter: (node) => node.nodeName === "IMG",
+    filter: "img",
     replacement: (_content, node) => {
       const src = (node as HTMLElement).getAttribute("src")?.trim() ?? "";
       if (!src || src.startsWith("data:")) return "";
@@ -231,6 +235,10 @@ function configure(td: TurndownService): TurndownService {
       return `\n[^${label}]: ${body}\n${node.nodeName === "LI" ? "" : "\n"}`;
     },
   });
+  // turndown runs 13 regular expressions over every text node to escape it; most text needs none.
+  const escapeAll = td.escape.bind(td);
+  td.escape = (text) => (MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text);
+  indexRules(td);
   return td;
 }
 

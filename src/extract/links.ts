@@ -1,4 +1,5 @@
 import type { CheerioAPI } from "cheerio";
+import { resolveHref } from "./resolve.ts";
 import { scanPage } from "./scan.ts";
 
 /**
@@ -11,15 +12,11 @@ export function extractLinks($: CheerioAPI, baseUrl: string): string[] {
   for (const raw of scanPage($).hrefs) {
     const href = raw.trim();
     if (!href || href.startsWith("#")) continue;
-    let url: URL;
-    try {
-      url = new URL(href, baseUrl);
-    } catch {
-      continue;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    url.hash = "";
-    seen.add(url.href);
+    const url = resolveHref(href, baseUrl);
+    if (url === null || !(url.startsWith("https:") || url.startsWith("http:"))) continue;
+    // A resolved URL's first "#" starts its fragment.
+    const hash = url.indexOf("#");
+    seen.add(hash < 0 ? url : url.slice(0, hash));
   }
   return [...seen];
 }

@@ -1,4 +1,5 @@
 import { type Element, forEachElement } from "./nodes.ts";
+import { resolveHref } from "./resolve.ts";
 
 /** Attributes holding one URL, per element name. */
 const URL_ATTRS: Record<string, string[]> = {
@@ -16,11 +17,7 @@ const URL_ATTRS: Record<string, string[]> = {
 function absolute(value: string, base: string): string | null {
   const v = value.trim();
   if (!v || v.startsWith("#") || /^(?:data|javascript|mailto|tel):/i.test(v)) return null;
-  try {
-    return new URL(v, base).href;
-  } catch {
-    return null;
-  }
+  return resolveHref(v, base);
 }
 
 function absoluteSrcset(value: string, base: string): string {

@@ -43,9 +43,10 @@ test("every href resolves as new URL resolves it, whichever base asked first", (
   // Twice, in both orders, so remembered answers are checked against every other base.
   for (const bases of [BASES, [...BASES].reverse(), BASES]) {
     for (const base of bases)
-      for (const href of HREFS) expect(`${href} @ ${base} -> ${resolveHref(href, base)}`).toBe(
-        `${href} @ ${base} -> ${parse(href, base)}`,
-      );
+      for (const href of HREFS)
+        expect(`${href} @ ${base} -> ${resolveHref(href, base)}`).toBe(
+          `${href} @ ${base} -> ${parse(href, base)}`,
+        );
   }
 });
 

@@ -8,7 +8,8 @@
  * - `siphon`: the real job engine in process, as `siphon crawl` runs it
  *   locally: a fresh SQLite store in a temporary home, the crawl validated
  *   through CrawlBody and submitted with submitCrawl, run by startJobRunner,
- *   polled every 100 ms until it ends. Every page gets the full pipeline
+ *   polled every 10 ms until it ends (one row read; at 100 ms the poll alone
+ *   added 50 ms on average to a 4 s crawl). Every page gets the full pipeline
  *   (clean, main content, markdown, metadata, links, quality) and is written
  *   to SQLite. robots.txt is read; `concurrency` is the crawl's
  *   maxConcurrency (1-5, as CrawlBody allows). Above 5 (a multiple of 5), it runs
@@ -130,7 +131,7 @@ async function runSiphon(home: string): Promise<Outcome> {
   }
   let current = jobs;
   while (current.some((job) => job.status === "queued" || job.status === "processing")) {
-    await Bun.sleep(100);
+    await Bun.sleep(10);
     current = await Promise.all(current.map(async (job) => (await store.jobs.get(job.id)) ?? job));
     completed = current.reduce((sum, job) => sum + job.completed, 0);
   }

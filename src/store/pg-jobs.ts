@@ -86,6 +86,73 @@ async function insertItems(
   return Number(row?.n ?? 0);
 }
 
+/** A page's outcome as finishStatement stores it: its data as JSON text. */
+export interface FinishRow {
+  url: string;
+  state: "done" | "failed";
+  data: string | null;
+  error: string | null;
+  credits: number;
+}
+
+/**
+ * The job's next pending items, shallowest first, then in the order found: read in the order of
+ * the index job_items_frontier (job, state, depth, id), so taking a page reads a few index
+ * entries however many pages wait (sorting by id after the index cost a read of every pending item).
+ */
+export function frontierQuery(db: BunSQLDatabase, jobId: string, limit: number) {
+  return db
+    .select(itemColumns)
+    .from(jobItems)
+    .where(and(eq(jobItems.jobId, jobId), eq(jobItems.state, "pending")))
+    .orderBy(asc(jobItems.depth), asc(jobItems.id))
+    .limit(limit);
+}
+
+/**
+ * Finishes a job's pages in one statement, in this order: the items' rows are locked while
+ * pending (in id order, so two workers' batches never wait on each other in a circle; a page
+ * finished twice waits here and then finds it finished: it counts once); then the job's counters
+ * move, under the job's row lock, and the items take the places after those finished before
+ * (completed + failed), in the order they were finished here. A worker that waited on that lock
+ * counts from the row as the one before it left it, so places follow one another without gaps,
+ * and each is taken only by a commit that makes its item readable with it.
+ *
+ * Each page's row is found by its URL through the unique (job, url) index, one lookup per page
+ * (LATERAL ... LIMIT 1 keeps the planner from joining the pages with every pending item of the
+ * job, which it did when the table's statistics were older than the crawl); its state is checked
+ * on the locked row, so a row another worker finished meanwhile is skipped.
+ */
+export function finishStatement(jobId: string, items: FinishRow[], at: number) {
+  return sql`
+    WITH given AS (
+      SELECT x.url, x.state, x.data, x.error, x.credits, x.n
+      FROM ROWS FROM (json_to_recordset(${JSON.stringify(items)}::text::json)
+        AS (url text, state text, data text, error text, credits bigint))
+        WITH ORDINALITY AS x(url, state, data, error, credits, n)
+    ), item AS (
+      SELECT i.id, g.state, g.data, g.error, g.credits, g.n
+      FROM given g
+      CROSS JOIN LATERAL (SELECT p.id FROM job_items p WHERE p.job_id = ${jobId} AND p.url = g.url LIMIT 1) l
+      JOIN job_items i ON i.id = l.id
+      WHERE i.state = 'pending'
+      ORDER BY i.id
+      FOR UPDATE OF i
+    ), counted AS (
+      UPDATE jobs SET
+        completed = completed + (SELECT count(*) FROM item WHERE state = 'done'),
+        failed = failed + (SELECT count(*) FROM item WHERE state <> 'done'),
+        credits_used = credits_used + (SELECT coalesce(sum(credits), 0) FROM item),
+        updated_at = ${at}::bigint
+      WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM item)
+      RETURNING completed + failed - (SELECT count(*) FROM item) AS before
+    )
+    UPDATE job_items j SET state = r.state, data = r.data, error = r.error,
+      seq = (SELECT before FROM counted) + r.place
+    FROM (SELECT id, state, data, error, row_number() OVER (ORDER BY n) AS place FROM item) r
+    WHERE j.id = r.id AND EXISTS (SELECT 1 FROM counted)`;
+}
+
 /** Jobs remembered as full: enough to spare a reader of a big frontier one lookup each. */
 const FULL_JOBS_KEPT = 10_000;
 
@@ -113,40 +180,7 @@ export function pgJobs(pg: PgConnection): JobStore {
         error: it.error?.replaceAll("\u0000", "\ufffd") ?? null,
         credits: it.credits,
       }));
-    // One statement, in this order: the items' rows are locked while pending (in id order, so
-    // two workers' batches never wait on each other in a circle; a page finished twice waits
-    // here and then finds it finished: it counts once); then the job's counters move, under the
-    // job's row lock, and the items take the places after those finished before (completed +
-    // failed), in the order they were finished here. A worker that waited on that lock counts
-    // from the row as the one before it left it, so places follow one another without gaps,
-    // and each is taken only by a commit that makes its item readable with it.
-    await pg.run((db) =>
-      db.execute(sql`
-        WITH given AS (
-          SELECT x.url, x.state, x.data, x.error, x.credits, x.n
-          FROM ROWS FROM (json_to_recordset(${JSON.stringify(items)}::text::json)
-            AS (url text, state text, data text, error text, credits bigint))
-            WITH ORDINALITY AS x(url, state, data, error, credits, n)
-        ), item AS (
-          SELECT i.id, g.state, g.data, g.error, g.credits, g.n
-          FROM job_items i JOIN given g ON g.url = i.url
-          WHERE i.job_id = ${jobId} AND i.state = 'pending'
-          ORDER BY i.id
-          FOR UPDATE OF i
-        ), counted AS (
-          UPDATE jobs SET
-            completed = completed + (SELECT count(*) FROM item WHERE state = 'done'),
-            failed = failed + (SELECT count(*) FROM item WHERE state <> 'done'),
-            credits_used = credits_used + (SELECT coalesce(sum(credits), 0) FROM item),
-            updated_at = ${Date.now()}::bigint
-          WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM item)
-          RETURNING completed + failed - (SELECT count(*) FROM item) AS before
-        )
-        UPDATE job_items j SET state = r.state, data = r.data, error = r.error,
-          seq = (SELECT before FROM counted) + r.place
-        FROM (SELECT id, state, data, error, row_number() OVER (ORDER BY n) AS place FROM item) r
-        WHERE j.id = r.id AND EXISTS (SELECT 1 FROM counted)`),
-    );
+    await pg.run((db) => db.execute(finishStatement(jobId, items, Date.now())));
     return batch.map(() => undefined);
   });
   return {
@@ -246,15 +280,7 @@ export function pgJobs(pg: PgConnection): JobStore {
       );
     },
     pending: (jobId, limit) =>
-      pg.run(async (db) => {
-        const rows = await db
-          .select(itemColumns)
-          .from(jobItems)
-          .where(and(eq(jobItems.jobId, jobId), eq(jobItems.state, "pending")))
-          .orderBy(asc(jobItems.depth), asc(jobItems.id))
-          .limit(limit);
-        return rows.map(item);
-      }),
+      pg.run(async (db) => (await frontierQuery(db, jobId, limit)).map(item)),
     finishItem: (jobId, url, outcome) => finish(jobId, { url, ...outcome }),
     results: (jobId, skip, limit) =>
       pg.run(async (db) => {

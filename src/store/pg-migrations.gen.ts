@@ -67,5 +67,15 @@ export const PG_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795789855519,
     "hash": "4e5fd1b7f9048472a3da917f8717c2e8457c4e2d44deafa8be7cd1caf4a8acb4",
     "tag": "0003_job_item_seq"
+  },
+  {
+    "sql": [
+      "DROP INDEX \"job_items_job_state\";",
+      "\nCREATE INDEX \"job_items_frontier\" ON \"job_items\" USING btree (\"job_id\",\"state\",\"depth\",\"id\");"
+    ],
+    "bps": true,
+    "folderMillis": 1795918173223,
+    "hash": "1f0cdbef5797bc79382655a95d4066c448dd9594a76d07ac89301cd07c0fc4e1",
+    "tag": "0004_job_items_frontier"
   }
 ];

@@ -158,7 +158,9 @@ export const jobItems = pgTable(
   },
   (table) => [
     uniqueIndex("job_items_job_url").on(table.jobId, table.url),
-    index("job_items_job_state").on(table.jobId, table.state, table.depth),
+    // The frontier (a job's pending items by depth, then id) read in index order: without id in
+    // the index PostgreSQL sorted every pending item of the job for each page it took.
+    index("job_items_frontier").on(table.jobId, table.state, table.depth, table.id),
     uniqueIndex("job_items_job_seq").on(table.jobId, table.seq),
   ],
 );

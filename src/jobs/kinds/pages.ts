@@ -36,6 +36,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /** What every page of a page job needs: its spec and, for a crawl, its plan (robots.txt, scope). */
 export async function openPageRun(ctx: JobContext): Promise<JobRun> {
+  // Here, unless a queue sends the pages to workers: the threads load while robots.txt and the
+  // first page are fetched.
+  if (!ctx.dispatch) ctx.engines.startExtraction?.();
   const spec = await jobSpec(ctx.job, { config: ctx.config, pageView: ctx.pageView });
   const engine = await ctx.engines.get("simple");
   const plan = spec.crawl

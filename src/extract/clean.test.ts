@@ -256,3 +256,28 @@ test("bare UUIDs scrambling a heading's text go; a UUID in a table cell or in co
   expect(content).toContain("511e4748-1bce-40c8-9c69-f944ec710640");
   expect(content).toContain("8eaedc9a-fffb-4d31-b369-f888e1af8ca0");
 });
+
+test("a doc generator's permalink anchors are dropped; footnote marks and same-page links with words stay", () => {
+  const html = `<html><body><main>
+    <h1>Quickstart<a class="headerlink" href="#quickstart" title="Link to this heading">¶</a></h1>
+    <h2 id="install"><a class="hash-link" href="#install" aria-label="Direct link to Install">&#8203;</a>Install</h2>
+    <h3><a class="anchor" href="#usage"><svg viewBox="0 0 16 16"><path d="M0 0h16"></path></svg></a>Usage</h3>
+    <h4>Errors <a href="#errors">§</a> and <a href="#errors">#</a></h4>
+    <dl><dt id="run">run()<a class="headerlink" href="#run">¶</a></dt><dd>Runs the app.</dd></dl>
+    <p>Tides rise<a href="#fn1">1</a> and fall<a href="#fn2">*</a> twice a day<a href="#fn3">†</a>, see <a href="#methods">Methods</a>.</p>
+    <p><a href="#gallery"><img src="/tide.png" alt="A tide chart"></a></p>
+  </main></body></html>`;
+  const { content } = extractHtml(html, "https://docs.example/quickstart", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("# Quickstart\n");
+  expect(content).toContain("## Install\n");
+  expect(content).toContain("### Usage\n");
+  expect(content).toContain("#### Errors and\n");
+  expect(content).toContain("**run()**\n: Runs the app.");
+  expect(content).not.toMatch(/[¶§]|\u200b/);
+  expect(content).toContain("Tides rise1 and fall\\* twice a day†, see Methods.");
+  expect(content).toContain("![A tide chart](https://docs.example/tide.png)");
+});

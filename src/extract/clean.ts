@@ -71,6 +71,24 @@ const HEADER_FOOTER_WORDS =
 const SHARE_HREF =
   /^(?:whatsapp:|sms:|mailto:\?|https?:\/\/(?:www\.|api\.)?(?:facebook\.com\/(?:sharer|share\.php|dialog\/share)|(?:twitter|x)\.com\/(?:intent|share)|linkedin\.com\/(?:shareArticle|sharing|cws\/share)|pinterest\.[a-z.]+\/pin\/create|reddit\.com\/submit|t\.me\/share|telegram\.me\/share|wa\.me\/|whatsapp\.com\/send|tumblr\.com\/(?:share|widgets\/share)|vk\.com\/share|news\.ycombinator\.com\/submitlink|getpocket\.com\/(?:save|edit)|flipboard\.com\/bookmarklet|buffer\.com\/add|plus\.google\.com\/share))/i;
 
+/**
+ * What a permalink anchor shows by a heading or term (Sphinx's and MkDocs' "¶", Docusaurus' "#" or
+ * zero-width space, rustdoc's "§", a link symbol, or only an icon): no word, and none of the marks
+ * of a footnote reference ("*", "†", digits).
+ */
+const PERMALINK_TEXT = /^[\s\u200b-\u200d\u2060\ufeff¶#§🔗⚓∞]*$/u;
+
+const IMAGES = new Set(["img", "picture"]);
+
+/** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
+function isPermalink(el: Element): boolean {
+  return (
+    !!el.attribs.href?.trim().startsWith("#") &&
+    PERMALINK_TEXT.test(textOf(el)) &&
+    !hasDescendant(el, IMAGES)
+  );
+}
+
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
@@ -207,7 +225,8 @@ const JUNK_SHARE = 0.4;
 
 function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel = false): boolean {
   const a = el.attribs;
-  if (el.name === "a" && a.href !== undefined && SHARE_HREF.test(a.href.trim())) return true;
+  if (el.name === "a" && a.href !== undefined && (SHARE_HREF.test(a.href.trim()) || isPermalink(el)))
+    return true;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;

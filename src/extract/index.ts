@@ -2,6 +2,7 @@ import { findOne } from "domutils";
 import { cleanTree } from "./clean.ts";
 import { type CheerioAPI, loadHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
+import { dropImageVariants } from "./image-variants.ts";
 import { collectImages } from "./images.ts";
 import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
@@ -88,6 +89,9 @@ const STEPS: Step[] = [
   },
   function absoluteUrls(ctx) {
     resolveUrls(ctx.roots, ctx.baseUrl);
+  },
+  function imageVariants(ctx) {
+    dropImageVariants(ctx.roots);
   },
   function images(ctx) {
     if (ctx.options.images) ctx.images = collectImages(ctx.roots);

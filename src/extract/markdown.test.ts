@@ -140,3 +140,47 @@ test("a long ordered list is numbered item by item", () => {
   expect(md[49_999]).toBe("50000. x");
   expect(md.at(-1)).toBe("100000. x");
 });
+
+test("a highlighter's wrapper names the language: Sphinx's highlight-x, pandoc's sourceCode x; a default names none", () => {
+  const sphinx = (lang: string, code: string) =>
+    `<div class="highlight-${lang} notranslate"><div class="highlight"><pre><span></span>${code}</pre></div></div>`;
+  expect(toMarkdown(sphinx("python", '<span class="kn">import</span> flask'))).toBe(
+    "```python\nimport flask\n```",
+  );
+  expect(toMarkdown(sphinx("html+jinja", "{{ name }}"))).toBe("```html+jinja\n{{ name }}\n```");
+  expect(toMarkdown(sphinx("default", "$ flask run"))).toBe("```\n$ flask run\n```");
+  expect(
+    toMarkdown(
+      '<div class="sourceCode" id="cb1"><pre class="sourceCode haskell"><code class="sourceCode haskell">main = print 1</code></pre></div>',
+    ),
+  ).toBe("```haskell\nmain = print 1\n```");
+  expect(toMarkdown('<div class="highlight highlight-source-rust"><pre>fn main() {}</pre></div>')).toBe(
+    "```rust\nfn main() {}\n```",
+  );
+});
+
+test("a rule inside a list item renders nothing; a rule between blocks stays", () => {
+  const md = toMarkdown(
+    '<ul><li><div><div><hr></div></div><h4><a href="https://a.example/one">One</a></h4></li><li><hr>Two</li></ul><p>Before</p><hr><p>After</p>',
+  );
+  expect(md).not.toContain("- * * *");
+  expect(md).toContain("- #### [One](https://a.example/one)\n\n- Two\n");
+  expect(md).toContain("Before\n\n* * *\n\nAfter");
+});
+
+test("a term or caption with emphasis of its own is not wrapped in more", () => {
+  expect(toMarkdown("<dl><dt><em>class</em> Station(<em>name</em>)</dt><dd>A gauge.</dd></dl>")).toBe(
+    "*class* Station(*name*)\n: A gauge.",
+  );
+  expect(toMarkdown("<dl><dt>Station</dt><dd>A gauge.</dd></dl>")).toBe("**Station**\n: A gauge.");
+  expect(
+    toMarkdown(
+      '<figure><img src="https://a.example/t.png" alt="Tides"><figcaption><b>Figure 1.</b> Tides by month</figcaption></figure>',
+    ),
+  ).toBe("![Tides](https://a.example/t.png)\n\n**Figure 1.** Tides by month");
+  expect(
+    toMarkdown(
+      '<figure><img src="https://a.example/t.png" alt="Tides"><figcaption>Tides by month</figcaption></figure>',
+    ),
+  ).toBe("![Tides](https://a.example/t.png)\n\n*Tides by month*");
+});

@@ -7,12 +7,18 @@ import type { Notations } from "./notation.ts";
 import { turndownInput } from "./turndown-input.ts";
 import { indexRules } from "./turndown-rules.ts";
 
-const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-source|brush:)-?([\w+#.-]+)/;
+const LANGUAGE_CLASS =
+  /(?:^|\s)(?:(?:language|lang|highlight-source|brush:)-?|highlight-|sourceCode\s+)([\w+#.-]+)/;
+
+/** What a highlighter's class names when it names no language (Sphinx's "highlight-default"). */
+const NO_LANGUAGE = new Set(["default", "none"]);
 
 /**
  * Language of a code block from the usual highlighter conventions:
- * `data-lang`/`data-language`, or a `language-x`/`lang-x`/`highlight-source-x`
- * class on `<pre>`, its `<code>`, or the wrappers a highlighter puts around it.
+ * `data-lang`/`data-language`, or a class on `<pre>`, its `<code>`, or the
+ * wrappers a highlighter puts around it: `language-x`/`lang-x` (Prism,
+ * highlight.js, Rouge, Chroma), `highlight-source-x` (GitHub), `highlight-x`
+ * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x`.
  */
 function codeLanguage(pre: HTMLElement): string {
   const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;
@@ -25,7 +31,8 @@ function codeLanguage(pre: HTMLElement): string {
     const data = el.getAttribute("data-lang") ?? el.getAttribute("data-language");
     if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
     const match = LANGUAGE_CLASS.exec(el.getAttribute("class") ?? "");
-    if (match?.[1]) return match[1].toLowerCase();
+    const language = match?.[1]?.toLowerCase();
+    if (language && !NO_LANGUAGE.has(language)) return language;
   }
   return "";
 }
@@ -59,6 +66,19 @@ export function codeText(pre: Node): string {
   };
   for (let c = pre.firstChild; c; c = c.nextSibling) visit(c);
   return out;
+}
+
+/**
+ * `text` in bold or italics, unless it has emphasis of its own: wrapping "*class* Station" or
+ * "**Figure 1.** Tides" again would break both (and the asterisks cannot simply be stripped).
+ */
+function emphasized(text: string, mark: "*" | "**"): string {
+  return /(?<!\\)\*/.test(text) ? text : `${mark}${text}${mark}`;
+}
+
+function insideListItem(node: Node): boolean {
+  for (let up = node.parentNode; up; up = up.parentNode) if (up.nodeName === "LI") return true;
+  return false;
 }
 
 function fence(code: string): string {
@@ -183,7 +203,7 @@ function configure(td: TurndownService): TurndownService {
     filter: "dt",
     replacement: (content) => {
       const text = content.trim();
-      return text ? `\n\n**${text.replace(/^\*+|\*+$/g, "")}**\n` : "";
+      return text ? `\n\n${emphasized(text, "**")}\n` : "";
     },
   });
   td.addRule("definition", {
@@ -199,7 +219,7 @@ function configure(td: TurndownService): TurndownService {
     replacement: (content) => {
       const text = content.trim();
       if (!text) return "";
-      return text.includes("\n") ? `\n\n${text}\n\n` : `\n\n*${text.replace(/^\*+|\*+$/g, "")}*\n\n`;
+      return text.includes("\n") ? `\n\n${text}\n\n` : `\n\n${emphasized(text, "*")}\n\n`;
     },
   });
   td.addRule("image", {
@@ -210,6 +230,12 @@ function configure(td: TurndownService): TurndownService {
       const alt = ((node as HTMLElement).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
       return `![${alt.replace(/[[\]]/g, "")}](${src.replace(/[()\s]/g, encodeURIComponent)})`;
     },
+  });
+  // A rule inside a list item (a card's divider) has no markdown of its own: "- * * *" reads as
+  // an item holding a line, or as a line where the item was.
+  td.addRule("ruleInListItem", {
+    filter: (node) => node.nodeName === "HR" && insideListItem(node),
+    replacement: () => "",
   });
   // Added last, so that they win over the rules above (turndown tries the latest first).
   // Math as its TeX source, inline or on its own lines (see notation.ts).

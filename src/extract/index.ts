@@ -17,6 +17,7 @@ import { resolveUrls } from "./resolve-urls.ts";
 import { scanPage } from "./scan.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
+import { titleHeading } from "./title-heading.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
 
 /** State handed from step to step; each step reads what earlier ones left. */
@@ -75,6 +76,11 @@ const STEPS: Step[] = [
   },
   function mainContent(ctx) {
     if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
+  },
+  function title(ctx) {
+    // A product's title comes with its price (selectMainContent's productHeader).
+    if (!ctx.options.onlyMainContent || ctx.pageType === "product") return;
+    ctx.roots = [...titleHeading(ctx.body, ctx.roots, ctx.title), ...ctx.roots];
   },
   function declaredProductDetails(ctx) {
     // A product's description is content even where the page only declares it (JSON-LD).

@@ -35,7 +35,7 @@ export function productHeader(chosen: Element, body: Element): Element[] {
 const BLOCKS_IN_PRICE = new Set(["p", "div", "li", "ul", "table"]);
 
 /** True when `a` comes before `b` in document order (neither containing the other). */
-function precedes(a: Element, b: Element): boolean {
+export function precedes(a: Element, b: Element): boolean {
   const path = (n: Element): AnyNode[] => {
     const out: AnyNode[] = [];
     for (let cur: AnyNode | null = n; cur; cur = cur.parent) out.unshift(cur);

@@ -12,6 +12,7 @@ import { type AnyNode, type Element, isElement, visibleTextLength } from "./node
 import { findNotations, type Notations } from "./notation.ts";
 import { declaredPageType, declaredTypes, declaresArticleSchema, type PageType } from "./page-type.ts";
 import { declaredProductDescription, missingDescription } from "./product-data.ts";
+import { qaThread } from "./qa-thread.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { scanPage } from "./scan.ts";
@@ -75,7 +76,8 @@ const STEPS: Step[] = [
     cleanTree(ctx.body, ctx.pageText);
   },
   function mainContent(ctx) {
-    if (ctx.options.onlyMainContent) ctx.roots = selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
+    if (ctx.options.onlyMainContent)
+      ctx.roots = qaThread(ctx.body) ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
   },
   function title(ctx) {
     // A product's title comes with its price (selectMainContent's productHeader).

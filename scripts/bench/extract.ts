@@ -1,14 +1,16 @@
 /**
- * Extraction benchmark: siphon's extractHtml (onlyMainContent) against
+ * Extraction benchmark: siphon's extractHtml (onlyMainContent, and the
+ * default mode as `siphon-default` unless --no-default-mode) against
  * @mozilla/readability + linkedom (+ turndown for markdown) on the AEB and
  * WCXB dev datasets, in one process, page by page in alternating order.
+ * WCXB's precision and recall are printed beside its F1.
  * Quality comes from the datasets' own scorer (shared/bench/score.mjs);
  * throughput is pages per second of HTML string -> markdown, warm, and the
  * five slowest pages are listed (each page is timed on its own).
  *
  *   bun scripts/bench/extract.ts [--bench-dir DIR] [--dataset aeb|wcxb|all]
  *     [--type T] [--limit N] [--format markdown|text] [--keep DIR]
- *     [--per-page] [--no-baseline] [--json]
+ *     [--per-page] [--no-baseline] [--no-default-mode] [--json]
  *
  * Prints the five slowest pages for siphon (AEB ids cut to 12 characters).
  */
@@ -32,6 +34,7 @@ interface Args {
   keep: string | null;
   perPage: boolean;
   baseline: boolean;
+  defaultMode: boolean;
   json: boolean;
 }
 
@@ -45,6 +48,7 @@ function parseArgs(argv: string[]): Args {
     keep: null,
     perPage: false,
     baseline: true,
+    defaultMode: true,
     json: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -64,6 +68,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === "--keep") args.keep = value();
     else if (flag === "--per-page") args.perPage = true;
     else if (flag === "--no-baseline") args.baseline = false;
+    else if (flag === "--no-default-mode") args.defaultMode = false;
     else if (flag === "--json") args.json = true;
     else throw new Error(`unknown option ${flag}`);
   }
@@ -81,8 +86,8 @@ interface Page {
 
 type Extractor = (html: string, url: string) => string;
 
-function siphon(format: "markdown" | "text"): Extractor {
-  return (html, url) => extractHtml(html, url, { format, onlyMainContent: true, images: false }).content;
+function siphon(format: "markdown" | "text", onlyMainContent = true): Extractor {
+  return (html, url) => extractHtml(html, url, { format, onlyMainContent, images: false }).content;
 }
 
 function readability(format: "markdown" | "text"): Extractor {
@@ -143,6 +148,9 @@ function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const work = args.keep ?? mkdtempSync(join(tmpdir(), "siphon-bench-"));
   const runs: Run[] = [{ name: "siphon", extract: siphon(args.format), ms: 0, pages: 0, times: [] }];
+  // The default mode (the whole page, cleaned) has a figure of its own, so it cannot drift unseen.
+  if (args.defaultMode)
+    runs.push({ name: "siphon-default", extract: siphon(args.format, false), ms: 0, pages: 0, times: [] });
   if (args.baseline)
     runs.push({ name: "readability", extract: readability(args.format), ms: 0, pages: 0, times: [] });
   const ext = args.format === "text" ? "txt" : "md";
@@ -189,12 +197,17 @@ function main(): void {
   const rows = runs.map((r) => {
     const res = results[r.name] as Record<
       string,
-      { aeb?: { f1: number }; word?: { f1: number; byType?: Record<string, { f1: number }> } }
+      {
+        aeb?: { f1: number };
+        word?: { f1: number; precision: number; recall: number; byType?: Record<string, { f1: number }> };
+      }
     >;
     return {
       extractor: r.name,
       aebF1: res.aeb?.aeb?.f1 ?? null,
       wcxbF1: res["wcxb-dev"]?.word?.f1 ?? null,
+      wcxbPrecision: res["wcxb-dev"]?.word?.precision ?? null,
+      wcxbRecall: res["wcxb-dev"]?.word?.recall ?? null,
       byType: Object.fromEntries(TYPES.map((t) => [t, res["wcxb-dev"]?.word?.byType?.[t]?.f1 ?? null])),
       pagesPerSecond: r.pages / (r.ms / 1000),
       slowest: slowest(r),
@@ -207,12 +220,12 @@ function main(): void {
     console.log(JSON.stringify({ format: args.format, workDir: kept ? work : null, rows: table }, null, 1));
   } else {
     const f = (x: number | null): string => (x === null || Number.isNaN(x) ? "-" : x.toFixed(3));
-    console.log(`| extractor | AEB F1 | WCXB word F1 | ${TYPES.join(" | ")} | pages/s | ratio |`);
-    console.log(`|---|---|---|${TYPES.map(() => "---|").join("")}---|---|`);
+    console.log(`| extractor | AEB F1 | WCXB word F1 | WCXB P | WCXB R | ${TYPES.join(" | ")} | pages/s | ratio |`);
+    console.log(`|---|---|---|---|---|${TYPES.map(() => "---|").join("")}---|---|`);
     for (const r of table) {
       const types = TYPES.map((t) => f(r.byType[t] ?? null)).join(" | ");
       console.log(
-        `| ${r.extractor} | ${f(r.aebF1)} | ${f(r.wcxbF1)} | ${types} | ${r.pagesPerSecond.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+        `| ${r.extractor} | ${f(r.aebF1)} | ${f(r.wcxbF1)} | ${f(r.wcxbPrecision)} | ${f(r.wcxbRecall)} | ${types} | ${r.pagesPerSecond.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
       );
     }
     const siphonRow = table.find((r) => r.extractor === "siphon")!;

@@ -5,7 +5,7 @@ import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
 import { collectImages } from "./images.ts";
 import { extractLinks } from "./links.ts";
-import { selectMainContent } from "./main-content.ts";
+import { cleanPage, selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
@@ -78,6 +78,7 @@ const STEPS: Step[] = [
   function mainContent(ctx) {
     if (ctx.options.onlyMainContent)
       ctx.roots = qaThread(ctx.body) ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
+    else cleanPage(ctx.body, ctx.pageType);
   },
   function title(ctx) {
     // A product's title comes with its price (selectMainContent's productHeader).
@@ -85,8 +86,8 @@ const STEPS: Step[] = [
     ctx.roots = [...titleHeading(ctx.body, ctx.roots, ctx.title), ...ctx.roots];
   },
   function declaredProductDetails(ctx) {
-    // A product's description is content even where the page only declares it (JSON-LD).
-    if (!ctx.options.onlyMainContent || ctx.pageType !== "product") return;
+    // A product's description is content even where the page only declares it (JSON-LD), in both modes.
+    if (ctx.pageType !== "product") return;
     const extra = missingDescription(ctx.$, ctx.roots, declaredProductDescription(scanPage(ctx.$)));
     if (extra) ctx.roots = [...ctx.roots, extra];
   },

@@ -337,6 +337,20 @@ function introOfListing(body: Element, chosen: Element, stats: Map<Element, Text
  * text, its byline and photo captions; a product keeps its title and price.
  * Never returns nothing for a page with text: falls back to the whole body.
  */
+/**
+ * The default mode's page (no onlyMainContent): the cleaned body less what
+ * main-content selection also finds is not the page's own content, wherever
+ * it sits: side rails (sidebars, "Related", "Linked", "Hot Network
+ * Questions"), other products' cards on a product page, and a thread's post
+ * extras (member stats, signatures). Everything else stays, main content
+ * included, so the page never holds less than onlyMainContent gives.
+ */
+export function cleanPage(body: Element, type: PageType | null): void {
+  if (type === "product") dropProductGrids(body);
+  dropSideChrome(body, measure(body));
+  if (type === "forum" || type === null) dropPostExtras(body, type === "forum");
+}
+
 export function selectMainContent(body: Element, type: PageType | null = null, weakType = false): Element[] {
   // Other products' cards, with their prices, outweigh a short description.
   if (type === "product") dropProductGrids(body);

@@ -17,10 +17,15 @@ function productPage(description: string, visible: string): string {
     <footer><a href="/help">Help</a></footer></body></html>`;
 }
 
-test("a product page gains the description its JSON-LD declares but its markup leaves out", () => {
-  const { content } = extractHtml(productPage(DESCRIPTION, ""), "https://shop.example/p/sock", MAIN);
-  expect(content).toContain("knitted without a seam across the toes & washable at forty degrees.");
-  expect(content).not.toContain("<b>");
+test("a product page gains the description its JSON-LD declares but its markup leaves out, in both modes", () => {
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(productPage(DESCRIPTION, ""), "https://shop.example/p/sock", {
+      ...MAIN,
+      onlyMainContent,
+    });
+    expect(content).toContain("knitted without a seam across the toes & washable at forty degrees.");
+    expect(content).not.toContain("<b>");
+  }
 });
 
 test("a declared description the page already shows is not repeated", () => {

@@ -13,6 +13,8 @@ import { SPA_TEXT } from "../helpers/site-pages/special.ts";
 /** Text of the article's blockquote, and of the "Related stories" list main-content extraction drops. */
 const QUOTE = "biggest single step the city has taken";
 const RELATED = "Related stories";
+/** The photo caption: the default page shows it, main content leaves it out (related stories leave both). */
+const CAPTION = "An artist's impression of the Riverside solar farm";
 
 let site: FixtureSite;
 let home: string;
@@ -129,7 +131,7 @@ describe("crawl applies the page options it takes", () => {
       string
     >;
     expect(plain.markdown).toContain(QUOTE);
-    expect(plain.markdown).toContain(RELATED);
+    expect(plain.markdown).toContain(CAPTION);
     expect(plain.html).toBeUndefined();
 
     const run = await siphon([
@@ -149,6 +151,7 @@ describe("crawl applies the page options it takes", () => {
     expect(page?.markdown).toContain(ARTICLE_SENTENCE);
     expect(page?.markdown).not.toContain(QUOTE);
     expect(page?.markdown).not.toContain(RELATED);
+    expect(page?.markdown).not.toContain(CAPTION);
     expect(page?.html).toContain("<p>");
     expect(page?.links).toContain(`${site.url}/places/old-rail-yards`);
   });

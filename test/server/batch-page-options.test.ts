@@ -13,6 +13,8 @@ import {
 /** Text of the article's blockquote, and of the "Related stories" list main-content extraction drops. */
 const QUOTE = "biggest single step the city has taken";
 const RELATED = "Related stories";
+/** The photo caption: the default page shows it, main content leaves it out (related stories leave both). */
+const CAPTION = "An artist's impression of the Riverside solar farm";
 
 let site: FixtureSite;
 let app: TestApp;
@@ -59,7 +61,7 @@ describe("a batch's page options", () => {
     for (const item of plain) {
       // What the options below must take away is there without them.
       expect(item.content).toContain(QUOTE);
-      expect(item.content).toContain(RELATED);
+      expect(item.content).toContain(CAPTION);
     }
     const items = await batch({
       urls,
@@ -71,7 +73,7 @@ describe("a batch's page options", () => {
     for (const item of items) {
       expect(item.content).toContain(ARTICLE_SENTENCE);
       expect(item.markdown).toBe(item.content);
-      for (const gone of [NAV_TEXT, QUOTE, RELATED]) expect(item.content).not.toContain(gone);
+      for (const gone of [NAV_TEXT, QUOTE, RELATED, CAPTION]) expect(item.content).not.toContain(gone);
       expect(item.links).toContain(`${site.url}/places/old-rail-yards`);
     }
   });

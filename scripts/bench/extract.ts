@@ -220,7 +220,9 @@ function main(): void {
     console.log(JSON.stringify({ format: args.format, workDir: kept ? work : null, rows: table }, null, 1));
   } else {
     const f = (x: number | null): string => (x === null || Number.isNaN(x) ? "-" : x.toFixed(3));
-    console.log(`| extractor | AEB F1 | WCXB word F1 | WCXB P | WCXB R | ${TYPES.join(" | ")} | pages/s | ratio |`);
+    console.log(
+      `| extractor | AEB F1 | WCXB word F1 | WCXB P | WCXB R | ${TYPES.join(" | ")} | pages/s | ratio |`,
+    );
     console.log(`|---|---|---|---|---|${TYPES.map(() => "---|").join("")}---|---|`);
     for (const r of table) {
       const types = TYPES.map((t) => f(r.byType[t] ?? null)).join(" | ");

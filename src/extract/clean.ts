@@ -83,9 +83,7 @@ const IMAGES = new Set(["img", "picture"]);
 /** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
 function isPermalink(el: Element): boolean {
   return (
-    !!el.attribs.href?.trim().startsWith("#") &&
-    PERMALINK_TEXT.test(textOf(el)) &&
-    !hasDescendant(el, IMAGES)
+    !!el.attribs.href?.trim().startsWith("#") && PERMALINK_TEXT.test(textOf(el)) && !hasDescendant(el, IMAGES)
   );
 }
 

@@ -85,7 +85,7 @@ function textBetween(from: Element, to: Element, cap: number): number {
 function subtitleOf(h1: Element): Element | null {
   let next = h1.next;
   while (next && next.type === "text" && !next.data.trim()) next = next.next;
-  if (!next || next.type !== "tag") return null;
+  if (next?.type !== "tag") return null;
   const el = next as Element;
   if (!SUBTITLE_TAGS.has(el.name)) return null;
   const text = textOf(el);

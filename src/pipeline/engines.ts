@@ -66,7 +66,9 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
     return extractors;
   };
   const extract: HtmlExtractor | undefined =
-    threads > 0 ? async (html, url, options) => (await extractorPool()).extract(html, url, options) : undefined;
+    threads > 0
+      ? async (html, url, options) => (await extractorPool()).extract(html, url, options)
+      : undefined;
   return {
     extract,
     startExtraction() {

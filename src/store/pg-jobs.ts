@@ -279,8 +279,7 @@ export function pgJobs(pg: PgConnection): JobStore {
         }),
       );
     },
-    pending: (jobId, limit) =>
-      pg.run(async (db) => (await frontierQuery(db, jobId, limit)).map(item)),
+    pending: (jobId, limit) => pg.run(async (db) => (await frontierQuery(db, jobId, limit)).map(item)),
     finishItem: (jobId, url, outcome) => finish(jobId, { url, ...outcome }),
     results: (jobId, skip, limit) =>
       pg.run(async (db) => {

@@ -281,3 +281,22 @@ test("a doc generator's permalink anchors are dropped; footnote marks and same-p
   expect(content).toContain("Tides rise1 and fall\\* twice a day†, see Methods.");
   expect(content).toContain("![A tide chart](https://docs.example/tide.png)");
 });
+
+test("links that go nowhere with a few words are controls and are dropped; a headline or a picture stays", () => {
+  const html = `<html><body><main>
+    <p>Fry the chicken twice for a crisp crust.</p>
+    <div class="actions"><a href="#" class="reply">Reply</a> <a href="#">Add a comment</a> <a href="javascript:void(0)">Show more</a> <a href="JavaScript:share()">Share it now</a></div>
+    <h3><a href="#">How the council voted on the riverside solar farm</a></h3>
+    <p><a href="#"><img src="/farm.jpg" alt="The solar farm"></a></p>
+  </main></body></html>`;
+  const { content } = extractHtml(html, "https://news.example/story", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  for (const control of ["Reply", "Add a comment", "Show more", "Share it now"])
+    expect(content).not.toContain(control);
+  expect(content).toContain("### How the council voted on the riverside solar farm");
+  expect(content).toContain("![The solar farm](https://news.example/farm.jpg)");
+  expect(content).toContain("Fry the chicken twice");
+});

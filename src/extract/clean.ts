@@ -87,6 +87,22 @@ function isPermalink(el: Element): boolean {
   );
 }
 
+/** Words up to which a link that goes nowhere is a control ("Reply", "Add a comment", "Cookie settings"). */
+const CONTROL_WORDS = 3;
+
+/**
+ * A link that goes nowhere (`#` alone, `javascript:`) with a few words: a
+ * button drawn as a link, which a script makes work ("Reply", "Add a
+ * comment", "Show more"). Its words are no more the page's text than a
+ * button's are.
+ */
+function isControlLink(el: Element): boolean {
+  const href = el.attribs.href?.trim().toLowerCase();
+  if (href !== "#" && !href?.startsWith("javascript:")) return false;
+  if (hasDescendant(el, IMAGES)) return false;
+  return (textOf(el).match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= CONTROL_WORDS;
+}
+
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
@@ -223,7 +239,11 @@ const JUNK_SHARE = 0.4;
 
 function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel = false): boolean {
   const a = el.attribs;
-  if (el.name === "a" && a.href !== undefined && (SHARE_HREF.test(a.href.trim()) || isPermalink(el)))
+  if (
+    el.name === "a" &&
+    a.href !== undefined &&
+    (SHARE_HREF.test(a.href.trim()) || isPermalink(el) || isControlLink(el))
+  )
     return true;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;

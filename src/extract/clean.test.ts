@@ -300,3 +300,21 @@ test("links that go nowhere with a few words are controls and are dropped; a hea
   expect(content).toContain("![The solar farm](https://news.example/farm.jpg)");
   expect(content).toContain("Fry the chicken twice");
 });
+
+test("a drop-down list goes with its label; other labels stay", () => {
+  const html = `<html><body><main>
+    <h2>2 Answers</h2><div><label for="answer-sort">Sorted by:</label><select id="answer-sort"><option>Highest score</option></select></div>
+    <label>Size: <select name="size"><option>M</option></select></label>
+    <p>Fry the chicken twice for a crisp crust, and rest it on a rack.</p>
+    <p><label for="notes">Cook's notes</label> Keep the oil at 170 degrees.</p>
+  </main></body></html>`;
+  const { content } = extractHtml(html, "https://qa.example/q/1", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).not.toContain("Sorted by");
+  expect(content).not.toContain("Size:");
+  expect(content).toContain("Cook's notes Keep the oil at 170 degrees.");
+  expect(content).toContain("Fry the chicken twice");
+});

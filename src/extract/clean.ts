@@ -1,5 +1,6 @@
 import {
   type Element,
+  forEachElement,
   hasDescendant,
   isElement,
   listsOtherPages,
@@ -79,6 +80,8 @@ const SHARE_HREF =
 const PERMALINK_TEXT = /^[\s\u200b-\u200d\u2060\ufeff¶#§🔗⚓∞]*$/u;
 
 const IMAGES = new Set(["img", "picture"]);
+/** A drop-down list: dropped with the other controls, and its label with it ("Sort by:", "Size:"). */
+const SELECT = new Set(["select"]);
 
 /** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
 function isPermalink(el: Element): boolean {
@@ -289,6 +292,21 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
  * too. Used by both modes; main-content selection works on what is left.
  */
 export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
+  // Ids of the page's drop-down lists, for their labels ("Sort by:"): read on the first label met.
+  let selects: Set<string> | null = null;
+  const labelsSelect = (label: Element): boolean => {
+    if (hasDescendant(label, SELECT)) return true;
+    const target = label.attribs.for;
+    if (target === undefined) return false;
+    if (!selects) {
+      const ids = new Set<string>();
+      forEachElement(root, (el) => {
+        if (el.name === "select" && el.attribs.id) ids.add(el.attribs.id);
+      });
+      selects = ids;
+    }
+    return selects.has(target);
+  };
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
@@ -307,6 +325,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||
         (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
+        (child.name === "label" && labelsSelect(child)) ||
         isEmptyNoscript(child) ||
         (!inCode && isBareIdentifier(child))
       ) {

@@ -10,6 +10,7 @@ import {
   TOC_WORD,
   textOf,
   visibleTextLength,
+  wordsOf,
 } from "./nodes.ts";
 
 /** Elements that never carry readable content. */
@@ -84,10 +85,8 @@ const IMAGES = new Set(["img", "picture"]);
 const SELECT = new Set(["select"]);
 
 /** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
-function isPermalink(el: Element): boolean {
-  return (
-    !!el.attribs.href?.trim().startsWith("#") && PERMALINK_TEXT.test(textOf(el)) && !hasDescendant(el, IMAGES)
-  );
+function isPermalink(el: Element, href: string): boolean {
+  return href.startsWith("#") && PERMALINK_TEXT.test(textOf(el)) && !hasDescendant(el, IMAGES);
 }
 
 /** Words up to which a link that goes nowhere is a control ("Reply", "Add a comment", "Cookie settings"). */
@@ -99,11 +98,9 @@ const CONTROL_WORDS = 3;
  * comment", "Show more"). Its words are no more the page's text than a
  * button's are.
  */
-function isControlLink(el: Element): boolean {
-  const href = el.attribs.href?.trim().toLowerCase();
-  if (href !== "#" && !href?.startsWith("javascript:")) return false;
-  if (hasDescendant(el, IMAGES)) return false;
-  return (textOf(el).match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= CONTROL_WORDS;
+function isControlLink(el: Element, href: string): boolean {
+  if (href !== "#" && !/^javascript:/i.test(href)) return false;
+  return !hasDescendant(el, IMAGES) && wordsOf(textOf(el)).length <= CONTROL_WORDS;
 }
 
 /** Inline styles that hide an element. */
@@ -242,12 +239,10 @@ const JUNK_SHARE = 0.4;
 
 function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel = false): boolean {
   const a = el.attribs;
-  if (
-    el.name === "a" &&
-    a.href !== undefined &&
-    (SHARE_HREF.test(a.href.trim()) || isPermalink(el) || isControlLink(el))
-  )
-    return true;
+  if (el.name === "a" && a.href !== undefined) {
+    const href = a.href.trim();
+    if (SHARE_HREF.test(href) || isPermalink(el, href) || isControlLink(el, href)) return true;
+  }
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;

@@ -1,4 +1,3 @@
-import { findOne } from "domutils";
 import { cleanTree } from "./clean.ts";
 import { type CheerioAPI, loadHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
@@ -8,7 +7,7 @@ import { extractLinks } from "./links.ts";
 import { cleanPage, selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
-import { type AnyNode, type Element, isElement, visibleTextLength } from "./nodes.ts";
+import { type AnyNode, type Element, firstElement, isElement, visibleTextLength } from "./nodes.ts";
 import { findNotations, type Notations } from "./notation.ts";
 import { declaredPageType, declaredTypes, declaresArticleSchema, type PageType } from "./page-type.ts";
 import { declaredProductDescription, missingDescription } from "./product-data.ts";
@@ -76,9 +75,10 @@ const STEPS: Step[] = [
     cleanTree(ctx.body, ctx.pageText);
   },
   function mainContent(ctx) {
-    if (ctx.options.onlyMainContent)
-      ctx.roots = qaThread(ctx.body) ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
-    else cleanPage(ctx.body, ctx.pageType);
+    if (!ctx.options.onlyMainContent) return cleanPage(ctx.body, ctx.pageType);
+    // The page's scan already knows whether it marks up a question: no walk for the pages that do not.
+    const thread = scanPage(ctx.$).itemTypes.includes("Question") ? qaThread(ctx.body) : null;
+    ctx.roots = thread ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
   },
   function title(ctx) {
     // A product's title comes with its price (selectMainContent's productHeader).
@@ -125,8 +125,8 @@ const STEPS: Step[] = [
  * body gets one (htmlparser2 does neither, unlike an HTML5 parser).
  */
 function bodyOf($: CheerioAPI): Element {
-  // The first <body> in document order, found without compiling a CSS selector for every page.
-  const body = findOne((el) => el.name === "body", $.root()[0]!.children, true) as Element | null;
+  // Found without compiling a CSS selector for every page.
+  const body = firstElement($.root()[0]!, "body");
   if (!body) {
     const wrapper = $("<body></body>");
     wrapper.append($.root().contents());

@@ -89,6 +89,25 @@ export function contains(ancestor: AnyNode, node: AnyNode): boolean {
   return false;
 }
 
+/** The first element named `name` under `root` (root excluded) in document order; the walk stops there. */
+export function firstElement(root: ParentNode, name: string): Element | null {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (node.name === name) return node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return null;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The words of a text (runs of letters and digits), lower-cased. */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
 /** Visits every element under `root` (root excluded) in document order. */
 export function forEachElement(root: ParentNode, visit: (el: Element) => void): void {
   const stack: AnyNode[] = [...root.children].reverse();

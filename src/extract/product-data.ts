@@ -1,15 +1,13 @@
 import type { CheerioAPI } from "cheerio";
 import { textContent } from "domutils";
 import { parseBounded } from "./depth.ts";
-import { type Element, textOf } from "./nodes.ts";
+import { type Element, textOf, wordsOf } from "./nodes.ts";
 import { type JsonLdNode, jsonLdNodes, type PageScan, typeName } from "./scan.ts";
 
 /** Words below which a declared description is a tagline, not worth adding. */
 const MIN_WORDS = 12;
 /** Share of the description's words the content must already hold for it to count as shown. */
 const SHOWN_SHARE = 0.6;
-
-const WORD = /[\p{L}\p{N}]+/gu;
 
 function isProduct(node: JsonLdNode): boolean {
   const type = node["@type"];
@@ -54,9 +52,9 @@ export function missingDescription(
   description: string | null,
 ): Element | null {
   if (!description) return null;
-  const words = description.toLowerCase().match(WORD) ?? [];
+  const words = wordsOf(description);
   if (words.length < MIN_WORDS) return null;
-  const shown = new Set(roots.flatMap((root) => textOf(root).toLowerCase().match(WORD) ?? []));
+  const shown = new Set(roots.flatMap((root) => wordsOf(textOf(root))));
   const present = words.filter((w) => shown.has(w)).length;
   if (present >= SHOWN_SHARE * words.length) return null;
   return $("<p></p>").text(description)[0] as Element;

@@ -1,4 +1,12 @@
-import { type AnyNode, contains, type Element, forEachElement, hasDescendant, textOf } from "./nodes.ts";
+import {
+  type AnyNode,
+  contains,
+  type Element,
+  firstElement,
+  forEachElement,
+  hasDescendant,
+  textOf,
+} from "./nodes.ts";
 
 /** A price as shops print it: a currency sign or code beside an amount. */
 export const PRICE =
@@ -12,11 +20,7 @@ const PRICE_MAX = 40;
  * the first price label in the h1's block.
  */
 export function productHeader(chosen: Element, body: Element): Element[] {
-  let h1: Element | null = null;
-  forEachElement(body, (el) => {
-    if (!h1 && el.name === "h1") h1 = el;
-  });
-  const title = h1 as Element | null;
+  const title = firstElement(body, "h1");
   if (!title || contains(chosen, title) || contains(title, chosen) || !precedes(title, chosen)) return [];
   const header: Element[] = [title];
   const block = title.parent as Element | null;

@@ -18,7 +18,7 @@ function itemOf(el: Element): Element | null {
 }
 
 /** The first element giving `item`'s `text` property (not a property of an item inside it, such as a comment). */
-function textOf(item: Element): Element | null {
+function textProperty(item: Element): Element | null {
   let found: Element | null = null;
   forEachElement(item, (el) => {
     if (!found && hasProperty(el, "text") && itemOf(el) === item) found = el;
@@ -43,11 +43,11 @@ export function qaThread(body: Element): Element[] | null {
     if (!question && types.includes("Question")) question = el;
     else if (types.includes("Answer")) answers.push(el);
   });
-  const asked = question ? textOf(question) : null;
+  const asked = question ? textProperty(question) : null;
   if (!asked) return null;
   const posts = [asked];
   for (const answer of answers) {
-    const text = textOf(answer);
+    const text = textProperty(answer);
     if (text && !posts.includes(text)) posts.push(text);
   }
   return posts.flatMap((post, i) => (i === 0 ? [post] : [new DomElement("hr", {}) as Element, post]));

@@ -2,6 +2,7 @@ import {
   type AnyNode,
   contains,
   type Element,
+  firstElement,
   forEachElement,
   HEADING_TAGS,
   hasDescendant,
@@ -9,6 +10,7 @@ import {
   textOf,
   visibleLength,
   visibleTextLength,
+  wordsOf,
 } from "./nodes.ts";
 import { precedes } from "./product-header.ts";
 
@@ -24,13 +26,11 @@ const NEAR_TEXT = 500;
 /** A byline or dateline after a title is the article's metadata, which main content leaves out. */
 const BYLINE = /^(?:by|posted|published|updated|written)\b|\b\d{4}\b.*\b\d{1,2}:\d{2}\b/i;
 
-const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
 /** True when `heading` says what the page's title says (the title may add the site's name). */
 export function isTitleHeading(heading: string, pageTitle: string): boolean {
-  const said = words(heading);
+  const said = wordsOf(heading);
   if (said.length === 0) return false;
-  const title = new Set(words(pageTitle));
+  const title = new Set(wordsOf(pageTitle));
   return said.filter((word) => title.has(word)).length >= TITLE_WORDS_SHARE * said.length;
 }
 
@@ -39,9 +39,9 @@ const TITLE_SEPARATOR = /\s+[|\-–—·»:]{1,2}\s+/;
 
 /** The site's name as `<title>` gives it beside the page's own title: every part but the longest. */
 function siteNames(pageTitle: string): string[] {
-  const parts = pageTitle.split(TITLE_SEPARATOR).filter((part) => words(part).length > 0);
+  const parts = pageTitle.split(TITLE_SEPARATOR).filter((part) => wordsOf(part).length > 0);
   if (parts.length < 2) return [];
-  const longest = parts.reduce((a, b) => (words(b).length > words(a).length ? b : a));
+  const longest = parts.reduce((a, b) => (wordsOf(b).length > wordsOf(a).length ? b : a));
   return parts.filter((part) => part !== longest);
 }
 
@@ -105,11 +105,7 @@ function subtitleOf(h1: Element): Element | null {
 export function titleHeading(body: Element, roots: Element[], pageTitle: string): Element[] {
   const first = roots[0];
   if (!first || !pageTitle) return [];
-  let h1: Element | null = null;
-  forEachElement(body, (el) => {
-    if (!h1 && el.name === "h1") h1 = el;
-  });
-  const title = h1 as Element | null;
+  const title = firstElement(body, "h1");
   if (!title || roots.some((root) => contains(root, title) || contains(title, root))) return [];
   if (!precedes(title, first) || isLogo(title)) return [];
   const shown = textOf(title);

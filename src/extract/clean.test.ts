@@ -108,8 +108,9 @@ test("a footer named inside a longer class token is chrome", () => {
 });
 
 test("share links are dropped by where they point, whatever their class", () => {
-  const html = `<body><p>Stock car calendar for the season, round by round, with the tracks and the dates of each race.</p>
-    <p><a href="whatsapp://send?text=Calendar">Share this on WhatsApp</a> <a href="https://www.facebook.com/sharer/sharer.php?u=x">Post it</a> <a href="https://example.com/tracks">All tracks</a></p></body>`;
+  const html = `<body><p>Stock car calendar for the season, round by round, with the tracks and the dates of each race.
+    <a href="whatsapp://send?text=Calendar">Share this on WhatsApp</a> <a href="https://www.facebook.com/sharer/sharer.php?u=x">Post it</a>
+    The venues are under <a href="https://example.com/tracks">All tracks</a>, with a map of each circuit.</p></body>`;
   const { content } = extractHtml(html, "https://x.example/", {
     format: "text",
     onlyMainContent: false,

@@ -1,4 +1,4 @@
-import { type AnyNode, BLOCK_TAGS, type Element, isElement, removeNode } from "./nodes.ts";
+import { type AnyNode, BLOCK_TAGS, contains, type Element, isElement, removeNode } from "./nodes.ts";
 import type { TextStats } from "./stats.ts";
 
 /** Text (visible characters) from which a repeated block is a copy rather than a common phrase. */
@@ -31,10 +31,16 @@ function textKey(el: Element): string {
 /**
  * Removes blocks whose text repeats an earlier block of the content: the
  * mobile and desktop copies of one section, a forum reply quoting the post
- * above it, a teaser repeated beside the full text. The first copy stays.
+ * above it, a teaser repeated beside the full text. The first copy stays;
+ * the blocks under `readFirst` (the main content, when `root` is the page) are
+ * read before the rest, so their copies are the ones kept.
  * Code and tables are left alone.
  */
-export function dropDuplicateBlocks(root: Element, stats: Map<Element, TextStats>): void {
+export function dropDuplicateBlocks(
+  root: Element,
+  stats: Map<Element, TextStats>,
+  readFirst: Element[] = [],
+): void {
   // Where each text was first seen: paragraphs repeated under the same parent are the author's, other
   // copies the page's (a second rendering, a quote).
   const seen = new Map<string, AnyNode | null>();
@@ -43,7 +49,12 @@ export function dropDuplicateBlocks(root: Element, stats: Map<Element, TextStats
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
-      if (!isElement(child) || KEEP.has(child.name)) continue;
+      if (!isElement(child) || KEEP.has(child.name) || readFirst.includes(child)) continue;
+      // A wrapper of the main content shares its text: look inside it, never drop it.
+      if (readFirst.length && readFirst.some((first) => contains(child, first))) {
+        visit(child);
+        continue;
+      }
       const text = stats.get(child)?.text ?? 0;
       if (text < MIN_TEXT) continue;
       const key = text <= MAX_TEXT && BLOCK_TAGS.has(child.name) ? textKey(child) : null;
@@ -56,6 +67,7 @@ export function dropDuplicateBlocks(root: Element, stats: Map<Element, TextStats
       if (key !== null && !seen.has(key)) seen.set(key, el);
     }
   };
+  for (const el of readFirst) visit(el);
   visit(root);
   for (const el of doomed) removeNode(el);
 }

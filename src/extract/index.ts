@@ -4,11 +4,12 @@ import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
 import { collectImages } from "./images.ts";
 import { extractLinks } from "./links.ts";
-import { cleanPage, selectMainContent } from "./main-content.ts";
+import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
 import { type AnyNode, type Element, firstElement, isElement, visibleTextLength } from "./nodes.ts";
 import { findNotations, type Notations } from "./notation.ts";
+import { keepPageContent } from "./page-content.ts";
 import { declaredPageType, declaredTypes, declaresArticleSchema, type PageType } from "./page-type.ts";
 import { declaredProductDescription, missingDescription } from "./product-data.ts";
 import { qaThread } from "./qa-thread.ts";
@@ -26,7 +27,7 @@ interface ExtractContext {
   readonly options: ExtractOptions;
   readonly baseUrl: string;
   readonly body: Element;
-  /** The content so far: the cleaned body, then the main content, then the included elements. */
+  /** The content so far: the cleaned body, then the main content (in the default mode, the page around it), then the included elements. */
   roots: Element[];
   title: string;
   metadata: PageMetadata;
@@ -75,15 +76,30 @@ const STEPS: Step[] = [
     cleanTree(ctx.body, ctx.pageText);
   },
   function mainContent(ctx) {
-    if (!ctx.options.onlyMainContent) return cleanPage(ctx.body, ctx.pageType);
     // The page's scan already knows whether it marks up a question: no walk for the pages that do not.
     const thread = scanPage(ctx.$).itemTypes.includes("Question") ? qaThread(ctx.body) : null;
-    ctx.roots = thread ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType);
+    ctx.roots =
+      thread ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType, !ctx.options.onlyMainContent);
   },
   function title(ctx) {
     // A product's title comes with its price (selectMainContent's productHeader).
-    if (!ctx.options.onlyMainContent || ctx.pageType === "product") return;
+    if (ctx.pageType === "product") return;
     ctx.roots = [...titleHeading(ctx.body, ctx.roots, ctx.title), ...ctx.roots];
+  },
+  function pageContent(ctx) {
+    // The default mode: the page's own content around the main content.
+    if (ctx.options.onlyMainContent) return;
+    const { roots } = ctx;
+    // A part the selection made (the rule between a thread's posts) goes into the page before the part it precedes.
+    roots.forEach((root, i) => {
+      const next = roots[i + 1];
+      if (!root.parent && next?.parent) ctx.$(next).before(root);
+    });
+    keepPageContent(
+      ctx.body,
+      roots.filter((root) => root.parent),
+    );
+    ctx.roots = [ctx.body];
   },
   function declaredProductDetails(ctx) {
     // A product's description is content even where the page only declares it (JSON-LD), in both modes.

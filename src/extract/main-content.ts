@@ -183,12 +183,30 @@ function isChapterContents(el: Element): boolean {
   return TOC_WORD.test(words) && listsOtherPages(el);
 }
 
-/** Drops link-dominated blocks (menus, tag lists, "read next" link lists) inside the chosen content. */
-function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>): void {
+/**
+ * Drops link-dominated blocks (menus, tag lists, "read next" link lists)
+ * inside the chosen content. For the whole page (`page`), a block of one
+ * link beside text of its parent's own stays: a post's author, a card's
+ * title.
+ */
+function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>, page = false): void {
   dropMeasured(root, stats, (el, s) => {
     if (isChapterContents(el)) return "keep";
-    return s.text > 0 && s.bad > 0.6 * s.text && s.good < 200 ? "drop" : "enter";
+    if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
+    return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
+}
+
+/** A block holding a single link whose parent has text besides it. */
+function oneLinkBesideText(el: Element, stats: Map<Element, TextStats>): boolean {
+  let links = el.name === "a" ? 1 : 0;
+  forEachElement(el, (d) => {
+    if (d.name === "a") links++;
+  });
+  const parent = el.parent as Element | null;
+  const p = parent ? stats.get(parent) : undefined;
+  const own = stats.get(el)!;
+  return links === 1 && p !== undefined && p.weak + p.good > own.weak + own.good;
 }
 
 /** A trailing block with less prose than this, mostly teasers or links, is not the article's. */
@@ -337,21 +355,12 @@ function introOfListing(body: Element, chosen: Element, stats: Map<Element, Text
  * text, its byline and photo captions; a product keeps its title and price.
  * Never returns nothing for a page with text: falls back to the whole body.
  */
-/**
- * The default mode's page (no onlyMainContent): the cleaned body less what
- * main-content selection also finds is not the page's own content, wherever
- * it sits: side rails (sidebars, "Related", "Linked", "Hot Network
- * Questions"), other products' cards on a product page, and a thread's post
- * extras (member stats, signatures). Everything else stays, main content
- * included, so the page never holds less than onlyMainContent gives.
- */
-export function cleanPage(body: Element, type: PageType | null): void {
-  if (type === "product") dropProductGrids(body);
-  dropSideChrome(body, measure(body));
-  if (type === "forum" || type === null) dropPostExtras(body, type === "forum");
-}
-
-export function selectMainContent(body: Element, type: PageType | null = null, weakType = false): Element[] {
+export function selectMainContent(
+  body: Element,
+  type: PageType | null = null,
+  weakType = false,
+  page = false,
+): Element[] {
   // Other products' cards, with their prices, outweigh a short description.
   if (type === "product") dropProductGrids(body);
   const first = measure(body);
@@ -365,14 +374,14 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
   const land = type === null || weakType ? spreadLandmark(body, chosen, stats) : null;
   if (land) {
     chosen = land;
-    dropLinkBlocks(chosen, stats);
+    dropLinkBlocks(chosen, stats, page);
   } else if (
     (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) &&
     !((type === null || weakType) && introOfListing(body, chosen, stats))
   ) {
-    dropLinkBlocks(chosen, stats);
+    dropLinkBlocks(chosen, stats, page);
     trimTrailingTeasers(chosen, stats);
-    if (type === "article") dropArticleMeta(chosen, stats);
+    if (type === "article" && !page) dropArticleMeta(chosen, stats);
   } else {
     // On a listing the link lists are the content: keep them. But a short
     // story beside link lists stays a story: the listing search must gain
@@ -381,14 +390,15 @@ export function selectMainContent(body: Element, type: PageType | null = null, w
     const l = stats.get(listing)!;
     const gained = l.card + l.weak + l.good - (s.card + s.weak + s.good);
     if (s.good < SHORT_STORY || gained >= 0.5 * (l.bad - s.bad)) chosen = listing;
-    else dropLinkBlocks(chosen, stats);
+    else dropLinkBlocks(chosen, stats, page);
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
   // A product's form holds its options (colours, sizes): the product's facts.
   if (type !== "product") dropForms(chosen, stats);
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
-  dropPhotoCaptions(chosen, stats, type === "article");
+  // A photo's caption is under the photo on the page; main content leaves both out.
+  if (!page) dropPhotoCaptions(chosen, stats, type === "article");
   if (type === "forum" || type === null) dropPostExtras(chosen, type === "forum");
   if (type === null) dropReviews(chosen, stats, false);
   if (type === "product") {

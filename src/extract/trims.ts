@@ -96,6 +96,12 @@ const CAPTIONED_DATA = new Set(["pre", "code", "table", "blockquote"]);
 
 /** Class words of a product's customer reviews ("reviews", "bvseo-review", "customerReviews"). */
 const REVIEW_WORDS = /(?:^|[\s_-])(?:reviews?|customer-?reviews?|product-?reviews?)(?:$|[\s_-])/;
+/** An element holding customer reviews, by its microdata or its class words. */
+export function isReviews(el: Element): boolean {
+  const words = nameWords(el);
+  return el.attribs.itemprop === "review" || (words.length > 1 && REVIEW_WORDS.test(words));
+}
+
 /** Prose after a lone review block up to which it closes the page, rather than quoting critics inside the description. */
 const REVIEWS_TAIL = 300;
 
@@ -124,9 +130,7 @@ export function dropReviews(root: Element, stats: Map<Element, TextStats>, decla
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
-      const words = nameWords(child);
-      if (child.attribs.itemprop === "review" || (words.length > 1 && REVIEW_WORDS.test(words)))
-        found.push(child);
+      if (isReviews(child)) found.push(child);
       else visit(child);
     }
   };

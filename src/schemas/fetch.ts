@@ -66,7 +66,8 @@ export const FetchBody = T.Object(
     ),
     onlyMainContent: T.Boolean({
       default: false,
-      description: "Keep only the main content (article body) instead of the whole cleaned page",
+      description:
+        "Keep only the main content (article body). When false (the default), the page's own content: the main content with the page's other text around it (sections, lists, tables, pictures, a byline), without navigation, link lists, related rails, forms, reviews, labels and prompts",
     }),
     images: T.Boolean({ default: false, description: "Return the images of the content in `images`" }),
     location: T.Optional(

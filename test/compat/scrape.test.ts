@@ -81,7 +81,8 @@ describe("v2 scrape through the SDK", () => {
   test("markdown of the main content by default, with Firecrawl's metadata keys and every meta tag", async () => {
     const doc = await fc.scrape(`${site.url}/compat/brand`);
     expect(doc.markdown).toContain(BRAND_SENTENCE);
-    // onlyMainContent defaults to true: only the article's text, not the call to action below it.
+    // onlyMainContent defaults to true: only the article's text, not the photo's caption or the call to action below it.
+    expect(doc.markdown).not.toContain("Our refillable paper tins.");
     expect(doc.markdown).not.toContain("Shop the teas");
     expect(doc.html).toBeUndefined();
     const m = doc.metadata as Record<string, unknown>;
@@ -115,13 +116,15 @@ describe("v2 scrape through the SDK", () => {
     expect(typeof m.scrapeId).toBe("string");
   });
 
-  test("onlyMainContent false keeps the whole page; html, rawHtml, links and images as asked", async () => {
+  test("onlyMainContent false keeps the whole page's content; html, rawHtml, links and images as asked", async () => {
     const doc = await fc.scrape(`${site.url}/compat/brand`, {
       formats: ["markdown", "html", "rawHtml", "links", "images"],
       onlyMainContent: false,
       maxAge: 0,
     });
-    expect(doc.markdown).toContain("[Shop the teas]");
+    // The photo's caption is the page's (main content leaves it out); a lone button is not.
+    expect(doc.markdown).toContain("Our refillable paper tins.");
+    expect(doc.markdown).not.toContain("Shop the teas");
     expect(doc.html).toContain("<h1>Loose leaf tea, blended by hand</h1>");
     expect(doc.rawHtml).toContain(`<meta name="${BRAND_CUSTOM_META.name}"`);
     expect(doc.links).toContain(`${site.url}/compat/shop`);

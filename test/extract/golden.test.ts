@@ -8,7 +8,8 @@ import { extractHtml } from "../../src/extract/index.ts";
  * plain text a reader should get, in expected.txt (whole page) and
  * expected.main.txt (onlyMainContent); test/golden.test.ts checks the
  * markdown. And for every golden page, the text holds the same words as the
- * markdown, in the same order: the same content without markdown's syntax.
+ * markdown, in the same order: the same content without markdown's syntax;
+ * and the default mode holds the main content's words, in order.
  */
 const root = join(import.meta.dir, "..", "fixtures", "pages");
 const normalize = (s: string): string => s.replace(/[ \t]+$/gm, "").trim();
@@ -26,9 +27,23 @@ function markdownWords(md: string): string[] {
 
 const words = (s: string): string[] => s.match(/[\p{L}\p{N}]+/gu) ?? [];
 
+/** Whether `part` appears in `whole` in order, other words allowed between. */
+function inOrder(part: string[], whole: string[]): boolean {
+  let i = 0;
+  for (const w of whole) if (i < part.length && part[i] === w) i++;
+  return i === part.length;
+}
+
 describe.each(readdirSync(root).sort())("%s", (slug) => {
   const html = readFileSync(join(root, slug, "source.html"), "utf8");
   const url = `https://${slug}.example/page`;
+  test("the default mode holds every word of the main content, in order", () => {
+    const page = (onlyMainContent: boolean) =>
+      words(extractHtml(html, url, { format: "text", onlyMainContent, images: false }).content);
+    const main = page(true);
+    expect(main.length).toBeGreaterThan(0);
+    expect(inOrder(main, page(false))).toBe(true);
+  });
   for (const onlyMainContent of [false, true]) {
     const mode = onlyMainContent ? "main content" : "default";
     const file = onlyMainContent ? "expected.main.txt" : "expected.txt";

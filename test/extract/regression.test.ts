@@ -5,9 +5,10 @@ import { extractHtml } from "../../src/extract/index.ts";
 
 /**
  * Regression guard for extraction quality: a fixed subset of the benchmark
- * pages (../shared/bench, see scripts/bench/extract.ts) is extracted and
- * scored with the benchmarks' own scorer; the test fails when F1 drops by
- * more than 0.005 from the figures committed in
+ * pages (../shared/bench, see scripts/bench/extract.ts) is extracted in
+ * both modes (main content, and the default mode's whole page) and scored
+ * with the benchmarks' own scorer; the test fails when an F1 drops by more
+ * than 0.005 from the figures committed in
  * test/fixtures/extract-regression.json. After an intended change, rewrite
  * them with `SIPHON_UPDATE_REGRESSION=1 bun test test/extract/regression.test.ts`.
  * Skipped when the benchmark data is not beside the checkout.
@@ -24,9 +25,14 @@ interface ManifestPage {
   pageType?: string;
 }
 
-interface Baseline {
+interface Figures {
   aeb: number;
   wcxb: number;
+}
+
+/** Main-content figures at the top level; the default mode's under `defaultMode`. */
+interface Baseline extends Figures {
+  defaultMode: Figures;
   pages: { aeb: string[]; wcxb: string[] };
 }
 
@@ -58,28 +64,28 @@ function pickPages(): Baseline["pages"] {
   };
 }
 
-function markdownOf(dataset: string, page: ManifestPage): { md: string; gt: string } {
+function markdownOf(
+  dataset: string,
+  page: ManifestPage,
+  onlyMainContent: boolean,
+): { md: string; gt: string } {
   const html = readFileSync(join(benchDir, dataset, page.html), "utf8");
   const gt = readFileSync(join(benchDir, dataset, page.gt), "utf8");
-  const md = extractHtml(html, page.url, {
-    format: "markdown",
-    onlyMainContent: true,
-    images: false,
-  }).content;
+  const md = extractHtml(html, page.url, { format: "markdown", onlyMainContent, images: false }).content;
   return { md, gt };
 }
 
-async function score(pages: Baseline["pages"]): Promise<{ aeb: number; wcxb: number }> {
+async function score(pages: Baseline["pages"], onlyMainContent: boolean): Promise<Figures> {
   const scorer = (await import(join(benchDir, "score.mjs"))) as Scorer;
   const aebPages = new Map(manifest("aeb").map((p) => [p.id, p]));
   const counts = pages.aeb.map((id) => {
-    const { md, gt } = markdownOf("aeb", aebPages.get(id)!);
+    const { md, gt } = markdownOf("aeb", aebPages.get(id)!, onlyMainContent);
     return scorer.aebTpFpFn(gt, scorer.stripMarkdown(md));
   });
   const wcxbPages = new Map(manifest("wcxb-dev").map((p) => [p.id, p]));
   let f1 = 0;
   for (const id of pages.wcxb) {
-    const { md, gt } = markdownOf("wcxb-dev", wcxbPages.get(id)!);
+    const { md, gt } = markdownOf("wcxb-dev", wcxbPages.get(id)!, onlyMainContent);
     f1 += scorer.wordPRF(scorer.stripMarkdown(md), gt)[2];
   }
   return { aeb: scorer.aebAggregate(counts).f1, wcxb: f1 / pages.wcxb.length };
@@ -87,19 +93,25 @@ async function score(pages: Baseline["pages"]): Promise<{ aeb: number; wcxb: num
 
 const round = (x: number): number => Math.round(x * 10000) / 10000;
 
+const rounded = (f: Figures): Figures => ({ aeb: round(f.aeb), wcxb: round(f.wcxb) });
+
 test.skipIf(!existsSync(join(benchDir, "score.mjs")))(
-  "main-content F1 on a fixed subset of the benchmarks stays within 0.005 of the committed figures",
+  "F1 of both modes on a fixed subset of the benchmarks stays within 0.005 of the committed figures",
   async () => {
     if (process.env.SIPHON_UPDATE_REGRESSION === "1") {
       const pages = pickPages();
-      const figures = await score(pages);
-      const baseline: Baseline = { aeb: round(figures.aeb), wcxb: round(figures.wcxb), pages };
+      const main = rounded(await score(pages, true));
+      const baseline: Baseline = { ...main, defaultMode: rounded(await score(pages, false)), pages };
       writeFileSync(baselinePath, `${JSON.stringify(baseline, null, 2)}\n`);
     }
     const baseline = JSON.parse(readFileSync(baselinePath, "utf8")) as Baseline;
     expect(baseline.pages.aeb.length + baseline.pages.wcxb.length).toBeGreaterThanOrEqual(30);
-    const figures = await score(baseline.pages);
-    expect(figures.aeb).toBeGreaterThanOrEqual(baseline.aeb - TOLERANCE);
-    expect(figures.wcxb).toBeGreaterThanOrEqual(baseline.wcxb - TOLERANCE);
+    for (const [figures, committed] of [
+      [await score(baseline.pages, true), baseline],
+      [await score(baseline.pages, false), baseline.defaultMode],
+    ] as const) {
+      expect(figures.aeb).toBeGreaterThanOrEqual(committed.aeb - TOLERANCE);
+      expect(figures.wcxb).toBeGreaterThanOrEqual(committed.wcxb - TOLERANCE);
+    }
   },
 );

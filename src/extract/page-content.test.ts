@@ -1,0 +1,146 @@
+import { expect, test } from "bun:test";
+import { loadHtml } from "./dom.ts";
+import { extractHtml } from "./index.ts";
+import type { Element } from "./nodes.ts";
+import { keepPageContent } from "./page-content.ts";
+
+/** An article of four paragraphs (the main content), with `before` and `after` around its <main>. */
+function page(after: string, before = ""): string {
+  const p = (n: number) =>
+    `<p>Paragraph ${n} of the report on harbour tides, long enough to read as prose, with the gauges, the dates and the findings of the survey team.</p>`;
+  return `<html><head><title>Harbour tides</title></head><body>${before}<main><article><h1>Harbour tides</h1>${[1, 2, 3, 4].map(p).join("")}</article></main>${after}</body></html>`;
+}
+
+const text = (html: string, onlyMainContent = false): string =>
+  extractHtml(html, "https://tides.example/report", { format: "markdown", onlyMainContent, images: false })
+    .content;
+
+test("prose and headed sections outside the main content stay; a list of links does not", () => {
+  const html =
+    page(`<div class="block-a"><h2>Methods</h2><p>Gauges were calibrated against a benchmark every spring.</p></div>
+    <div class="block-b"><p>The survey ran for ten years across forty harbours and was paid for by the port authorities of the coast.</p></div>
+    <div class="block-c"><ul><li><a href="/a">Tides</a></li><li><a href="/b">Storms</a></li><li><a href="/c">Harbours</a></li></ul></div>`);
+  const md = text(html);
+  expect(md).toContain("## Methods");
+  expect(md).toContain("Gauges were calibrated against a benchmark every spring.");
+  expect(md).toContain("The survey ran for ten years");
+  expect(md).not.toContain("Storms");
+  // Main content mode keeps neither: they are outside the article.
+  expect(text(html, true)).not.toContain("Methods");
+});
+
+test("labels and counts on their own go; a list of facts and a data table stay", () => {
+  const html = page(`<div class="stats"><div>Posts: 3,760</div><div>Views: 7,909</div></div>
+    <ul class="facts"><li>Forty harbours surveyed</li><li>Ten years of readings</li><li>Two storms a winter</li><li>One gauge in every harbour</li><li>Readings every hour</li></ul>
+    <table><tr><th>Harbour</th><th>Rise</th></tr><tr><td>North</td><td>3 mm</td></tr><tr><td>South</td><td>2 mm</td></tr></table>`);
+  const md = text(html);
+  expect(md).not.toContain("3,760");
+  expect(md).not.toContain("7,909");
+  expect(md).toContain("Ten years of readings");
+  expect(md).toContain("| North | 3 mm |");
+});
+
+const teaser = (n: number) =>
+  `<div class="card"><h3><a href="/story/${n}">Story ${n} about the coast</a></h3><a href="/story/${n}"><p>A summary of story ${n}, with enough words to be a teaser of its own on the page.</p></a></div>`;
+
+test("a rail of teasers beside an article goes with its heading; a linked headline goes with it", () => {
+  const md = text(
+    page(`<section class="more"><h2>More from the coast</h2>${[1, 2, 3, 4].map(teaser).join("")}</section>`),
+  );
+  expect(md).not.toContain("Story 2 about the coast");
+  expect(md).not.toContain("More from the coast");
+  expect(md).toContain("Paragraph 4 of the report");
+});
+
+test("teasers beside a short introduction are the page's own listing and stay", () => {
+  const html = `<html><head><title>Stories</title></head><body><main><div class="intro"><h1>Stories</h1><p>Every story from the coast desk, newest first, with the reports of the survey.</p></div>
+    <div class="list">${[1, 2, 3, 4, 5, 6].map(teaser).join("")}</div></main></body></html>`;
+  const md = text(html);
+  expect(md).toContain("Story 1 about the coast");
+  expect(md).toContain("Story 6 about the coast");
+});
+
+test("a block repeated outside the main content is kept once, where the main content has it", () => {
+  const copy =
+    "Paragraph 2 of the report on harbour tides, long enough to read as prose, with the gauges, the dates and the findings of the survey team.";
+  const md = text(page("", `<div class="highlights"><p>${copy}</p></div>`));
+  expect(md.split(copy).length).toBe(2);
+  expect(md.indexOf(copy)).toBeGreaterThan(md.indexOf("Paragraph 1"));
+});
+
+test("a byline between the title and the text stays; the same line after the text goes", () => {
+  const html = `<html><head><title>Harbour tides</title></head><body><main>
+    <header class="story-head"><h1>Harbour tides</h1><p class="line">By Ana Reyes · 2 March 2024</p></header>
+    <div class="story-text">${[1, 2, 3, 4].map((n) => `<p>Paragraph ${n} of the report on harbour tides, long enough to read as prose, with the gauges and the dates.</p>`).join("")}</div>
+    <p class="line">Filed under harbours · 2 March 2024</p></main></body></html>`;
+  const md = text(html);
+  expect(md).toContain("By Ana Reyes");
+  expect(md).not.toContain("Filed under");
+});
+
+test("a picture beside the text stays; a linked one (a logo, an ad) goes", () => {
+  const html = page(
+    `<img src="/photo.jpg" alt="The north harbour"><a href="/shop"><img src="/ad.jpg" alt="Buy boats"></a>`,
+  )
+    .replace("<article>", '<article><div class="body">')
+    .replace("</article>", '</div><figure><img src="/gauge.jpg" alt="A gauge"><figcaption>The gauge at the north pier.</figcaption></figure></article>');
+  const md = text(html);
+  expect(md).toContain("![A gauge](https://tides.example/gauge.jpg)");
+  expect(md).toContain("The gauge at the north pier.");
+  expect(md).not.toContain("Buy boats");
+});
+
+/** keepPageContent on `html`, the element with id "main" as the main content; the text left in the body. */
+function kept(html: string): string {
+  const $ = loadHtml(`<html><body>${html}</body></html>`);
+  const body = $("body")[0] as Element;
+  keepPageContent(body, [$("#main")[0] as Element]);
+  return $(body).text().replace(/\s+/g, " ");
+}
+
+const prose = (n: number) =>
+  `<p>Paragraph ${n} of the introduction, long enough to be prose, about the harbours of the coast and their tides.</p>`;
+
+test("teasers that outweigh the main content's prose are its listing; fewer are a rail; one alone goes", () => {
+  const intro = `<div id="main">${prose(1)}</div>`;
+  expect(kept(`${intro}<div class="list">${[1, 2, 3, 4, 5, 6, 7, 8].map(teaser).join("")}</div>`)).toContain(
+    "Story 8 about the coast",
+  );
+  const article = `<div id="main">${[1, 2, 3, 4, 5, 6].map(prose).join("")}</div>`;
+  expect(kept(`${article}<div class="list">${[1, 2, 3, 4].map(teaser).join("")}</div>`)).not.toContain(
+    "Story 4",
+  );
+  const single = kept(`${article}<div class="next">${teaser(9)}</div>`);
+  expect(single).not.toContain("Story 9");
+  expect(single).not.toContain("summary of story 9");
+  // However little prose the main content has.
+  expect(kept(`<div id="main"><h1>Tides</h1></div><div class="next">${teaser(9)}</div>`)).not.toContain(
+    "Story 9",
+  );
+});
+
+test("forms and customer reviews go wherever they sit outside the main content", () => {
+  const out = kept(`<div id="main">${prose(1)}</div><div class="more">${prose(2)}
+    <form><p>Get the newsletter about the tides every week of the year, free of charge, in your inbox.</p></form>
+    <div class="product-reviews"><p>Great report, I read it twice and shared it with the whole harbour office last week.</p></div></div>`);
+  expect(out).toContain("Paragraph 2");
+  expect(out).not.toContain("newsletter");
+  expect(out).not.toContain("Great report");
+});
+
+test("a linked heading outside the main content is a headline and goes; a plain one naming text stays", () => {
+  const out = kept(
+    `<div id="main">${prose(1)}</div><h2><a href="/next">Next: the storm season</a></h2>${prose(2)}<h2>Sources</h2>${prose(3)}`,
+  );
+  expect(out).not.toContain("storm season");
+  expect(out).toContain("Sources");
+  expect(out).toContain("Paragraph 3");
+});
+
+test("the main content stays whole, even where it looks like a menu", () => {
+  const out = kept(
+    `<ul id="main"><li><a href="/a">Tides</a></li><li><a href="/b">Storms</a></li></ul><ul><li><a href="/c">Harbours</a></li></ul>`,
+  );
+  expect(out).toContain("Storms");
+  expect(out).not.toContain("Harbours");
+});

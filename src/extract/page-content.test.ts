@@ -83,7 +83,10 @@ test("a picture beside the text stays; a linked one (a logo, an ad) goes", () =>
     `<img src="/photo.jpg" alt="The north harbour"><a href="/shop"><img src="/ad.jpg" alt="Buy boats"></a>`,
   )
     .replace("<article>", '<article><div class="body">')
-    .replace("</article>", '</div><figure><img src="/gauge.jpg" alt="A gauge"><figcaption>The gauge at the north pier.</figcaption></figure></article>');
+    .replace(
+      "</article>",
+      '</div><figure><img src="/gauge.jpg" alt="A gauge"><figcaption>The gauge at the north pier.</figcaption></figure></article>',
+    );
   const md = text(html);
   expect(md).toContain("![A gauge](https://tides.example/gauge.jpg)");
   expect(md).toContain("The gauge at the north pier.");

@@ -5,12 +5,14 @@
  * WCXB dev datasets, in one process, page by page in alternating order.
  * WCXB's precision and recall are printed beside its F1.
  * Quality comes from the datasets' own scorer (shared/bench/score.mjs);
- * throughput is pages per second of HTML string -> markdown, warm, and the
- * five slowest pages are listed (each page is timed on its own).
+ * throughput is pages per second of HTML string -> markdown, warm, in timed
+ * passes of each extractor over all pages (--rounds, default 3; the median
+ * pass), with a full GC before each pass so no extractor pays for another's
+ * garbage; the five slowest pages are listed (each page's median).
  *
  *   bun scripts/bench/extract.ts [--bench-dir DIR] [--dataset aeb|wcxb|all]
  *     [--type T] [--limit N] [--format markdown|text] [--keep DIR]
- *     [--per-page] [--no-baseline] [--no-default-mode] [--json]
+ *     [--per-page] [--no-baseline] [--no-default-mode] [--json] [--rounds N]
  *
  * Prints the five slowest pages for siphon (AEB ids cut to 12 characters).
  */
@@ -36,6 +38,7 @@ interface Args {
   baseline: boolean;
   defaultMode: boolean;
   json: boolean;
+  rounds: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -50,6 +53,7 @@ function parseArgs(argv: string[]): Args {
     baseline: true,
     defaultMode: true,
     json: false,
+    rounds: 3,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -70,6 +74,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === "--no-baseline") args.baseline = false;
     else if (flag === "--no-default-mode") args.defaultMode = false;
     else if (flag === "--json") args.json = true;
+    else if (flag === "--rounds") args.rounds = Math.max(1, Number(value()));
     else throw new Error(`unknown option ${flag}`);
   }
   return args;
@@ -142,6 +147,44 @@ function score(scorer: string, dataset: string, predDir: string, metric: string,
   return JSON.parse(res.stdout);
 }
 
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/**
+ * Throughput: `rounds` passes of each extractor over every page (after one
+ * warm-up pass), the order of extractors rotating from round to round and a
+ * full garbage collection before each pass, so that no extractor is timed
+ * while collecting another's garbage. A run's time is its median pass; a
+ * page's time its median over the rounds.
+ */
+function timePasses(runs: Run[], pages: { page: string; html: string; url: string }[], rounds: number): void {
+  for (const r of runs) for (const p of pages) r.extract(p.html, p.url);
+  const passes = new Map<Run, number[]>(runs.map((r) => [r, []]));
+  const perPage = new Map<Run, number[][]>(runs.map((r) => [r, pages.map(() => [])]));
+  for (let round = 0; round < rounds; round++) {
+    const order = runs.map((_, i) => runs[(i + round) % runs.length]!);
+    for (const r of order) {
+      Bun.gc(true);
+      let total = 0;
+      pages.forEach((p, i) => {
+        const t0 = performance.now();
+        r.extract(p.html, p.url);
+        const ms = performance.now() - t0;
+        total += ms;
+        perPage.get(r)![i]!.push(ms);
+      });
+      passes.get(r)!.push(total);
+    }
+  }
+  for (const r of runs) {
+    r.ms = median(passes.get(r)!);
+    r.pages = pages.length;
+    r.times = pages.map((p, i) => ({ page: p.page, ms: median(perPage.get(r)![i]!) }));
+  }
+}
+
 const TYPES = ["article", "documentation", "service", "forum", "collection", "listing", "product"];
 
 function main(): void {
@@ -156,6 +199,8 @@ function main(): void {
   const ext = args.format === "text" ? "txt" : "md";
   const results: Record<string, Record<string, unknown>> = {};
   for (const r of runs) results[r.name] = {};
+  /** Every page of every dataset, for the timed passes after the quality pass. */
+  const timed: { page: string; html: string; url: string }[] = [];
 
   for (const name of args.datasets) {
     const dir = join(args.benchDir, name);
@@ -164,21 +209,12 @@ function main(): void {
     if (args.limit > 0) pages = pages.slice(0, args.limit);
     const htmls = pages.map((p) => readFileSync(join(dir, p.html), "utf8"));
     for (const r of runs) mkdirSync(join(work, r.name, name), { recursive: true });
-    // Warm-up: JIT and lazily built services, outside the timed loop.
-    for (let i = 0; i < Math.min(5, pages.length); i++)
-      for (const r of runs) r.extract(htmls[i]!, pages[i]!.url);
+    // Quality pass: each extractor's output on every page, page by page in alternating order.
     pages.forEach((page, i) => {
-      // Alternate who goes first so neither always runs on a cache the other warmed.
       const order = i % 2 === 0 ? runs : [...runs].reverse();
-      for (const r of order) {
-        const t0 = performance.now();
-        const out = r.extract(htmls[i]!, page.url);
-        const ms = performance.now() - t0;
-        r.ms += ms;
-        r.pages++;
-        r.times.push({ page: `${name}/${page.id.slice(0, 12)}`, ms });
-        writeFileSync(join(work, r.name, name, `${page.id}.${ext}`), out);
-      }
+      for (const r of order)
+        writeFileSync(join(work, r.name, name, `${page.id}.${ext}`), r.extract(htmls[i]!, page.url));
+      timed.push({ page: `${name}/${page.id.slice(0, 12)}`, html: htmls[i]!, url: page.url });
     });
     const dataset = subsetDataset(dir, pages, manifest.pages.length, work, name);
     const scorer = join(args.benchDir, "score.mjs");
@@ -189,6 +225,7 @@ function main(): void {
     }
   }
 
+  timePasses(runs, timed, args.rounds);
   const slowest = (r: Run) =>
     [...r.times]
       .sort((a, b) => b.ms - a.ms)

@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
+import { textKeys } from "./dedupe.ts";
+import { loadHtml } from "./dom.ts";
 import { extractHtml } from "./index.ts";
+import type { Element } from "./nodes.ts";
 
 const main = { format: "text", onlyMainContent: true, images: false } as const;
 const post = "My boiler loses pressure overnight and I have bled every radiator twice already this week.";
@@ -39,4 +42,16 @@ test("documentation with code keeps the steps it repeats under each language's t
     <div class="tab python">${steps}<pre><code>func new --template "HTTP trigger" --name hello</code></pre></div></main></body>`;
   const { content } = extractHtml(html, "https://docs.example/functions", main);
   expect(content.split("Create the project").length - 1).toBe(2);
+});
+
+test("a subtree's key is its text with whitespace collapsed once, blocks apart, whatever the nesting", () => {
+  const $ = loadHtml(
+    `<div id="a"> one <b>two</b><p>three</p>\n\t four <span>five </span> <i> six</i>\u00a0</div>`,
+  );
+  const key = textKeys();
+  expect(key($("#a")[0] as Element)).toBe("one two three four five six");
+  expect(key($("p")[0] as Element)).toBe("three");
+  // Inline elements run into their neighbours; a block starts a new word.
+  const $2 = loadHtml(`<div id="b">ab<span>cd</span><div>ef</div>gh</div>`);
+  expect(textKeys()($2("#b")[0] as Element)).toBe("abcd efgh");
 });

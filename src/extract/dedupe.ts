@@ -12,20 +12,56 @@ const KEEP = new Set(["pre", "code", "table", "thead", "tbody", "tr", "td", "th"
 /** Paragraphs and items a writer may repeat on purpose beside each other (a meal plan's "1 cup blueberries"). */
 const AUTHORED = new Set(["p", "li", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6"]);
 
-/** Whitespace-collapsed text of a subtree. */
-function textKey(el: Element): string {
-  const parts: string[] = [];
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.type === "text") parts.push(node.data);
-    else if (isElement(node) && node.type === "tag") {
-      const children = node.children;
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
-      if (BLOCK_TAGS.has(node.name)) parts.push(" ");
+/** A subtree's text with whitespace collapsed and trimmed, and whether whitespace stood before or after it. */
+interface Norm {
+  text: string;
+  lead: boolean;
+  trail: boolean;
+}
+
+const SPACE: Norm = { text: "", lead: true, trail: true };
+const NOTHING: Norm = { text: "", lead: false, trail: false };
+
+/** `a` then `b`, as collapsing the whitespace of their joined raw text would give. */
+function join(a: Norm, b: Norm): Norm {
+  if (!b.text) return b.lead || b.trail ? { text: a.text, lead: a.lead || !a.text, trail: true } : a;
+  if (!a.text) return { text: b.text, lead: a.lead || a.trail || b.lead, trail: b.trail };
+  return { text: a.text + (a.trail || b.lead ? " " : "") + b.text, lead: a.lead, trail: b.trail };
+}
+
+/** Whitespace other than single spaces between words: what collapsing would change. */
+const UNCOLLAPSED = /[^\S ]| {2}|^ | $/;
+
+function normText(data: string): Norm {
+  // Most text nodes of prose need nothing done: no regex replace for them.
+  if (data && !UNCOLLAPSED.test(data)) return { text: data, lead: false, trail: false };
+  const collapsed = data.replace(/\s+/g, " ");
+  if (collapsed === " ") return SPACE;
+  const lead = collapsed.startsWith(" ");
+  const trail = collapsed.endsWith(" ");
+  return { text: collapsed.slice(lead ? 1 : 0, trail ? -1 : undefined), lead, trail };
+}
+
+/**
+ * Whitespace-collapsed text of subtrees (a block starts with a space), each
+ * built once from its children's: a wrapper's text is not collapsed again at
+ * every level.
+ */
+export function textKeys(): (el: Element) => string {
+  const memo = new Map<Element, Norm>();
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
+  const norm = (el: Element): Norm => {
+    let n = memo.get(el);
+    if (n) return n;
+    n = BLOCK_TAGS.has(el.name) ? SPACE : NOTHING;
+    for (const child of el.children as AnyNode[]) {
+      if (child.type === "text") n = join(n, normText(child.data));
+      else if (isElement(child) && child.type === "tag") n = join(n, norm(child));
     }
-  }
-  return parts.join("").replace(/\s+/g, " ").trim();
+    memo.set(el, n);
+    return n;
+  };
+  return (el) => norm(el).text;
 }
 
 /**
@@ -44,6 +80,7 @@ export function dropDuplicateBlocks(
   // Where each text was first seen: paragraphs repeated under the same parent are the author's, other
   // copies the page's (a second rendering, a quote).
   const seen = new Map<string, AnyNode | null>();
+  const textKey = textKeys();
   const doomed: Element[] = [];
   // Checked on the way down, remembered on the way up: a wrapper and its only child share their text.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).

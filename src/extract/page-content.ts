@@ -72,6 +72,8 @@ export function keepPageContent(body: Element, roots: Element[]): void {
   let textStart = roots.findIndex((root) => (stats.get(root)?.paras ?? 0) > 0);
   if (textStart < 0) textStart = roots.length - 1;
   let seen = 0;
+  /** Text kept outside the main content: without any, there is nothing to name or to repeat it. */
+  let keptText = 0;
   const doomed: Element[] = [];
   // Whether anything with text stays under `el`; an entered element where nothing does goes whole (its own words too).
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
@@ -95,14 +97,17 @@ export function keepPageContent(body: Element, roots: Element[]): void {
       const between = seen > 0 && seen <= textStart;
       const v = verdict(child, stats.get(child), { between, beside, prose });
       // A heading alone does not keep its section: it names what follows, and goes with it.
-      if (v === "keep") kept ||= !HEADING_TAGS.has(child.name);
-      else if (v === "enter" && visit(child, beside)) kept = true;
+      if (v === "keep") {
+        kept ||= !HEADING_TAGS.has(child.name);
+        keptText += stats.get(child)?.text ?? 0;
+      } else if (v === "enter" && visit(child, beside)) kept = true;
       else doomed.push(child);
     }
     return kept;
   };
   visit(body, false);
   for (const el of doomed) removeNode(el);
+  if (keptText === 0) return;
   dropLoneHeadings(body, roots);
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
   if (!hasDescendant(body, CODE_BLOCK)) dropDuplicateBlocks(body, measure(body), roots);

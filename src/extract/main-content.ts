@@ -354,6 +354,9 @@ function introOfListing(body: Element, chosen: Element, stats: Map<Element, Text
  * thread's posts stay), go first; an article then loses the teasers after its
  * text, its byline and photo captions; a product keeps its title and price.
  * Never returns nothing for a page with text: falls back to the whole body.
+ * For the default mode's page (`page`, see page-content.ts) the byline,
+ * photo captions and one-link lines beside text (a post's author, a card's
+ * title) stay: the page shows them.
  */
 export function selectMainContent(
   body: Element,

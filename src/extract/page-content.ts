@@ -12,7 +12,7 @@ import {
 import { measure, type TextStats } from "./stats.ts";
 import { isReviews } from "./trims.ts";
 
-/** Prose (visible characters) from which a block outside the main content is more of the page's text. */
+/** Text (visible characters) from which a list of facts outside the main content stays. */
 const PROSE = 80;
 /** Share of a block's text that is prose for the block to stay whole. */
 const PROSE_SHARE = 0.6;

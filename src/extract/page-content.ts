@@ -7,6 +7,7 @@ import {
   hasDescendant,
   isElement,
   removeNode,
+  textOf,
   visibleTextLength,
 } from "./nodes.ts";
 import { measure, type TextStats } from "./stats.ts";
@@ -32,6 +33,8 @@ const LISTS = new Set(["ul", "ol", "dl"]);
 const CODE_BLOCK = new Set(["pre"]);
 const PICTURES = new Set(["img", "picture", "video"]);
 const LINKS = new Set(["a"]);
+/** A word: letters, not only digits and signs. */
+const WORD = /\p{L}{2}/u;
 
 type Verdict = "drop" | "keep" | "enter";
 
@@ -132,7 +135,8 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, prose
   if (s.card >= 0.5 * s.text) return s.card >= RAIL && s.card >= LISTING_SHARE * prose ? "keep" : "drop";
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.
   if (hasTextChild(el)) return "enter";
-  return between && s.bad + s.card < 0.5 * s.text ? "keep" : "drop";
+  // A line of words between the head and the text (a byline, "In stock"); a bare count there (votes) goes.
+  return between && s.bad + s.card < 0.5 * s.text && WORD.test(textOf(el)) ? "keep" : "drop";
 }
 
 /** Whether the first child of `el` holding text is a heading. */

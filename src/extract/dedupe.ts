@@ -1,4 +1,4 @@
-import { type AnyNode, BLOCK_TAGS, contains, type Element, isElement, removeNode } from "./nodes.ts";
+import { type AnyNode, BLOCK_TAGS, type Element, isElement, removeNode } from "./nodes.ts";
 import type { TextStats } from "./stats.ts";
 
 /** Text (visible characters) from which a repeated block is a copy rather than a common phrase. */
@@ -81,14 +81,18 @@ export function dropDuplicateBlocks(
   // copies the page's (a second rendering, a quote).
   const seen = new Map<string, AnyNode | null>();
   const textKey = textKeys();
+  const readFirstSet = new Set<AnyNode>(readFirst);
+  // The elements holding a block read first (its ancestors): looked into, never dropped.
+  const holders = new Set<AnyNode>();
+  for (const el of readFirst) for (let p = el.parent; p && !holders.has(p); p = p.parent) holders.add(p);
   const doomed: Element[] = [];
   // Checked on the way down, remembered on the way up: a wrapper and its only child share their text.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
-      if (!isElement(child) || KEEP.has(child.name) || readFirst.includes(child)) continue;
+      if (!isElement(child) || KEEP.has(child.name) || readFirstSet.has(child)) continue;
       // A wrapper of the main content shares its text: look inside it, never drop it.
-      if (readFirst.length && readFirst.some((first) => contains(child, first))) {
+      if (holders.has(child)) {
         visit(child);
         continue;
       }

@@ -66,7 +66,8 @@ export function keepPageContent(body: Element, roots: Element[]): void {
   const path = new Set<AnyNode>();
   for (const root of roots) for (let p = root.parent; p && !path.has(p); p = p.parent) path.add(p);
   const holds = (el: Element): boolean => path.has(el);
-  dropOutside(body, roots, holds, (el) => el.name === "form" || isReviews(el));
+  const isRoot = new Set<AnyNode>(roots);
+  dropOutside(body, isRoot, holds, (el) => el.name === "form" || isReviews(el));
   const stats = measure(body);
   // Teasers are the page's own listing beside a short introduction, a rail of other stories beside an article.
   let prose = 0;
@@ -86,7 +87,7 @@ export function keepPageContent(body: Element, roots: Element[]): void {
     let kept = false;
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
-      if (roots.includes(child)) {
+      if (isRoot.has(child)) {
         seen++;
         kept = true;
         continue;
@@ -111,7 +112,7 @@ export function keepPageContent(body: Element, roots: Element[]): void {
   visit(body, false);
   for (const el of doomed) removeNode(el);
   if (keptText === 0) return;
-  dropLoneHeadings(body, roots);
+  dropLoneHeadings(body, isRoot);
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.
   if (!hasDescendant(body, CODE_BLOCK)) dropDuplicateBlocks(body, measure(body), roots);
 }
@@ -161,7 +162,7 @@ function hasTextChild(el: Element): boolean {
 /** Removes the elements outside the main content that `test` picks, wherever they sit. */
 function dropOutside(
   body: Element,
-  roots: Element[],
+  roots: Set<AnyNode>,
   holds: (el: Element) => boolean,
   test: (el: Element) => boolean,
 ): void {
@@ -169,7 +170,7 @@ function dropOutside(
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
-      if (!isElement(child) || roots.includes(child)) continue;
+      if (!isElement(child) || roots.has(child)) continue;
       if (test(child) && !holds(child)) doomed.push(child);
       else visit(child);
     }
@@ -179,12 +180,12 @@ function dropOutside(
 }
 
 /** Drops headings outside the main content with nothing left to name: no text follows them before the next heading. */
-function dropLoneHeadings(body: Element, roots: Element[]): void {
+function dropLoneHeadings(body: Element, roots: Set<AnyNode>): void {
   const doomed: Element[] = [];
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
-      if (!isElement(child) || roots.includes(child)) continue;
+      if (!isElement(child) || roots.has(child)) continue;
       if (!HEADING_TAGS.has(child.name)) visit(child);
       else if (!followedByText(child, body)) doomed.push(child);
     }

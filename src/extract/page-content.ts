@@ -14,7 +14,7 @@ import { measure, type TextStats } from "./stats.ts";
 import { isReviews } from "./trims.ts";
 
 /** Text (visible characters) from which a list of facts outside the main content stays. */
-const PROSE = 80;
+const LIST_TEXT = 80;
 /** Share of a block's text that is prose for the block to stay whole. */
 const PROSE_SHARE = 0.6;
 /** Text from which a headed section of plain text stays whole, and its share of links at most. */
@@ -131,7 +131,8 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, prose
   // A headed section of plain text (no links to speak of): the page's own, however short its sentences.
   if (s.bad + s.card <= SECTION_LINKS * s.text && s.good + s.weak >= SECTION_TEXT && startsWithHeading(el))
     return "keep";
-  if (LISTS.has(el.name) && s.bad <= LIST_LINKS * s.text && s.good + s.weak + s.card >= PROSE) return "keep";
+  if (LISTS.has(el.name) && s.bad <= LIST_LINKS * s.text && s.good + s.weak + s.card >= LIST_TEXT)
+    return "keep";
   // Teasers: a listing when they outweigh the main content's prose, else a rail of other stories; one teaser alone goes.
   if (s.card >= 0.5 * s.text) return s.card >= RAIL && s.card >= LISTING_SHARE * prose ? "keep" : "drop";
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.

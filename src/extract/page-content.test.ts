@@ -147,3 +147,16 @@ test("the main content stays whole, even where it looks like a menu", () => {
   expect(out).toContain("Storms");
   expect(out).not.toContain("Harbours");
 });
+
+test("links inside a block of prose are judged apart (breadcrumbs above a title); a copyright line goes", () => {
+  const out =
+    kept(`<div class="head"><ul><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li><li><a href="/blog/tides">Tides</a></li></ul>
+    <h2>Why the tides change</h2><p>A short account of the moon, the sun and the shape of the coast, for readers new to the subject.</p></div>
+    <div id="main">${prose(1)}</div>
+    <div class="legal"><p>© 2025 Coastal Media Ltd. All rights reserved. No part of this site may be copied without written permission.</p><p>Copyright notice aside, the survey data may be reused with credit to the survey team.</p></div>`);
+  expect(out).toContain("Why the tides change");
+  expect(out).toContain("A short account of the moon");
+  expect(out).not.toContain("Home");
+  expect(out).not.toContain("All rights reserved");
+  expect(out).toContain("may be reused with credit");
+});

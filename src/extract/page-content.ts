@@ -33,6 +33,9 @@ const LISTS = new Set(["ul", "ol", "dl"]);
 const CODE_BLOCK = new Set(["pre"]);
 const PICTURES = new Set(["img", "picture", "video"]);
 const LINKS = new Set(["a"]);
+/** A copyright notice ("© 2025 Example Ltd. All rights reserved."), and the text up to which a block is only that. */
+const NOTICE = /^(?:©|\(c\)\s|copyright\s+(?:©|\(c\)|\d{4}))/i;
+const NOTICE_MAX = 300;
 /** A word: letters, not only digits and signs. */
 const WORD = /\p{L}{2}/u;
 
@@ -127,7 +130,10 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, prose
   // A linked heading is a teaser's headline: it goes with its teaser.
   if (HEADING_TAGS.has(el.name)) return s.card + s.bad < 0.5 * s.text ? "keep" : "drop";
   if (el.name === "table" && s.weak + s.good >= TABLE_DATA * s.text) return "keep";
-  if (s.paras > 0 && s.good >= PROSE_SHARE * s.text) return "keep";
+  // The site's copyright line is the site's, wherever it sits (a block opening with one is looked into).
+  if (s.text <= NOTICE_MAX && NOTICE.test(textOf(el))) return hasTextChild(el) ? "enter" : "drop";
+  // Prose stays whole; a block of several with links in them (breadcrumbs above a title) is judged part by part.
+  if (s.paras > 0 && s.good >= PROSE_SHARE * s.text) return s.bad > 0 && hasTextChild(el) ? "enter" : "keep";
   // A headed section of plain text (no links to speak of): the page's own, however short its sentences.
   if (s.bad + s.card <= SECTION_LINKS * s.text && s.good + s.weak >= SECTION_TEXT && startsWithHeading(el))
     return "keep";

@@ -37,7 +37,7 @@ const LINKS = new Set(["a"]);
 const NOTICE = /^(?:©|\(c\)\s|copyright\s+(?:©|\(c\)|\d{4}))/i;
 const NOTICE_MAX = 300;
 /** A word: letters, not only digits and signs. */
-const WORD = /\p{L}{2}/u;
+const HAS_WORD = /\p{L}{2}/u;
 
 type Verdict = "drop" | "keep" | "enter";
 
@@ -144,7 +144,7 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, prose
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.
   if (hasTextChild(el)) return "enter";
   // A line of words between the head and the text (a byline, "In stock"); a bare count there (votes) goes.
-  return between && s.bad + s.card < 0.5 * s.text && WORD.test(textOf(el)) ? "keep" : "drop";
+  return between && s.bad + s.card < 0.5 * s.text && HAS_WORD.test(textOf(el)) ? "keep" : "drop";
 }
 
 /** Whether the first child of `el` holding text is a heading. */

@@ -1,11 +1,9 @@
 import { Element as DomElement } from "domhandler";
 import { type Element, forEachElement, isElement } from "./nodes.ts";
-import { typeName } from "./scan.ts";
+import { itemTypesOf } from "./scan.ts";
 
 const itemTypes = (el: Element): string[] =>
-  el.attribs.itemscope === undefined
-    ? []
-    : (el.attribs.itemtype ?? "").split(/\s+/).filter(Boolean).map(typeName);
+  el.attribs.itemscope === undefined ? [] : itemTypesOf(el.attribs.itemtype ?? "");
 
 const hasProperty = (el: Element, name: string): boolean =>
   (el.attribs.itemprop ?? "").split(/\s+/).includes(name);

@@ -29,6 +29,11 @@ export interface PageScan {
 
 const scans = new WeakMap<AnyNode, PageScan>();
 
+/** The schema.org type names an `itemtype` attribute lists ("https://schema.org/Answer" -> "Answer"). */
+export function itemTypesOf(itemtype: string): string[] {
+  return itemtype.split(/\s+/).filter(Boolean).map(typeName);
+}
+
 /** "https://schema.org/Product" and "schema:Product" are "Product". */
 export function typeName(iri: string): string {
   return iri.slice(Math.max(iri.lastIndexOf("/"), iri.lastIndexOf(":"), iri.lastIndexOf("#")) + 1);
@@ -81,8 +86,7 @@ function walk(root: ParentNode): PageScan {
         if (a.rel === "canonical") scan.canonical ??= el;
         break;
     }
-    if (a.itemtype !== undefined)
-      for (const t of a.itemtype.split(/\s+/)) if (t) scan.itemTypes.push(typeName(t));
+    if (a.itemtype !== undefined) scan.itemTypes.push(...itemTypesOf(a.itemtype));
     if (a.rel === "author") scan.relAuthor ??= el;
     if (a.itemprop === "author") scan.itempropAuthor ??= el;
   });

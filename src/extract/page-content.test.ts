@@ -160,3 +160,13 @@ test("links inside a block of prose are judged apart (breadcrumbs above a title)
   expect(out).not.toContain("All rights reserved");
   expect(out).toContain("may be reused with credit");
 });
+
+test("between the title and the text a line of words stays in any script; a bare count goes", () => {
+  const html = `<html><head><title>港の潮位</title></head><body><main>
+    <header class="story-head"><h1>港の潮位</h1><p class="line">文・山田花子 2024年3月2日</p><div class="votes">42</div></header>
+    <div class="story-text">${[1, 2, 3, 4].map((n) => `<p>第${n}段落。港の潮位は十年間で上がり続け、観測所の記録はその変化をはっきりと示している。調査班は四十の港で潮位計を読み、衛星の観測と比べた。</p>`).join("")}</div>
+  </main></body></html>`;
+  const md = text(html);
+  expect(md).toContain("文・山田花子");
+  expect(md).not.toMatch(/^42$/m);
+});

@@ -34,8 +34,8 @@ const outputFlags = schemaFlags(FetchBody, {
   formats: {
     description:
       "Outputs from one fetch (in --json), comma-separated: markdown, text, html, rawHtml, links, images, " +
-      "screenshot, summary, branding, changeTracking; or a JSON array as POST /v1/fetch takes it " +
-      '(\'[{"type":"changeTracking","modes":["git-diff"]}]\')',
+      "screenshot, summary, branding, changeTracking; or a JSON array as POST /v1/fetch takes it, " +
+      'with the objects changeTracking, attributes, highlights and question (\'[{"type":"question","question":"…"}]\')',
     valueHint: "list|json",
     parse: formatsFlag,
   },

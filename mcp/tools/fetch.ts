@@ -2,6 +2,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { scrape } from "../../src/pipeline/scrape.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { FetchBody, FetchResult } from "../../src/schemas/fetch.ts";
+import { AttributesFormat, HighlightsFormat, QuestionFormat } from "../../src/schemas/formats.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { TextPage, textPaging, textWindow } from "../paging.ts";
 import type { ToolDef, ToolImage } from "../types.ts";
@@ -53,6 +54,9 @@ const Formats = T.Array(
       },
       { additionalProperties: false, description: "Change tracking with a git-style diff or a tag" },
     ),
+    AttributesFormat,
+    HighlightsFormat,
+    QuestionFormat,
   ]),
   {
     maxItems: 12,
@@ -61,7 +65,10 @@ const Formats = T.Array(
       "links (listed in the answer), images, screenshot or screenshot@fullPage (returned as an image; an object " +
       "for quality or viewport), summary (a few sentences: your LLM's with llmProvider and llmApiKey, else the " +
       "page's own), branding (colours, fonts, logo), changeTracking (the page against your previous fetch of it; " +
-      '{"type":"changeTracking","modes":["git-diff"]} adds a diff). Default: [format]',
+      '{"type":"changeTracking","modes":["git-diff"]} adds a diff), {"type":"question","question":"…"} (an answer ' +
+      "from the page: your LLM's with llmProvider and llmApiKey, else the page's most relevant passage), " +
+      '{"type":"highlights","query":"…"} (the passages most relevant to the query), ' +
+      '{"type":"attributes","selectors":[{"selector":"a","attribute":"href"}]} (attribute values). Default: [format]',
   },
 );
 
@@ -196,6 +203,17 @@ export const fetchTool: ToolDef<FetchToolInput> = {
     if (result.json !== undefined) lines.push("", "## Extracted JSON", jsonBlock(result.json));
     if (page.startIndex === 0) {
       if (result.summary !== undefined) lines.push("", "## Summary", result.summary);
+      if (result.answerMethod !== undefined) {
+        const how = result.answerMethod === "llm" ? "" : " (the page's most relevant passage)";
+        lines.push(
+          "",
+          `## Answer${how}`,
+          result.answer ?? "No passage of the page has the question's words.",
+        );
+      }
+      if (result.highlights !== undefined)
+        lines.push("", "## Highlights", result.highlights || "No passage of the page has the query's words.");
+      if (result.attributes !== undefined) lines.push("", "## Attributes", jsonBlock(result.attributes));
       if (result.branding !== undefined) lines.push("", "## Branding", jsonBlock(result.branding));
       if (result.changeTracking !== undefined)
         lines.push("", "## Change tracking", jsonBlock(result.changeTracking));

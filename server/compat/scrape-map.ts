@@ -17,6 +17,10 @@ export interface Asked {
   summary: boolean;
   branding: boolean;
   changeTracking: boolean;
+  attributes: boolean;
+  highlights: boolean;
+  /** A question (or v1's query format): the document's answer. */
+  answer: boolean;
 }
 
 /** A phone's User-Agent for `mobile: true` (Safari on iOS 18). */
@@ -96,7 +100,8 @@ export function mapActions(
  * ScrapeBody) as siphon's scrape, and what the answer must show. Formats: markdown, html,
  * rawHtml, links, images, screenshot (and v1's screenshot@fullPage; fullPage, quality,
  * viewport), json ({type:"json",schema,prompt}; v1's json with jsonOptions and extract with
- * extract), summary, branding, changeTracking (git-diff mode). The rest is refused by name.
+ * extract), summary, branding, changeTracking (git-diff mode), attributes, highlights, question
+ * (and the deprecated query). The rest is refused by name.
  */
 export function toScrapeRequest(
   body: ScrapeBody,
@@ -113,6 +118,9 @@ export function toScrapeRequest(
     summary: false,
     branding: false,
     changeTracking: false,
+    attributes: false,
+    highlights: false,
+    answer: false,
   };
   const fetchFormats: unknown[] = [];
   let screenshot: { fullPage: boolean; quality?: number; width?: number; height?: number } | undefined;
@@ -196,18 +204,34 @@ export function toScrapeRequest(
         trackChanges(typeof entry === "string" ? body.changeTrackingOptions : options);
         break;
       case "attributes":
+      case "highlights":
+      case "question":
+        // The core's own entries: checked (and refused with the field named) by resolveFormats.
+        asked[type === "question" ? "answer" : type] = true;
+        fetchFormats.push(entry);
+        break;
+      case "query": {
+        // The deprecated query format: a question; directQuote answers with the page's own words.
+        asked.answer = true;
+        const { type: _type, prompt, mode, ...rest } = options;
+        if (mode !== undefined && mode !== "freeform" && mode !== "directQuote") {
+          throw new SiphonError(
+            "invalid_request",
+            `formats[${index}] (query): mode is freeform or directQuote`,
+          );
+        }
+        fetchFormats.push({ ...rest, type: "question", question: prompt, quote: mode === "directQuote" });
+        break;
+      }
       case "product":
       case "menu":
       case "audio":
       case "video":
-      case "question":
-      case "highlights":
-      case "query":
       case "content":
         throw notSupported(`The ${type} format`);
       default:
         throw new SiphonError("invalid_request", `formats[${index}]: unknown format "${String(type)}"`, {
-          hint: "siphon's Firecrawl formats: markdown, html, rawHtml, links, images, screenshot, json, summary, branding, changeTracking.",
+          hint: "siphon's Firecrawl formats: markdown, html, rawHtml, links, images, screenshot, json, summary, branding, changeTracking, attributes, highlights, question.",
         });
     }
   }
@@ -306,6 +330,13 @@ function mimeOf(kind: string, url: string): string {
   }
 }
 
+/** What the document says about an answer not written by an LLM. */
+function answerNotes(question: NonNullable<ScrapeOutcome["question"]>): string[] {
+  if (question.method === "llm") return [];
+  if (question.answer === null) return ["The page has no passage with the question's words: no answer."];
+  return ["The answer is the page's most relevant passage, word for word (no LLM)."];
+}
+
 const dataUrl = (base64: string, mime = "image/png") => `data:${mime};base64,${base64}`;
 
 /** The request's context the document's metadata reports. */
@@ -343,6 +374,9 @@ export function toDocument(
   if (asked.summary && outcome.summary) doc.summary = outcome.summary.summary;
   if (asked.branding && outcome.branding) doc.branding = outcome.branding;
   if (asked.changeTracking && outcome.changeTracking) doc.changeTracking = outcome.changeTracking;
+  if (asked.attributes && result.attributes) doc.attributes = result.attributes;
+  if (asked.highlights && result.highlights !== undefined) doc.highlights = result.highlights;
+  if (asked.answer && outcome.question?.answer != null) doc.answer = outcome.question.answer;
   if (result.actions) {
     doc.actions = {
       screenshots: result.actions.screenshots.map((s) => dataUrl(s)),
@@ -354,6 +388,7 @@ export function toDocument(
   const warnings = [result.warning, outcome.degraded, ...outcome.warnings].filter(Boolean);
   if (asked.changeTracking && !outcome.changeTracking)
     warnings.push("Change tracking is not supported with zero data retention.");
+  if (asked.answer && outcome.question) warnings.push(...answerNotes(outcome.question));
   if (warnings.length) doc.warning = warnings.join(" ");
 
   const meta = outcome.meta;

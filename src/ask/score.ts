@@ -61,7 +61,8 @@ export interface Verdict {
   sources: AskSource[];
 }
 
-interface Scored extends PassageMatch {
+/** A passage with the question's terms, and its score (see above). */
+export interface Scored extends PassageMatch {
   passage: Passage;
   score: number;
 }
@@ -89,6 +90,30 @@ function overlap(a: string, b: string): number {
 const round = (value: number) => Math.round(value * 100) / 100;
 
 /**
+ * The passages that have the question's terms in their own words, scored as above (`weight`
+ * of a passage's source multiplies last; 1 when not given), best first. `titleOf(source)` is
+ * the title of a passage's page.
+ */
+export function scorePassages(
+  question: string,
+  ranked: RankedPassage[],
+  titleOf: (source: number) => string,
+  weight: (source: number) => number = () => 1,
+): Scored[] {
+  const wanted = questionTerms(question);
+  const matched = ranked
+    .map((r) => ({ r, match: matchPassage(wanted, r.passage, titleOf(r.passage.source)) }))
+    .filter(({ match }) => match.coverage > 0);
+  const bestBm25 = Math.max(0, ...matched.map(({ r }) => r.score));
+  return matched
+    .map(({ r, match }) => {
+      const relevance = (r.score / bestBm25) * match.coverage * (1 + PROXIMITY_WEIGHT * match.proximity);
+      return { passage: r.passage, ...match, score: relevance * weight(r.passage.source) };
+    })
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
  * The answer to `question` among its sources' ranked passages (see the formula above), with
  * every source's confidence, authority and freshness, best first. `now` (ms) dates
  * freshness. No passage with the question's terms in its text gives answer null and
@@ -99,19 +124,15 @@ export function judge(question: string, sources: Source[], ranked: RankedPassage
     authority: authorityOf(source.url),
     freshness: freshnessOf(source.page?.metadata.published, now),
   }));
-  const wanted = questionTerms(question);
-  const matched = ranked
-    .map((r) => ({ r, match: matchPassage(wanted, r.passage, sources[r.passage.source]?.title ?? "") }))
-    .filter(({ match }) => match.coverage > 0);
-  const bestBm25 = Math.max(0, ...matched.map(({ r }) => r.score));
-  const scored: Scored[] = matched
-    .map(({ r, match }) => {
-      const trait = traits[r.passage.source];
-      const weight = trait ? AUTHORITY_WEIGHT[trait.authority] * FRESHNESS_WEIGHT[trait.freshness] : 1;
-      const relevance = (r.score / bestBm25) * match.coverage * (1 + PROXIMITY_WEIGHT * match.proximity);
-      return { passage: r.passage, ...match, score: relevance * weight };
-    })
-    .sort((a, b) => b.score - a.score);
+  const scored = scorePassages(
+    question,
+    ranked,
+    (source) => sources[source]?.title ?? "",
+    (source) => {
+      const trait = traits[source];
+      return trait ? AUTHORITY_WEIGHT[trait.authority] * FRESHNESS_WEIGHT[trait.freshness] : 1;
+    },
+  );
 
   const top = scored[0];
   const rival = top && scored.slice(1).find((s) => overlap(s.passage.text, top.passage.text) < AGREEMENT);

@@ -1,6 +1,7 @@
 import { SiphonError } from "../errors.ts";
 import type { OutputFormat } from "../extract/types.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
+import { AttributesFormat, checkFormatEntry, HighlightsFormat, QuestionFormat } from "../schemas/formats.ts";
 
 /** A screenshot as a formats entry asks for it. */
 export interface ScreenshotFormat {
@@ -40,6 +41,12 @@ export interface ResolvedFormats {
   branding: boolean;
   /** "changeTracking": the page compared with the previous scrape of it. */
   changeTracking?: ChangeTrackingFormat;
+  /** {type: "attributes"}: attribute values of the elements selectors match. */
+  attributes?: AttributesFormat["selectors"];
+  /** {type: "highlights"}: the passages most relevant to a query. */
+  highlights?: { query: string };
+  /** {type: "question"}: an answer from the page. */
+  question?: { question: string; quote: boolean };
 }
 
 const CONTENT_FORMATS = new Set<string>(["markdown", "text", "html"]);
@@ -49,7 +56,7 @@ const NOT_HERE: Record<string, string> = {
   json: "The json format is extraction: it is read by the scrape operation, not by fetchPage",
 };
 const KNOWN =
-  "markdown, text, html, rawHtml, links, images, screenshot, json, summary, branding or changeTracking";
+  "markdown, text, html, rawHtml, links, images, screenshot, json, summary, branding, changeTracking, attributes, highlights or question";
 
 /** Most a tag may be: a label of the caller's, not a document. */
 const MAX_TAG_LENGTH = 200;
@@ -128,11 +135,42 @@ function changeTrackingOf(options: Record<string, unknown>, index: number): Chan
   };
 }
 
+/** The entries that read the page (attributes, highlights, question): objects, once each. */
+function readingOf(
+  resolved: ResolvedFormats,
+  type: "attributes" | "highlights" | "question",
+  raw: unknown,
+  index: number,
+): void {
+  if (typeof raw === "string") {
+    const example = {
+      attributes: '{"type":"attributes","selectors":[{"selector":"a","attribute":"href"}]}',
+      highlights: '{"type":"highlights","query":"…"}',
+      question: '{"type":"question","question":"…"}',
+    }[type];
+    throw new SiphonError(
+      "invalid_request",
+      `formats[${index}]: the ${type} format is an object: ${example}`,
+    );
+  }
+  if (resolved[type] !== undefined) {
+    throw new SiphonError("invalid_request", `formats[${index}]: ask for ${type} once`);
+  }
+  if (type === "attributes") resolved.attributes = checkFormatEntry(AttributesFormat, raw, index).selectors;
+  else if (type === "highlights")
+    resolved.highlights = { query: checkFormatEntry(HighlightsFormat, raw, index).query };
+  else {
+    const entry = checkFormatEntry(QuestionFormat, raw, index);
+    resolved.question = { question: entry.question, quote: entry.quote === true };
+  }
+}
+
 /**
  * Reads the `formats` array of a fetch (POST /v1/fetch, jobs' page options, the CLI's
  * --formats): any set of markdown, text, html, rawHtml, links, images and screenshot, all
  * rendered from one fetch of the page, and summary, branding and changeTracking, made from that
- * same answer by the scrape operation. `links` are always in the result; "json" is extraction
+ * same answer by the scrape operation, as are attributes, highlights and question (objects, see
+ * src/schemas/formats.ts). `links` are always in the result; "json" is extraction
  * (the scrape operation reads it); anything else is named in a 400, as is a bad option of an
  * entry (a screenshot's quality or viewport, change tracking's modes or tag).
  */
@@ -156,7 +194,9 @@ export function resolveFormats(input: FetchInput): ResolvedFormats {
     else if (type === "summary") resolved.summary = true;
     else if (type === "branding") resolved.branding = true;
     else if (type === "changeTracking") resolved.changeTracking = changeTrackingOf(options, index);
-    else if (NOT_HERE[type]) throw new SiphonError("invalid_request", NOT_HERE[type]);
+    else if (type === "attributes" || type === "highlights" || type === "question") {
+      readingOf(resolved, type, raw, index);
+    } else if (NOT_HERE[type]) throw new SiphonError("invalid_request", NOT_HERE[type]);
     else {
       throw new SiphonError("invalid_request", `formats[${index}]: "${type}" is not supported; use ${KNOWN}`);
     }

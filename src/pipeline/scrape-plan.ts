@@ -7,7 +7,12 @@ import { validate } from "../schemas/validate.ts";
 import { asksExtraction, inlineRequest, isJsonFormat } from "../structured/inline.ts";
 import type { ExtractRequest } from "../structured/request.ts";
 import { serviceLlm } from "../summary/index.ts";
-import { type ChangeTrackingFormat, resolveFormats, type ScreenshotFormat } from "./formats.ts";
+import {
+  type ChangeTrackingFormat,
+  type ResolvedFormats,
+  resolveFormats,
+  type ScreenshotFormat,
+} from "./formats.ts";
 
 /**
  * One page operation, everything a page can be asked for: the fetch (formats, extraction, LLM
@@ -57,6 +62,12 @@ export interface ScrapePlan {
   summary: boolean;
   branding: boolean;
   changeTracking?: ChangeTrackingFormat;
+  /** Attribute values to read off the page (an attributes format). */
+  attributes?: ResolvedFormats["attributes"];
+  /** The query of a highlights format. */
+  highlights?: ResolvedFormats["highlights"];
+  /** A question format's question. */
+  question?: ResolvedFormats["question"];
   /** The screenshot taken beside the fetch, as POST /v1/screenshot's input. */
   screenshot?: ScreenshotInput;
   meta: boolean;
@@ -71,7 +82,15 @@ function without(input: FetchInput, keys: readonly string[]): FetchInput {
   return copy as FetchInput;
 }
 
-const SCRAPE_ONLY = new Set(["summary", "branding", "changeTracking"]);
+/** Formats made of the fetch's answer by the scrape operation, not by fetchPage. */
+const SCRAPE_ONLY = new Set([
+  "summary",
+  "branding",
+  "changeTracking",
+  "attributes",
+  "highlights",
+  "question",
+]);
 const CONTENT_FORMATS = ["markdown", "text", "html"];
 
 const typeOf = (entry: unknown): string | undefined =>
@@ -180,16 +199,22 @@ export async function planScrape(
     ? { ...without(input, LLM_FIELDS), ...(extracting ? fieldsOf(llm.target) : {}) }
     : input;
   const extraction = await inlineRequest(forExtraction);
-  // Extraction checked the LLM fields; a summary alone checks them as extraction does.
-  if (summary && !extraction && input.llmProvider !== undefined && !input.llmApiKey && !input.llmApiBase) {
+  // Extraction checked the LLM fields; a summary or a question alone checks them as extraction does.
+  const asksLlm = summary || formats.question !== undefined;
+  if (asksLlm && !extraction && input.llmProvider !== undefined && !input.llmApiKey && !input.llmApiBase) {
     throw new SiphonError("invalid_request", `llmProvider ${input.llmProvider} needs llmApiKey`, {
-      hint: "Give your key for the vendor in llmApiKey, or leave llmProvider out for an extractive summary.",
+      hint: "Give your key for the vendor in llmApiKey, or leave llmProvider out for an extractive summary or a passage answer.",
     });
+  }
+  if (formats.attributes) {
+    const { checkAttributeSelectors } = await import("../structured/attributes.ts");
+    checkAttributeSelectors(formats.attributes);
   }
 
   const needs: string[] = [];
-  if (extraction || summary || changeTracking) needs.push("markdown");
-  if (extraction || branding || request.meta) needs.push("rawHtml");
+  const readsText = formats.highlights !== undefined || formats.question !== undefined;
+  if (extraction || summary || changeTracking || readsText) needs.push("markdown");
+  if (extraction || branding || request.meta || formats.attributes) needs.push("rawHtml");
   const { formats: fetchFormatsList, added } = fetchFormats(input, needs, beside !== undefined);
   const fetch = without(input, [...LLM_FIELDS, "extract", "timeout"]);
   if (fetchFormatsList === undefined) delete fetch.formats;
@@ -222,6 +247,9 @@ export async function planScrape(
     summary,
     branding,
     changeTracking,
+    attributes: formats.attributes,
+    highlights: formats.highlights,
+    question: formats.question,
     screenshot,
     meta: request.meta === true,
     timeoutMs,

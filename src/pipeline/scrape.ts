@@ -1,6 +1,7 @@
 import type { BrandingProfile } from "../branding/index.ts";
 import type { ChangeReport } from "../changes/index.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
+import type { QuestionOutcome } from "../question/index.ts";
 import type { FetchResult } from "../schemas/fetch.ts";
 import { deepFreeze } from "../schemas/freeze.ts";
 import { withDeadline } from "../scrape/deadline.ts";
@@ -26,6 +27,8 @@ export interface ScrapeOutcome extends FetchOutcome {
   summary?: SummaryOutcome;
   branding?: BrandingProfile;
   changeTracking?: ChangeReport;
+  /** The question format's answer, and how it was made. */
+  question?: QuestionOutcome;
   /** The screenshot taken beside the fetch (a quality or a viewport), as a data: URL. */
   screenshot?: string;
   /** What was asked for and could not be made of this page (branding of a PDF); also in `result.warning`. */
@@ -70,8 +73,8 @@ async function planOf(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeP
 
 /**
  * Runs the plan: the fetch (and a screenshot beside it), then what is made of its one answer. The
- * steps only some requests ask for (extraction, branding, change tracking) are imported when
- * asked: a plain fetch would otherwise load them all at start-up.
+ * steps only some requests ask for (extraction, branding, change tracking, attributes, highlights,
+ * a question) are imported when asked: a plain fetch would otherwise load them all at start-up.
  */
 async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
   // Past the weekly quota a scrape runs HTTP-only: no browser for a screenshot either.
@@ -105,14 +108,36 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
     result.json = extracted.data;
     if (extracted.tokensUsed) result.extractTokensUsed = extracted.tokensUsed;
   }
-  const [summary, branding] = await Promise.all([
-    plan.summary ? summarize({ markdown, title: result.title }, plan.llm.target, llmDeps) : undefined,
+  const text = { markdown, title: result.title };
+  const [summary, branding, question] = await Promise.all([
+    plan.summary ? summarize(text, plan.llm.target, llmDeps) : undefined,
     plan.branding && html !== undefined
       ? import("../branding/index.ts").then(({ fetchBranding }) =>
           fetchBranding({ html, url: result.url }, deps),
         )
       : undefined,
+    plan.question
+      ? import("../question/index.ts").then(({ answerFromPage }) =>
+          answerFromPage(text, plan.question as NonNullable<typeof plan.question>, plan.llm.target, llmDeps),
+        )
+      : undefined,
   ]);
+  if (plan.attributes) {
+    const { readAttributes } = await import("../structured/attributes.ts");
+    result.attributes = readAttributes(result.rawHtml ?? "", plan.attributes);
+  }
+  if (plan.highlights) {
+    const { pageHighlights } = await import("../ask/page.ts");
+    result.highlights = pageHighlights(text, plan.highlights.query);
+  }
+  if (question) {
+    outcome.question = question;
+    result.answer = question.answer;
+    result.answerMethod = question.method;
+    if (question.tokensUsed) {
+      result.answerTokensUsed = { input: question.tokensUsed.input, output: question.tokensUsed.output };
+    }
+  }
   if (summary) {
     outcome.summary = summary;
     result.summary = summary.summary;
@@ -155,7 +180,8 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
  * siphon_fetch, the CLI's fetch, the playground, batch and crawl pages, search with scraping):
  * fetches the page once (cache, escalation, SSRF, every format), takes a screenshot beside it
  * when one asks for a quality or a viewport, extracts into `json`, summarises, reads the
- * branding and compares with the previous scrape, as asked; and decides what it cost
+ * branding, attribute values, highlights and an answer to a question, and compares with the
+ * previous scrape, as asked; and decides what it cost
  * (`credits`, pageCredits), with the cache state and any degradation. The whole of it answers
  * within the request's timeout, when it has one, or throws SiphonError timeout. Throws
  * invalid_request before fetching for what the request gets wrong, and the pipeline's and the

@@ -119,7 +119,11 @@ export const FetchBody = T.Object(
           '{"type":"screenshot","fullPage":true,"quality":80,"viewport":{"width":1280,"height":800}}), ' +
           '"summary" (by the LLM of llmProvider/llmApiKey, else extractive), "branding" (colours, fonts, logo), ' +
           '"changeTracking" (or {"type":"changeTracking","modes":["git-diff"],"tag":"…","record":false}: the page ' +
-          "against your previous scrape of it), all made from one fetch of the page; " +
+          "against your previous scrape of it), " +
+          '{"type":"attributes","selectors":[{"selector":"a.story","attribute":"href"}]} (attribute values, in ' +
+          '`attributes`), {"type":"highlights","query":"…"} (the most relevant passages, in `highlights`), ' +
+          '{"type":"question","question":"…"} (an answer from the page, in `answer`: by the LLM of llmProvider/llmApiKey, ' +
+          "else the most relevant passage; `answerMethod` says which), all made from one fetch of the page; " +
           '{"type":"json","schema":{…},"prompt":"…"} extracts into json, like extract',
       }),
     ),
@@ -257,6 +261,40 @@ export const FetchResult = T.Object({
       description:
         'The page against your previous scrape of it, when formats names "changeTracking": {previousScrapeAt, changeStatus: new|same|changed|removed, visibility, diff?}',
     }),
+  ),
+  attributes: T.Optional(
+    T.Array(
+      T.Object({
+        selector: T.String(),
+        attribute: T.String(),
+        values: T.Array(T.String(), { description: "The attribute's values on the matches, in page order" }),
+      }),
+      { description: "What an attributes format asked for, one entry per selector" },
+    ),
+  ),
+  highlights: T.Optional(
+    T.String({
+      description:
+        "The passages most relevant to a highlights format's query, best first, separated by blank lines; empty when none has its words",
+    }),
+  ),
+  answer: T.Optional(
+    T.Union([T.String(), T.Null()], {
+      description:
+        "A question format's answer from the page; null when no passage has the question's words (passage answers)",
+    }),
+  ),
+  answerMethod: T.Optional(
+    StringEnum(["llm", "passage"], {
+      description:
+        "How answer was made: by the LLM, or the page's most relevant passage word for word (no LLM)",
+    }),
+  ),
+  answerTokensUsed: T.Optional(
+    T.Object(
+      { input: T.Integer(), output: T.Integer() },
+      { description: "Tokens the answer used (LLM answers only)" },
+    ),
   ),
   actions: T.Optional(
     T.Object({

@@ -17,10 +17,12 @@ export const isJsonFormat = (entry: unknown) =>
   entry === "json" ||
   (typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "json");
 
-/** Whether a formats entry asks for a summary (the other use of the LLM fields). */
-const isSummaryFormat = (entry: unknown) =>
+/** Whether a formats entry asks for a summary or an answer (the other uses of the LLM fields). */
+const readsWithLlm = (entry: unknown) =>
   entry === "summary" ||
-  (typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "summary");
+  (typeof entry === "object" &&
+    entry !== null &&
+    ((entry as { type?: unknown }).type === "summary" || (entry as { type?: unknown }).type === "question"));
 
 /** The inline extraction a fetch asks for: `extract`, or a formats entry of type json ({type, schema, prompt}). */
 function inlineSpec(input: FetchInput): InlineExtract | undefined {
@@ -56,12 +58,12 @@ export async function inlineRequest(input: FetchInput): Promise<ExtractRequest |
   const spec = inlineSpec(input);
   if (spec) return extractRequest(spec, input);
   const llmFields = input.llmProvider || input.llmApiKey || input.llmModel;
-  if (llmFields && !(input.formats ?? []).some(isSummaryFormat)) {
+  if (llmFields && !(input.formats ?? []).some(readsWithLlm)) {
     throw new SiphonError(
       "invalid_request",
-      "llmProvider, llmApiKey and llmModel only apply with extract or a summary format",
+      "llmProvider, llmApiKey and llmModel only apply with extract, a summary or a question format",
       {
-        hint: 'Add "extract": {"schema": {…}}, a {"type":"json"} format or "summary" to formats, or remove the llm fields.',
+        hint: 'Add "extract": {"schema": {…}}, a {"type":"json"} format, "summary" or {"type":"question","question":"…"} to formats, or remove the llm fields.',
       },
     );
   }

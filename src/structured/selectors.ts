@@ -16,13 +16,20 @@ function parseOne(field: string, spec: string, all: boolean): Parsed {
   const at = /@([a-zA-Z_:][-a-zA-Z0-9_:.]*)$/.exec(spec);
   const css = (at ? spec.slice(0, at.index) : spec).trim();
   if (!css) throw badSelector(field, spec, "it has no CSS before the @");
+  const why = cssError(css);
+  if (why !== undefined) throw badSelector(field, spec, why);
+  return { css, attr: at?.[1], all };
+}
+
+/** Why `css` is not a CSS selector cheerio can run, or undefined when it is one. */
+export function cssError(css: string): string | undefined {
   // cheerio compiles a selector when it is used: try it once on an empty document.
   try {
     cheerio.load("")(css);
+    return undefined;
   } catch (error) {
-    throw badSelector(field, spec, (error as Error).message);
+    return (error as Error).message;
   }
-  return { css, attr: at?.[1], all };
 }
 
 function badSelector(field: string, spec: string, why: string): SiphonError {

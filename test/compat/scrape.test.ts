@@ -317,17 +317,127 @@ describe("the v1 client (fc.v1.scrapeUrl)", () => {
   });
 });
 
+describe("formats that read the page: attributes, highlights, question (SDK v2)", () => {
+  const page = () => `${site.url}/compat/summary?read=${crypto.randomUUID()}`;
+
+  test("attributes: every value of each selector's attribute, in page order, as the page writes it", async () => {
+    const doc = await fc.scrape(`${site.url}/compat/brand`, {
+      formats: [
+        "markdown",
+        {
+          type: "attributes",
+          selectors: [
+            { selector: "a.btn-primary", attribute: "href" },
+            { selector: "figure img", attribute: "alt" },
+            { selector: "p", attribute: "data-missing" },
+          ],
+        },
+      ],
+    });
+    expect(doc.attributes).toEqual([
+      { selector: "a.btn-primary", attribute: "href", values: ["/compat/shop"] },
+      { selector: "figure img", attribute: "alt", values: ["Refillable paper tins of tea"] },
+      { selector: "p", attribute: "data-missing", values: [] },
+    ]);
+    expect(doc.markdown).toContain(BRAND_SENTENCE);
+    // Asked for attributes alone, the document holds no markdown or raw HTML the scrape read them from.
+    const alone = await fc.scrape(`${site.url}/compat/brand`, {
+      formats: [{ type: "attributes", selectors: [{ selector: "h1", attribute: "class" }] }],
+    });
+    expect(alone.markdown).toBeUndefined();
+    expect(alone.rawHtml).toBeUndefined();
+    expect(alone.attributes?.[0]?.values).toEqual([]);
+  });
+
+  test("highlights: the page's passages about the query, best first, no LLM", async () => {
+    llm.requests.length = 0;
+    const doc = await fc.scrape(page(), {
+      formats: [{ type: "highlights", query: "mill pond water released" }],
+    });
+    const passages = String(doc.highlights).split("\n\n");
+    expect(passages[0]).toContain("the water held in the mill pond is released");
+    expect(passages.length).toBeLessThanOrEqual(3);
+    expect(doc.markdown).toBeUndefined();
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  test("question: the operator's LLM answers from the page; without one, the best passage and a warning", async () => {
+    llm.requests.length = 0;
+    llm.reply = () => ({ text: "In Ireland, in the early Middle Ages." });
+    const doc = await fc.scrape(page(), {
+      formats: [{ type: "question", question: "Where were the oldest tide mills built?" }],
+    });
+    expect(doc.answer).toBe("In Ireland, in the early Middle Ages.");
+    expect(doc.warning).toBeUndefined();
+    const sent = JSON.stringify(llm.requests[0]?.messages);
+    expect(sent).toContain("Where were the oldest tide mills built?");
+    expect(sent).toContain(SUMMARY_FIRST_SENTENCE);
+    llm.reply = () => ({});
+
+    const plainDoc = await fcPlain.scrape(page(), {
+      formats: [{ type: "question", question: "Where were the oldest tide mills built?" }],
+    });
+    expect(plainDoc.answer).toContain("The oldest known tide mills were built in Ireland");
+    expect(plainDoc.warning).toContain("most relevant passage");
+    const none = await fcPlain.scrape(page(), {
+      formats: [{ type: "question", question: "Which airline flies to Lisbon?" }],
+    });
+    expect(none.answer).toBeUndefined();
+    expect(none.warning).toContain("no answer");
+  });
+
+  test("the deprecated query format: freeform asks the LLM, directQuote quotes the page", async () => {
+    llm.requests.length = 0;
+    llm.reply = () => ({ text: "Twice a day." });
+    const freeform = await fc.scrape(page(), {
+      formats: [{ type: "query", prompt: "How often does a tide mill work?" }],
+    });
+    expect(freeform.answer).toBe("Twice a day.");
+    const quoted = await fc.scrape(page(), {
+      formats: [
+        { type: "query", prompt: "How many hours does a tide mill work on each tide?", mode: "directQuote" },
+      ],
+    });
+    expect(quoted.answer).toContain("about four hours on each tide");
+    expect(llm.requests).toHaveLength(1);
+    llm.reply = () => ({});
+  });
+
+  test("a bad entry is a 400 naming it, before the page is fetched (raw HTTP: the SDK checks some itself)", async () => {
+    site.resetHits();
+    const cases: [unknown, string][] = [
+      ["question", "the question format is an object"],
+      [{ type: "highlights" }, "query is required"],
+      [{ type: "attributes", selectors: [{ selector: "a[", attribute: "href" }] }, "is not a CSS selector"],
+      [{ type: "attributes", selectors: [] }, "selectors"],
+      [{ type: "question", question: "x", extra: 1 }, 'unknown field "extra"'],
+    ];
+    for (const [entry, message] of cases) {
+      const response = await fetch(`${apiUrl}/v2/scrape`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ url: `${site.url}/compat/summary`, formats: [entry] }),
+      });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { success: boolean; error: string };
+      expect(body.success).toBe(false);
+      expect(body.error).toContain(message);
+    }
+    expect(site.hits("/compat/summary")).toBe(0);
+  });
+});
+
 describe("errors, as the SDK sees them", () => {
   test("a bad URL is 400, an unknown format 400 not_implemented, an unknown key 400; origin and integration are fine", async () => {
     const bad = await sdkError(fc.scrape("not a url"));
     expect(bad.status).toBe(400);
     expect(bad.code).toBe("invalid_url");
     const unsupported = await sdkError(
-      fc.scrape(`${site.url}/compat/brand`, { formats: ["attributes"] as never }),
+      fc.scrape(`${site.url}/compat/brand`, { formats: ["product"] as never }),
     );
     expect(unsupported.status).toBe(400);
     expect(unsupported.code).toBe("not_implemented");
-    expect(unsupported.message).toContain("attributes");
+    expect(unsupported.message).toContain("product");
     const unknown = await sdkError(fc.scrape(`${site.url}/compat/brand`, { zzTypo: true } as ScrapeOptions));
     expect(unknown.status).toBe(400);
     expect(unknown.message).toContain("zzTypo");

@@ -7,6 +7,7 @@ import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { type FakeSearch, startFakeSearch } from "../helpers/fake-search.ts";
 import {
+  BRAND_CONTENT_IMAGE_PATH,
   BRAND_PRIMARY,
   type FixtureSite,
   PRODUCT_NAME,
@@ -245,6 +246,23 @@ describe("POST /v1/fetch makes what Firecrawl's scrape makes", () => {
       [[{ type: "changeTracking", modes: ["json"] }], '"json" mode is not supported'],
       [[{ type: "screenshot", quality: 0 }], "quality must be an integer from 1 to 100"],
       [[{ type: "screenshot", viewport: { width: 10 } }], "viewport.width must be an integer"],
+      [[{ type: "question" }], "formats[0] (question): question is required"],
+      [["highlights"], "the highlights format is an object"],
+      [
+        [{ type: "attributes", selectors: [{ selector: "a", attribute: "on click" }] }],
+        "selectors.0.attribute has an invalid format",
+      ],
+      [
+        [{ type: "attributes", selectors: [{ selector: "a:nope(", attribute: "href" }] }],
+        "is not a CSS selector",
+      ],
+      [
+        [
+          { type: "highlights", query: "a" },
+          { type: "highlights", query: "b" },
+        ],
+        "ask for highlights once",
+      ],
     ];
     for (const [formats, message] of cases) {
       const response = await nativeFetch({ url: `${site.url}/article`, formats });
@@ -259,6 +277,87 @@ describe("POST /v1/fetch makes what Firecrawl's scrape makes", () => {
     expect(noKey.status).toBe(400);
     expect((await errorOf(noKey)).message).toContain("needs llmApiKey");
     expect(site.hits("/article")).toBe(0);
+  });
+
+  test("formats question: the request's LLM answers from the page; without one the best passage, saying which", async () => {
+    const question = { type: "question", question: "Where were the oldest tide mills built?" };
+    llm.reply = () => ({ text: "In Ireland.", usage: { prompt_tokens: 140, completion_tokens: 4 } });
+    const withLlm = await resultOf(
+      await nativeFetch({
+        url: `${site.url}/compat/summary`,
+        formats: [question],
+        llmProvider: "openai",
+        llmApiKey: LLM_KEY,
+      }),
+    );
+    expect(withLlm.answer).toBe("In Ireland.");
+    expect(withLlm.answerMethod).toBe("llm");
+    expect(withLlm.answerTokensUsed).toEqual({ input: 140, output: 4 });
+    expect(withLlm.markdown).toBeUndefined();
+    expect(JSON.stringify(llm.requests[0]?.messages)).toContain(question.question);
+
+    const passage = await resultOf(
+      await nativeFetch({ url: `${site.url}/compat/summary`, formats: [question] }),
+    );
+    expect(passage.answerMethod).toBe("passage");
+    expect(passage.answer).toContain("The oldest known tide mills were built in Ireland");
+    expect(passage.answerTokensUsed).toBeUndefined();
+    // A quote answers with the page's words even when the request names an LLM.
+    const quoted = await resultOf(
+      await nativeFetch({
+        url: `${site.url}/compat/summary`,
+        formats: [{ ...question, quote: true }],
+        llmProvider: "openai",
+        llmApiKey: LLM_KEY,
+      }),
+    );
+    expect(quoted.answer).toBe(passage.answer ?? "");
+    expect(llm.requests).toHaveLength(1);
+    const unanswered = await resultOf(
+      await nativeFetch({
+        url: `${site.url}/compat/summary`,
+        formats: [{ type: "question", question: "Which airline flies to Lisbon?" }],
+      }),
+    );
+    expect(unanswered.answer).toBeNull();
+    expect(unanswered.answerMethod).toBe("passage");
+  });
+
+  test("formats highlights and attributes, and a batch item carries them", async () => {
+    const result = await resultOf(
+      await nativeFetch({
+        url: `${site.url}/compat/brand`,
+        formats: [
+          "markdown",
+          { type: "highlights", query: "refillable paper tins" },
+          { type: "attributes", selectors: [{ selector: "figure img", attribute: "src" }] },
+        ],
+      }),
+    );
+    expect(result.highlights?.split("\n\n")[0]).toContain("paper tins");
+    expect(result.attributes).toEqual([
+      { selector: "figure img", attribute: "src", values: [BRAND_CONTENT_IMAGE_PATH] },
+    ]);
+    expect(result.rawHtml).toBeUndefined();
+    const nothing = await resultOf(
+      await nativeFetch({
+        url: `${site.url}/compat/brand`,
+        formats: [{ type: "highlights", query: "zeppelin" }],
+      }),
+    );
+    expect(nothing.highlights).toBe("");
+
+    const poll = await batch({
+      urls: [`${site.url}/compat/brand`],
+      formats: [
+        "markdown",
+        { type: "attributes", selectors: [{ selector: "a.btn-primary", attribute: "href" }] },
+      ],
+    });
+    expect(poll.status).toBe("completed");
+    expect(poll.data[0]?.attributes).toEqual([
+      { selector: "a.btn-primary", attribute: "href", values: ["/compat/shop"] },
+    ]);
   });
 
   test("timeout bounds the whole request: 504 timeout past it", async () => {
@@ -326,6 +425,15 @@ describe("siphon fetch takes every page option", () => {
       expect(result.markdown).toBeUndefined();
 
       const url = unique("/compat/changing");
+      const asked = JSON.stringify([
+        { type: "question", question: "Where were the oldest tide mills built?" },
+      ]);
+      const answered = await siphon([`${site.url}/compat/summary`, "--formats", asked, "--json"]);
+      expect(answered.code).toBe(0);
+      const answer = JSON.parse(answered.stdout) as FetchResult;
+      expect(answer.answerMethod).toBe("passage");
+      expect(answer.answer).toContain("Ireland");
+
       const tracking = JSON.stringify([{ type: "changeTracking", modes: ["git-diff"] }]);
       const first = await siphon([url, "--formats", tracking, "--json"]);
       expect((JSON.parse(first.stdout) as FetchResult).changeTracking).toMatchObject({ changeStatus: "new" });
@@ -348,6 +456,24 @@ describe("siphon_fetch (MCP) takes the same formats", () => {
     expect(text).toContain("## Summary");
     const brand = await mcpFetch({ url: `${site.url}/compat/brand`, formats: ["markdown", "branding"] });
     expect((brand.structured.branding as { brandName: string }).brandName).toBe("Kettle & Co");
+  });
+
+  test("formats question, highlights and attributes come in structuredContent and in the text", async () => {
+    const { structured, text } = await mcpFetch({
+      url: `${site.url}/compat/summary`,
+      formats: [
+        { type: "question", question: "Where were the oldest tide mills built?" },
+        { type: "highlights", query: "mill pond water released" },
+        { type: "attributes", selectors: [{ selector: "h1", attribute: "id" }] },
+      ],
+    });
+    expect(structured.answerMethod).toBe("passage");
+    expect(String(structured.answer)).toContain("Ireland");
+    expect(String(structured.highlights)).toContain("mill pond is released");
+    expect(structured.attributes).toEqual([{ selector: "h1", attribute: "id", values: [] }]);
+    expect(text).toContain("## Answer (the page's most relevant passage)");
+    expect(text).toContain("## Highlights");
+    expect(text).toContain("## Attributes");
   });
 });
 

@@ -118,6 +118,12 @@ export const FetchToolOutput = T.Composite(
   [
     T.Omit(FetchResult, ["screenshot", "actions"]),
     T.Object({
+      actions: T.Optional(
+        T.Omit(FetchResult.properties.actions, ["screenshots"], {
+          description:
+            "What the actions made besides screenshots (those are image blocks): scrapes, javascriptReturns, pdfs (base64)",
+        }),
+      ),
       page: TextPage,
       cached: T.Boolean({ description: "Answered from siphon's cache (no credit used)" }),
       credits: T.Integer({
@@ -168,7 +174,7 @@ export const fetchTool: ToolDef<FetchToolInput> = {
       );
       return { body: fetched, credits: fetched.credits, degraded: fetched.degraded };
     });
-    const { screenshot: _s, actions: _a, ...result } = outcome.result;
+    const { screenshot: _s, actions, ...result } = outcome.result;
     const present = TEXT_FIELDS.filter((field) => typeof result[field] === "string");
     const { parts, page } = textWindow(
       present.map((field) => result[field] as string),
@@ -184,6 +190,10 @@ export const fetchTool: ToolDef<FetchToolInput> = {
       credits: outcome.credits,
     };
     if (outcome.degraded) structured.degraded = outcome.degraded;
+    if (actions) {
+      const { screenshots: _shots, ...made } = actions;
+      structured.actions = made;
+    }
 
     const lines = [
       `# ${result.title || result.url}`,
@@ -214,6 +224,14 @@ export const fetchTool: ToolDef<FetchToolInput> = {
       if (result.highlights !== undefined)
         lines.push("", "## Highlights", result.highlights || "No passage of the page has the query's words.");
       if (result.attributes !== undefined) lines.push("", "## Attributes", jsonBlock(result.attributes));
+      if (actions?.javascriptReturns.length)
+        lines.push("", "## Script returns", jsonBlock(actions.javascriptReturns));
+      if (actions?.scrapes.length || actions?.pdfs.length) {
+        lines.push(
+          "",
+          `Actions made ${actions.scrapes.length} page copies and ${actions.pdfs.length} PDFs: see structuredContent.actions.`,
+        );
+      }
       if (result.branding !== undefined) lines.push("", "## Branding", jsonBlock(result.branding));
       if (result.changeTracking !== undefined)
         lines.push("", "## Change tracking", jsonBlock(result.changeTracking));

@@ -42,9 +42,9 @@ function extractionPrompt(options: { prompt?: string; systemPrompt?: string }): 
 
 /**
  * Firecrawl's actions as siphon's: wait (milliseconds, or a selector), click, write (typed into
- * the field the click before it focused), press, scroll (up or down) and screenshot. What
- * siphon's browser lacks (click all, scrolling an element, screenshot quality or viewport,
- * scrape, executeJavascript, pdf) is refused by name.
+ * the field the click before it focused), press, scroll (up or down), screenshot,
+ * executeJavascript, pdf and scrape. What siphon's browser lacks (click all, scrolling an
+ * element, screenshot quality or viewport) is refused by name.
  */
 export function mapActions(
   actions: { type: string; [key: string]: unknown }[] | undefined,
@@ -83,13 +83,15 @@ export function mapActions(
         if (action.quality !== undefined || action.viewport !== undefined)
           throw notSupported(`${where} with quality or viewport`, "Action screenshots are full-size PNGs.");
         return { type: "screenshot", fullPage: action.fullPage === true };
-      case "scrape":
       case "executeJavascript":
+        return { type: "executeJavascript", script: action.script };
       case "pdf":
-        throw notSupported(`The ${action.type} action`);
+        return { type: "pdf", format: action.format, landscape: action.landscape, scale: action.scale };
+      case "scrape":
+        return { type: "scrape" };
       default:
         throw new SiphonError("invalid_request", `${where}: unknown action type`, {
-          hint: "Firecrawl's actions siphon runs: wait, click, write, press, scroll, screenshot.",
+          hint: "Firecrawl's actions siphon runs: wait, click, write, press, scroll, screenshot, executeJavascript, pdf, scrape.",
         });
     }
   });
@@ -380,9 +382,9 @@ export function toDocument(
   if (result.actions) {
     doc.actions = {
       screenshots: result.actions.screenshots.map((s) => dataUrl(s)),
-      scrapes: [],
-      javascriptReturns: [],
-      pdfs: [],
+      scrapes: result.actions.scrapes,
+      javascriptReturns: result.actions.javascriptReturns,
+      pdfs: result.actions.pdfs.map((pdf) => dataUrl(pdf, "application/pdf")),
     };
   }
   const warnings = [result.warning, outcome.degraded, ...outcome.warnings].filter(Boolean);

@@ -14,10 +14,22 @@ export interface FetchedPage {
   redirects: string[];
   /** Browser engines: the capture asked for with `EngineFetchOptions.screenshot`. */
   screenshot?: Capture;
-  /** Browser engines: images taken by `screenshot` page actions, in order. */
-  actionScreenshots?: Capture[];
+  /** Browser engines: what page actions made (screenshots, scrapes, script returns, PDFs), when they made any. */
+  actionOutputs?: ActionOutputs;
   /** Why the answer may be less than the page (a render that never looked drawn). */
   warning?: string;
+}
+
+/** What page actions made, each list in the order its actions ran. */
+export interface ActionOutputs {
+  /** `screenshot` actions' images. */
+  screenshots: Capture[];
+  /** `scrape` actions: the page's URL and HTML at that moment. */
+  scrapes: { url: string; html: string }[];
+  /** `executeJavascript` actions: what each script returned (JSON), and its `typeof` in the page. */
+  javascriptReturns: { type: string; value: unknown }[];
+  /** `pdf` actions: the page printed. */
+  pdfs: Uint8Array[];
 }
 
 /** An image the browser captured. */

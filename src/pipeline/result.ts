@@ -44,7 +44,15 @@ export function renderResult(source: RenderSource, formats: ResolvedFormats, ela
   if (formats.rawHtml && converted.raw !== undefined) result.rawHtml = converted.raw;
   if (formats.images) result.images = doc.images ?? [];
   if (page.screenshot) result.screenshot = base64(page.screenshot);
-  if (page.actionScreenshots?.length) result.actions = { screenshots: page.actionScreenshots.map(base64) };
+  const made = page.actionOutputs;
+  if (made) {
+    result.actions = {
+      screenshots: made.screenshots.map(base64),
+      scrapes: made.scrapes,
+      javascriptReturns: made.javascriptReturns,
+      pdfs: made.pdfs.map((pdf) => Buffer.from(pdf).toString("base64")),
+    };
+  }
   if (source.warning) result.warning = source.warning;
   return result;
 }

@@ -233,7 +233,8 @@ export async function planScrape(
         waitFor: input.wait,
         timeout: Math.min(120_000, Math.max(1000, timeoutMs ?? 30_000)),
         stealth: input.stealth,
-        actions: input.actions,
+        // What only makes an output (a PDF, a copy of the page) changes nothing the capture shows.
+        actions: input.actions?.filter((action) => action.type !== "pdf" && action.type !== "scrape"),
         headers: input.headers,
         cookies: input.cookies,
       })

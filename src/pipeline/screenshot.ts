@@ -12,14 +12,25 @@ export interface ScreenshotOutcome {
 }
 
 /**
- * Renders a URL in the browser (stealth when asked), runs the actions, waits,
- * and captures the viewport or the full page as PNG or JPEG (a full page cut
+ * Renders a URL in the browser (stealth when asked), runs the actions (a script's return value
+ * is not kept; pdf and scrape actions are refused, having nothing to change), waits, and captures the viewport or the full page as PNG or JPEG (a full page cut
  * at 16384 px a side, see capture.ts). Throws SiphonError (invalid_request for
  * a bad action, forbidden_url, timeout, network_error, browser_unavailable,
  * content_too_large past the browser's byte or memory limits).
  */
 export async function takeScreenshot(input: ScreenshotInput, deps: FetchDeps): Promise<ScreenshotOutcome> {
   const actions = parseActions(input.actions);
+  for (const [index, action] of actions.entries()) {
+    if (action.type === "pdf" || action.type === "scrape") {
+      throw new SiphonError(
+        "invalid_request",
+        `actions[${index}] (${action.type}): a screenshot returns its image alone, not what a ${action.type} action makes`,
+        {
+          hint: "Ask POST /v1/fetch (siphon fetch) for the page with these actions: it returns actions.pdfs and actions.scrapes.",
+        },
+      );
+    }
+  }
   const target = parseTargetUrl(input.url);
   const format = input.format === "png" ? "png" : "jpeg";
   if (input.quality !== undefined && format !== "jpeg") {

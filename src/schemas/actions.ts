@@ -12,7 +12,31 @@ export type PageAction =
   | { type: "waitForSelector"; selector: string; timeout: number }
   | { type: "press"; key: string }
   | { type: "hover"; selector: string }
-  | { type: "screenshot"; fullPage: boolean };
+  | { type: "screenshot"; fullPage: boolean }
+  | { type: "executeJavascript"; script: string }
+  | { type: "pdf"; format: PaperFormat; landscape: boolean; scale: number }
+  | { type: "scrape" };
+
+/** Paper sizes a pdf action prints on (Chromium's and Firecrawl's names). */
+export const PAPER_FORMATS = [
+  "A0",
+  "A1",
+  "A2",
+  "A3",
+  "A4",
+  "A5",
+  "A6",
+  "Letter",
+  "Legal",
+  "Tabloid",
+  "Ledger",
+] as const;
+export type PaperFormat = (typeof PAPER_FORMATS)[number];
+/** Longest script an executeJavascript action may carry (characters). */
+export const MAX_SCRIPT_CHARS = 100_000;
+/** Print scale of a pdf action: Chromium accepts 0.1 to 2. */
+const MIN_SCALE = 0.1;
+const MAX_SCALE = 2;
 
 export const ACTION_TYPES = [
   "click",
@@ -25,6 +49,9 @@ export const ACTION_TYPES = [
   "press",
   "hover",
   "screenshot",
+  "executeJavascript",
+  "pdf",
+  "scrape",
 ] as const;
 
 export const MAX_ACTIONS = 50;
@@ -64,6 +91,23 @@ export const PageActionDoc = T.Object(
     ),
     key: T.Optional(T.String({ description: "press: a key name such as Enter, Tab, ArrowDown" })),
     fullPage: T.Optional(T.Boolean({ description: "screenshot: capture the whole page" })),
+    script: T.Optional(
+      T.String({
+        maxLength: MAX_SCRIPT_CHARS,
+        description:
+          "executeJavascript: JavaScript run in the page as the body of an async function; what it returns (JSON-serialisable) comes back in actions.javascriptReturns",
+      }),
+    ),
+    format: T.Optional(
+      T.Union(
+        PAPER_FORMATS.map((f) => T.Literal(f)),
+        { description: "pdf: paper size, default Letter" },
+      ),
+    ),
+    landscape: T.Optional(T.Boolean({ description: "pdf: landscape orientation" })),
+    scale: T.Optional(
+      T.Number({ minimum: MIN_SCALE, maximum: MAX_SCALE, description: "pdf: print scale, default 1" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -132,6 +176,28 @@ function parseOne(raw: unknown, index: number): PageAction {
       return { type, key: str(a, index, "key", type) };
     case "screenshot":
       return { type, fullPage: a.fullPage === true };
+    case "executeJavascript": {
+      const script = str(a, index, "script", type);
+      if (script.length > MAX_SCRIPT_CHARS)
+        fail(index, `"script" must be at most ${MAX_SCRIPT_CHARS} characters`);
+      return { type, script };
+    }
+    case "pdf": {
+      const format = a.format ?? "Letter";
+      if (!PAPER_FORMATS.includes(format as PaperFormat)) {
+        fail(index, `pdf "format" must be one of ${PAPER_FORMATS.join(", ")}`);
+      }
+      if (a.landscape !== undefined && typeof a.landscape !== "boolean") {
+        fail(index, 'pdf "landscape" must be true or false');
+      }
+      const scale = a.scale ?? 1;
+      if (typeof scale !== "number" || !(scale >= MIN_SCALE && scale <= MAX_SCALE)) {
+        fail(index, `pdf "scale" must be a number from ${MIN_SCALE} to ${MAX_SCALE}`);
+      }
+      return { type, format: format as PaperFormat, landscape: a.landscape === true, scale };
+    }
+    case "scrape":
+      return { type };
     default:
       return fail(index, typeof type === "string" ? `unknown action type "${type}"` : 'missing "type"');
   }

@@ -297,9 +297,28 @@ export const FetchResult = T.Object({
     ),
   ),
   actions: T.Optional(
-    T.Object({
-      screenshots: T.Array(T.String(), { description: "Base64 PNGs of screenshot actions, in order" }),
-    }),
+    T.Object(
+      {
+        screenshots: T.Array(T.String(), { description: "Base64 PNGs of screenshot actions, in order" }),
+        scrapes: T.Array(T.Object({ url: T.String(), html: T.String() }), {
+          description: "scrape actions: the page's URL and HTML at that moment, in order",
+        }),
+        javascriptReturns: T.Array(
+          T.Object({
+            type: T.String({ description: 'The value\'s typeof in the page (null: "null")' }),
+            value: T.Unsafe<unknown>({
+              anyOf: ["string", "number", "boolean", "object", "array", "null"].map((type) => ({ type })),
+              description: "What the script returned, as JSON (undefined: null)",
+            }),
+          }),
+          {
+            description: "executeJavascript actions: each script's return value and its typeof, in order",
+          },
+        ),
+        pdfs: T.Array(T.String(), { description: "pdf actions: base64 PDFs of the page, in order" }),
+      },
+      { description: "What the actions made, when any made something" },
+    ),
   ),
 });
 export type FetchResult = Static<typeof FetchResult>;

@@ -18,6 +18,7 @@ import {
   BRAND_TITLE,
   DELAYED_TEXT,
   type FixtureSite,
+  FORM_RESULT_PREFIX,
   SUMMARY_FIRST_SENTENCE,
   startFixtureSite,
 } from "../helpers/fixture-site.ts";
@@ -425,6 +426,55 @@ describe("formats that read the page: attributes, highlights, question (SDK v2)"
     }
     expect(site.hits("/compat/summary")).toBe(0);
   });
+});
+
+describe("actions through the SDK: what they make comes back in actions", () => {
+  test("write and click, then executeJavascript, scrape, pdf and screenshot, each in its array", async () => {
+    const doc = await fc.scrape(`${site.url}/form`, {
+      formats: ["markdown"],
+      maxAge: 0,
+      actions: [
+        { type: "scrape" },
+        { type: "click", selector: "#q" },
+        { type: "write", text: "kettles" },
+        { type: "click", selector: "#go" },
+        { type: "wait", selector: "#result" },
+        { type: "executeJavascript", script: "return document.querySelector('#result').textContent;" },
+        { type: "scrape" },
+        { type: "pdf", format: "A4", landscape: true },
+        { type: "screenshot" },
+      ],
+    });
+    const actions = doc.actions as {
+      screenshots: string[];
+      scrapes: { url: string; html: string }[];
+      javascriptReturns: { type: string; value: unknown }[];
+      pdfs: string[];
+    };
+    expect(actions.javascriptReturns).toEqual([{ type: "string", value: `${FORM_RESULT_PREFIX}kettles` }]);
+    expect(actions.scrapes).toHaveLength(2);
+    expect(actions.scrapes[0]?.html).not.toContain(`${FORM_RESULT_PREFIX}kettles`);
+    expect(actions.scrapes[1]?.html).toContain(`${FORM_RESULT_PREFIX}kettles`);
+    expect(actions.pdfs).toHaveLength(1);
+    expect(actions.pdfs[0]).toStartWith("data:application/pdf;base64,");
+    const pdf = Buffer.from(String(actions.pdfs[0]).split(",")[1] ?? "", "base64");
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(actions.screenshots[0]).toStartWith("data:image/png;base64,");
+    expect(doc.markdown).toContain(`${FORM_RESULT_PREFIX}kettles`);
+  }, 60_000);
+
+  test("a script that throws is a 400 naming the action, not a 500", async () => {
+    const error = await sdkError(
+      fc.scrape(`${site.url}/form`, {
+        maxAge: 0,
+        actions: [{ type: "executeJavascript", script: "throw new Error('nothing to click')" }],
+      }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toContain(
+      "actions[0] (executeJavascript): the script threw Error: nothing to click",
+    );
+  }, 60_000);
 });
 
 describe("errors, as the SDK sees them", () => {

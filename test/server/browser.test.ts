@@ -91,6 +91,36 @@ describe("forced rendering and actions", () => {
     expect(png.subarray(1, 4).toString()).toBe("PNG");
   }, 60_000);
 
+  test("executeJavascript, scrape and pdf come back in actions; the screenshot route refuses pdf and scrape", async () => {
+    const actions = [
+      {
+        type: "executeJavascript",
+        script: "return [...document.querySelectorAll('input')].map((i) => i.id);",
+      },
+      { type: "scrape" },
+      { type: "pdf", scale: 0.5 },
+    ];
+    const result = await resultOf(await postFetch(app, { url: `${site.url}/form`, actions }));
+    expect(result.actions?.javascriptReturns).toEqual([{ type: "object", value: ["q"] }]);
+    expect(result.actions?.scrapes[0]?.html).toContain('id="go"');
+    expect(result.actions?.screenshots).toEqual([]);
+    expect(
+      Buffer.from(result.actions?.pdfs[0] ?? "", "base64")
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+
+    const refused = await app.request("/v1/screenshot", {
+      method: "POST",
+      body: JSON.stringify({ url: `${site.url}/form`, actions: [{ type: "pdf" }] }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await errorOf(refused)).message).toContain("actions[0] (pdf)");
+    const badScale = await postFetch(app, { url: `${site.url}/form`, actions: [{ type: "pdf", scale: 5 }] });
+    expect(badScale.status).toBe(400);
+    expect((await errorOf(badScale)).message).toContain("scale");
+  }, 60_000);
+
   test("an action whose selector never appears is a 400 naming the action", async () => {
     const actions = [{ type: "waitForSelector", selector: "#never", timeout: 500 }];
     const res = await postFetch(app, { url: `${site.url}/form`, actions });

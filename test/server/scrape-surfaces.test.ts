@@ -472,6 +472,15 @@ describe("siphon_fetch (MCP) takes the same formats", () => {
     expect(String(structured.highlights)).toContain("mill pond is released");
     expect(structured.attributes).toEqual([{ selector: "h1", attribute: "id", values: [] }]);
     expect(text).toContain("## Answer (the page's most relevant passage)");
+    const scripted = await mcpFetch({
+      url: `${site.url}/compat/summary`,
+      maxAge: 0,
+      actions: [{ type: "executeJavascript", script: "return document.title.length;" }, { type: "scrape" }],
+    });
+    const made = scripted.structured.actions as { javascriptReturns: unknown[]; scrapes: unknown[] };
+    expect(made.javascriptReturns).toEqual([{ type: "number", value: "How tide mills work".length }]);
+    expect(made.scrapes).toHaveLength(1);
+    expect(scripted.text).toContain("## Script returns");
     expect(text).toContain("## Highlights");
     expect(text).toContain("## Attributes");
   });

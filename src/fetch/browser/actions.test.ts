@@ -164,8 +164,8 @@ describe("page actions through the engine", () => {
       const page = await engine.fetch(`${site.url}/form`, {
         actions: parseActions([{ type: "screenshot" }, { type: "screenshot", fullPage: true }]),
       });
-      expect(page.actionScreenshots).toHaveLength(2);
-      const png = page.actionScreenshots?.[0];
+      expect(page.actionOutputs?.screenshots).toHaveLength(2);
+      const png = page.actionOutputs?.screenshots[0];
       expect(
         Buffer.from(png?.data ?? [])
           .subarray(0, 8)
@@ -173,6 +173,101 @@ describe("page actions through the engine", () => {
       ).toBe("89504e470d0a1a0a");
       expect(png?.width).toBe(1280);
       expect(png?.height).toBe(720);
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe("actions that return something: executeJavascript, scrape, pdf", () => {
+  test(
+    "a script's return value comes back with its type, awaited; what it changes is in the page read",
+    async () => {
+      const page = await engine.fetch(`${site.url}/form`, {
+        actions: parseActions([
+          { type: "executeJavascript", script: "return document.querySelectorAll('input').length;" },
+          {
+            type: "executeJavascript",
+            script:
+              "await new Promise((r) => setTimeout(r, 50)); document.body.insertAdjacentHTML('beforeend', '<p id=added>added by a script</p>'); return {title: document.title, list: [1, 'two', null]};",
+          },
+          { type: "executeJavascript", script: "document.title;" },
+          { type: "executeJavascript", script: "return null" },
+        ]),
+      });
+      const returns = page.actionOutputs?.javascriptReturns;
+      expect(returns?.[0]).toEqual({ type: "number", value: 1 });
+      expect(returns?.[1]?.type).toBe("object");
+      expect(returns?.[1]?.value).toMatchObject({ list: [1, "two", null] });
+      // No return statement: undefined, carried as null.
+      expect(returns?.[2]).toEqual({ type: "undefined", value: null });
+      expect(returns?.[3]).toEqual({ type: "null", value: null });
+      expect(text(page.body)).toContain("added by a script");
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "a script that throws, does not parse, returns a cycle or never ends is a 400 naming the action",
+    async () => {
+      const thrown = await actionError("/form", [
+        { type: "wait", ms: 1 },
+        { type: "executeJavascript", script: "throw new Error('no basket on this page')" },
+      ]);
+      expect(thrown.type).toBe("invalid_request");
+      expect(thrown.message).toStartWith("actions[1] (executeJavascript): the script threw Error: no basket");
+      const syntax = await actionError("/form", [{ type: "executeJavascript", script: "return (;" }]);
+      expect(syntax.message).toStartWith("actions[0] (executeJavascript): the script did not run");
+      const cycle = await actionError("/form", [
+        { type: "executeJavascript", script: "const a = {}; a.self = a; return a;" },
+      ]);
+      expect(cycle.message).toContain("its return value is not JSON");
+      const started = Date.now();
+      const forever = await actionError(
+        "/form",
+        [{ type: "executeJavascript", script: "await new Promise(() => {});" }],
+        3000,
+      );
+      expect(forever.message).toContain("the script did not finish within");
+      expect(Date.now() - started).toBeLessThan(6000);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    "scrape keeps the page as it was at that moment; pdf prints it in the asked size and orientation",
+    async () => {
+      const page = await engine.fetch(`${site.url}/form`, {
+        actions: parseActions([
+          { type: "scrape" },
+          { type: "type", selector: "#q", text: "kettles" },
+          { type: "click", selector: "#go" },
+          { type: "scrape" },
+          { type: "pdf" },
+          { type: "pdf", format: "A4", landscape: true, scale: 0.5 },
+        ]),
+      });
+      const scrapes = page.actionOutputs?.scrapes ?? [];
+      expect(scrapes).toHaveLength(2);
+      expect(scrapes[0]?.html).not.toContain(`${FORM_RESULT_PREFIX}kettles`);
+      expect(scrapes[1]?.html).toContain(`${FORM_RESULT_PREFIX}kettles`);
+      expect(scrapes[0]?.url).toStartWith(`${site.url}/form`);
+      const pdfs = page.actionOutputs?.pdfs ?? [];
+      expect(pdfs).toHaveLength(2);
+      const header = (pdf: Uint8Array | undefined) =>
+        Buffer.from(pdf ?? [])
+          .subarray(0, 5)
+          .toString();
+      expect(header(pdfs[0])).toBe("%PDF-");
+      // The page's media box: Letter portrait is 612 x 792 points, A4 landscape 842 x 595.
+      const box = (pdf: Uint8Array | undefined) =>
+        /MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)/
+          .exec(Buffer.from(pdf ?? []).toString("latin1"))
+          ?.slice(1)
+          .map(Number);
+      const near = (got: number[] | undefined, want: number[]) =>
+        want.every((side, i) => Math.abs((got?.[i] ?? 0) - side) <= 2);
+      expect(near(box(pdfs[0]), [612, 792])).toBe(true);
+      expect(near(box(pdfs[1]), [842, 595])).toBe(true);
     },
     BROWSER_TEST_MS,
   );
@@ -193,6 +288,7 @@ describe("runActions on a page", () => {
           deadline: Date.now() + 10_000,
           viewport: { width: 1280, height: 720 },
           tracker,
+          maxBytes: config.maxBodyBytes,
         });
         return [before, await shown()];
       });

@@ -1,7 +1,7 @@
 import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
 import { SiphonError } from "../../errors.ts";
 import type { PageAction } from "../../schemas/actions.ts";
-import type { Capture } from "../types.ts";
+import type { ActionOutputs } from "../types.ts";
 import { capture } from "./capture.ts";
 import { settle } from "./readiness.ts";
 import type { ActivityTracker } from "./settle.ts";
@@ -14,6 +14,8 @@ const NAVIGATION_START_MS = 150;
 const DEADLINE_MARGIN_MS = 250;
 /** Upper bound on waiting for what an action set off (navigation, lazy loading) to finish. */
 const AFTER_ACTION_MS = 5_000;
+/** Most a script's return value may weigh, as JSON (characters). */
+const MAX_RETURN_CHARS = 1_000_000;
 
 /** What actions need from the engine running them. */
 export interface ActionContext {
@@ -23,6 +25,8 @@ export interface ActionContext {
   viewport: { width: number; height: number };
   /** Open requests and navigations of the page, to wait for what an action set off. */
   tracker: ActivityTracker;
+  /** Most bytes a printed PDF or a scraped page may hold (the fetch's body limit). */
+  maxBytes: number;
 }
 
 function describe(action: PageAction, index: number): string {
@@ -33,15 +37,129 @@ function describe(action: PageAction, index: number): string {
         ? ` ${action.key}`
         : action.type === "scroll"
           ? ` ${action.direction}`
-          : "";
+          : action.type === "pdf"
+            ? ` ${action.format}`
+            : "";
   return `actions[${index}] (${action.type}${detail})`;
 }
 
-function failure(action: PageAction, index: number, message: string, cause?: unknown): SiphonError {
-  return new SiphonError("invalid_request", `${describe(action, index)}: ${message}`, {
-    hint: "Check the selector against the rendered page (not the page source), or raise its timeout.",
-    cause,
+function failure(
+  action: PageAction,
+  index: number,
+  message: string,
+  cause?: unknown,
+  hint = "Check the selector against the rendered page (not the page source), or raise its timeout.",
+): SiphonError {
+  return new SiphonError("invalid_request", `${describe(action, index)}: ${message}`, { hint, cause });
+}
+
+const SCRIPT_HINT =
+  "The script runs in the page as the body of an async function: use return for a value (JSON-serialisable).";
+
+/**
+ * The page-side wrapper of a script: its body in an async function, the value it returns as
+ * JSON with its typeof, or the message of what it threw. Evaluated over CDP, so the page's
+ * Content-Security-Policy does not stop it, as it does not stop the page's own devtools.
+ */
+function wrapScript(script: string): string {
+  return `(async () => {
+  let value;
+  try {
+    value = await (async () => {
+${script}
+    })();
+  } catch (error) {
+    return { thrown: String(error && error.stack ? error.stack.split("\\n")[0] : error) };
+  }
+  try {
+    const json = JSON.stringify(value === undefined ? null : value);
+    return { type: value === null ? "null" : typeof value, json: json === undefined ? "null" : json };
+  } catch (error) {
+    return { unserialisable: String(error) };
+  }
+})()`;
+}
+
+type ScriptOutcome = { thrown: string } | { unserialisable: string } | { type: string; json: string };
+
+/** Runs an executeJavascript action: its return value, or a 400 naming the action and what went wrong. */
+async function runScript(
+  page: Page,
+  action: PageAction & { type: "executeJavascript" },
+  index: number,
+  ctx: ActionContext,
+): Promise<{ type: string; value: unknown }> {
+  const left = ctx.deadline - Date.now() - DEADLINE_MARGIN_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), Math.max(1, left));
   });
+  let outcome: ScriptOutcome | "late";
+  try {
+    outcome = await Promise.race([page.evaluate(wrapScript(action.script)) as Promise<ScriptOutcome>, late]);
+  } catch (error) {
+    // A script that does not parse is refused by the page before it runs.
+    const message = String((error as Error | null)?.message ?? error).split("\n")[0];
+    throw failure(action, index, `the script did not run: ${message}`, error, SCRIPT_HINT);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (outcome === "late") {
+    throw failure(
+      action,
+      index,
+      `the script did not finish within ${Math.max(1, left)} ms`,
+      undefined,
+      SCRIPT_HINT,
+    );
+  }
+  if ("thrown" in outcome)
+    throw failure(action, index, `the script threw ${outcome.thrown}`, undefined, SCRIPT_HINT);
+  if ("unserialisable" in outcome) {
+    throw failure(
+      action,
+      index,
+      `its return value is not JSON: ${outcome.unserialisable}`,
+      undefined,
+      SCRIPT_HINT,
+    );
+  }
+  if (outcome.json.length > MAX_RETURN_CHARS) {
+    throw failure(
+      action,
+      index,
+      `its return value is ${outcome.json.length} characters of JSON, more than ${MAX_RETURN_CHARS}`,
+      undefined,
+      SCRIPT_HINT,
+    );
+  }
+  return { type: outcome.type, value: JSON.parse(outcome.json) };
+}
+
+/** Runs a pdf action: the page printed with its backgrounds, within the fetch's body limit. */
+async function printPdf(
+  page: Page,
+  action: PageAction & { type: "pdf" },
+  index: number,
+  ctx: ActionContext,
+): Promise<Uint8Array> {
+  const pdf = await page.pdf({
+    format: action.format,
+    landscape: action.landscape,
+    scale: action.scale,
+    printBackground: true,
+    timeout: Math.max(1, ctx.deadline - Date.now() - DEADLINE_MARGIN_MS),
+  });
+  if (pdf.byteLength > ctx.maxBytes) {
+    throw failure(
+      action,
+      index,
+      `the printed page is ${pdf.byteLength} bytes, more than the ${ctx.maxBytes}-byte limit`,
+      undefined,
+      "Print a smaller part of the page (a lower scale), or raise SIPHON_MAX_BODY_BYTES on a self-hosted server.",
+    );
+  }
+  return new Uint8Array(pdf);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -127,7 +245,7 @@ async function runOne(
   action: PageAction,
   index: number,
   ctx: ActionContext,
-  captures: Capture[],
+  outputs: ActionOutputs,
 ): Promise<void> {
   switch (action.type) {
     case "click": {
@@ -194,21 +312,47 @@ async function runOne(
       return;
     }
     case "screenshot":
-      captures.push(await capture(page, { fullPage: action.fullPage, format: "png" }));
+      outputs.screenshots.push(await capture(page, { fullPage: action.fullPage, format: "png" }));
+      return;
+    case "executeJavascript":
+      outputs.javascriptReturns.push(await runScript(page, action, index, ctx));
+      // A script may click, navigate or load more, as a click does.
+      await afterInteraction(page, ctx);
+      return;
+    case "pdf":
+      outputs.pdfs.push(await printPdf(page, action, index, ctx));
+      return;
+    case "scrape":
+      outputs.scrapes.push({ url: page.url(), html: await page.content() });
       return;
   }
 }
 
 /**
- * Runs validated page actions in order and returns the images of `screenshot` actions.
+ * Runs validated page actions in order and returns what they made: the images of `screenshot`
+ * actions, the pages of `scrape` actions, the return values of `executeJavascript` actions and
+ * the prints of `pdf` actions, each in order.
  * @throws SiphonError invalid_request naming the action's index, type and selector when its
- *   element never appears, its selector is invalid, its option or key does not exist;
- *   otherwise what puppeteer throws (browser gone, page closed by the engine's timeout)
+ *   element never appears, its selector is invalid, its option or key does not exist, its
+ *   script throws, returns what JSON cannot hold or outlives the fetch, or its PDF is over the
+ *   body limit; otherwise what puppeteer throws (browser gone, page closed by the engine's timeout)
  */
-export async function runActions(page: Page, actions: PageAction[], ctx: ActionContext): Promise<Capture[]> {
-  const captures: Capture[] = [];
+export async function runActions(
+  page: Page,
+  actions: PageAction[],
+  ctx: ActionContext,
+): Promise<ActionOutputs> {
+  const outputs: ActionOutputs = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
   for (const [index, action] of actions.entries()) {
-    await runOne(page, action, index, ctx, captures);
+    await runOne(page, action, index, ctx, outputs);
   }
-  return captures;
+  return outputs;
 }
+
+/** Whether actions made anything to return. */
+export const madeOutputs = (outputs: ActionOutputs) =>
+  outputs.screenshots.length +
+    outputs.scrapes.length +
+    outputs.javascriptReturns.length +
+    outputs.pdfs.length >
+  0;

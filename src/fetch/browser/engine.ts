@@ -4,7 +4,7 @@ import { SiphonError } from "../../errors.ts";
 import { createSsrfGuard, parseAllowList, type Resolver } from "../ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "../types.ts";
 import { parseTargetUrl } from "../url.ts";
-import { runActions } from "./actions.ts";
+import { madeOutputs, runActions } from "./actions.ts";
 import { type ByteBudget, watchBytes } from "./budget.ts";
 import { capture } from "./capture.ts";
 import { countryKey } from "./locale.ts";
@@ -169,9 +169,9 @@ export function createBrowserEngine(
         readiness = await waitUntilReady(page, tracker, limits);
       }
       if (options.wait) await sleep(Math.min(options.wait, deadline - Date.now()));
-      const actionScreenshots = actions.length
-        ? await runActions(page, actions, { deadline, viewport, tracker })
-        : [];
+      const actionOutputs = actions.length
+        ? await runActions(page, actions, { deadline, viewport, tracker, maxBytes: config.maxBodyBytes })
+        : undefined;
       if (actions.length) await settle(page, tracker, Math.min(deadline, Date.now() + SETTLE_MAX_MS));
       // A meta refresh, a script or an action took the page somewhere refused or unreachable.
       const left = unfinishedNavigation(page, target, main, requests.documentRefusal());
@@ -209,7 +209,7 @@ export function createBrowserEngine(
       };
       if (!readiness.ready) result.warning = unfinishedWarning(readiness);
       if (screenshot) result.screenshot = screenshot;
-      if (actionScreenshots.length) result.actionScreenshots = actionScreenshots;
+      if (actionOutputs && madeOutputs(actionOutputs)) result.actionOutputs = actionOutputs;
       // A page whose clean-up failed is closed, which costs the pool its slot, not the caller its result.
       await cleanup().catch(() => page.close().catch(() => {}));
       return result;

@@ -57,6 +57,11 @@ const pageFlags = schemaFlags(FetchBody, {
     description: "Accept a cached result at most this old, ms (0 = bypass; default 2 days)",
     valueHint: "ms",
   },
+  lockdown: { description: "Answer from the cache only, never reach the site (a miss exits 1)" },
+  minAge: {
+    description: "Answer from a cached copy at least this old only, never reach the site",
+    valueHint: "ms",
+  },
   render: { description: "Force browser rendering" },
   wait: { description: "ms to wait after load (implies --render)", valueHint: "ms" },
   ...browserFlagOptions,

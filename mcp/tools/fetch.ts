@@ -102,6 +102,8 @@ export const FetchToolInput = T.Object(
     cookies: p.cookies,
     maxAge: p.maxAge,
     storeInCache: p.storeInCache,
+    lockdown: p.lockdown,
+    minAge: p.minAge,
     timeout: p.timeout,
     extract: p.extract,
     llmProvider: p.llmProvider,

@@ -81,6 +81,18 @@ export const ScrapeBody = T.Object(
       }),
     ),
     storeInCache: T.Optional(T.Boolean()),
+    lockdown: T.Optional(
+      T.Boolean({
+        description: "Answer from the cache only (any age it keeps, unless maxAge is given); a miss is 404",
+      }),
+    ),
+    minAge: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: MAX_CACHE_AGE_MS,
+        description: "Answer from a cached copy at least this old (ms) only; none is 404",
+      }),
+    ),
     zeroDataRetention: T.Optional(T.Boolean({ description: "No snapshot is kept for change tracking" })),
     fullPage: T.Optional(T.Boolean({ description: "Screenshot the whole page" })),
     width: T.Optional(T.Integer({ minimum: 100, maximum: 5000, description: "Screenshot viewport width" })),
@@ -131,11 +143,9 @@ export function scrapeFields(version: 1 | 2): BodyFields {
       "timezone",
     ],
     unsupported: {
-      lockdown: offOnly,
       redactPII: offOnly,
       domainTools: offOnly,
       safeMode: offOnly,
-      minAge: (value) => value === undefined || value === null,
       profile: (value) => value === undefined || value === null,
       threatProtection: (value) => value === undefined || value === null,
       useMock: (value) => value === undefined || value === null,

@@ -118,7 +118,16 @@ describe("mapActions", () => {
       { type: "screenshot", fullPage: true },
     ]);
     expect(refusal(() => mapActions([{ type: "write", text: "x" }])).type).toBe("invalid_request");
-    expect(refusal(() => mapActions([{ type: "executeJavascript", script: "1" }])).type).toBe(
+    expect(
+      mapActions([
+        { type: "executeJavascript", script: "return 1" },
+        { type: "pdf", format: "A4" },
+      ]),
+    ).toEqual([
+      { type: "executeJavascript", script: "return 1" },
+      { type: "pdf", format: "A4", landscape: undefined, scale: undefined },
+    ]);
+    expect(refusal(() => mapActions([{ type: "click", selector: "a", all: true }])).type).toBe(
       "not_implemented",
     );
   });
@@ -132,8 +141,8 @@ describe("readFirecrawlBody", () => {
     ).toEqual({
       url: "u",
     });
-    expect(readFirecrawlBody({ url: "u", lockdown: false }, fields)).toEqual({ url: "u" });
-    expect(refusal(() => readFirecrawlBody({ url: "u", lockdown: true }, fields)).type).toBe(
+    expect(readFirecrawlBody({ url: "u", redactPII: false }, fields)).toEqual({ url: "u" });
+    expect(refusal(() => readFirecrawlBody({ url: "u", redactPII: true }, fields)).type).toBe(
       "not_implemented",
     );
     expect(refusal(() => readFirecrawlBody({ url: "u", zz: 1 }, fields)).message).toContain('"zz"');

@@ -1,5 +1,5 @@
 import { SiphonError } from "../../src/errors.ts";
-import { DEFAULT_MAX_AGE_MS, FetchBody, type FetchInput } from "../../src/schemas/fetch.ts";
+import { DEFAULT_MAX_AGE_MS, FetchBody, type FetchInput, MAX_CACHE_AGE_MS } from "../../src/schemas/fetch.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import type { ScrapeOutcome, ScrapeRequest } from "../../src/scrape/index.ts";
 import type { ScrapeBody } from "./scrape-body.ts";
@@ -287,8 +287,17 @@ export function toScrapeRequest(
     location: body.location?.country,
     languages: body.location?.languages,
     stealth: body.proxy === "stealth" || body.proxy === "enhanced",
-    maxAge: body.maxAge ?? (version === 1 ? 0 : DEFAULT_MAX_AGE_MS),
+    // A cache-only scrape reads any age the cache keeps unless maxAge says otherwise.
+    maxAge:
+      body.maxAge ??
+      (body.lockdown || body.minAge !== undefined
+        ? MAX_CACHE_AGE_MS
+        : version === 1
+          ? 0
+          : DEFAULT_MAX_AGE_MS),
     storeInCache: body.storeInCache ?? true,
+    lockdown: body.lockdown,
+    minAge: body.minAge,
     images: false,
     llmProvider: body.llmProvider,
     llmApiKey: body.llmApiKey,

@@ -8,6 +8,7 @@ import { parseActions } from "../schemas/actions.ts";
 import type { FetchInput, FetchResult } from "../schemas/fetch.ts";
 import type { Store } from "../store/types.ts";
 import { cacheKey } from "./cache-key.ts";
+import { cacheOnlyWindow, nothingCached } from "./cache-only.ts";
 import { blockedError, convertPage } from "./convert.ts";
 import type { Engines } from "./engines.ts";
 import { fetchEscalating } from "./escalate.ts";
@@ -153,9 +154,13 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       layout.rendered = { createdAt, key: `${key}|${createdAt}|${output}` };
     return layout.rendered.key;
   };
-  if (cacheable && input.maxAge > 0) {
+  const cacheOnly = cacheOnlyWindow(input, cacheable);
+  const youngest = cacheOnly?.youngest ?? 0;
+  const oldest = cacheOnly?.oldest ?? input.maxAge;
+  if (cacheable && oldest > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
-    if (entry && now() - entry.createdAt <= input.maxAge) {
+    const age = entry ? now() - entry.createdAt : -1;
+    if (entry && age <= oldest && age >= youngest) {
       const cache = { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) };
       const memoKey = renderKey(entry.createdAt);
       // Looked up before the entry's bytes and description are read: a store may make those only
@@ -175,6 +180,8 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       }
     }
   }
+
+  if (cacheOnly) throw nothingCached(target.href, cacheOnly);
 
   const headers = requestHeaders(input);
   const attempt = await fetchEscalating(

@@ -191,6 +191,22 @@ export async function planScrape(
   const beside = request.screenshot ?? (ownOptions ? shotOptions : undefined);
   const timeoutMs = request.timeoutMs ?? input.timeout;
 
+  const cacheOnly = input.lockdown ? "lockdown" : input.minAge !== undefined ? "minAge" : undefined;
+  if (cacheOnly) {
+    const reaches = changeTracking
+      ? "change tracking compares the page as it is now"
+      : branding
+        ? "branding reads the site's stylesheets"
+        : beside
+          ? "a screenshot renders the page"
+          : undefined;
+    if (reaches) {
+      throw new SiphonError("invalid_request", `${cacheOnly} never reaches the site, and ${reaches}`, {
+        hint: `Drop ${cacheOnly}, or ask for what the cached page holds (markdown, html, links, json, summary).`,
+      });
+    }
+  }
+
   const llm = planLlm(request, deps.config, deps.apiBasePolicy);
   const extracting = asksExtraction(input);
   // With the operator's LLM the request's own fields are replaced by the LLM chosen, and only

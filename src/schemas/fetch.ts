@@ -102,6 +102,19 @@ export const FetchBody = T.Object(
       description: "Accept a cached result at most this old (ms, at most 30 days); 0 bypasses the cache",
     }),
     storeInCache: T.Boolean({ default: true, description: "false: do not write this result to the cache" }),
+    lockdown: T.Boolean({
+      default: false,
+      description:
+        "Answer from the cache only and never reach the site: a cached copy of any age (unless maxAge asks for a younger one), else 404 not_found",
+    }),
+    minAge: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: MAX_CACHE_AGE_MS,
+        description:
+          "Answer from the cache only, with a copy at least this old (ms); never reaches the site; none: 404 not_found",
+      }),
+    ),
     extract: T.Optional(
       T.Object(extractFields, {
         additionalProperties: false,
@@ -162,6 +175,8 @@ export const FetchQuery = T.Object({
   actions: T.Optional(T.String({ description: "JSON-encoded array of page actions" })),
   maxAge: T.Optional(T.String({ description: "Cache freshness threshold, ms (0 bypasses)" })),
   storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
+  lockdown: T.Optional(T.String({ description: "true: answer from the cache only, never reach the site" })),
+  minAge: T.Optional(T.String({ description: "ms: answer from a cached copy at least this old, else 404" })),
   timeout: T.Optional(T.String({ description: "ms for the whole request, 1000-300000 (504 past it)" })),
 });
 
@@ -172,8 +187,8 @@ export const FetchQuery = T.Object({
 export function fetchInputFromQuery(query: Record<string, unknown>): Record<string, unknown> {
   return inputFromQuery(query, {
     lists: ["includeTags", "excludeTags", "languages", "formats"],
-    booleans: ["render", "onlyMainContent", "images", "storeInCache"],
-    numbers: ["wait", "maxAge", "timeout"],
+    booleans: ["render", "onlyMainContent", "images", "storeInCache", "lockdown"],
+    numbers: ["wait", "maxAge", "timeout", "minAge"],
     json: ["actions"],
   });
 }

@@ -17,6 +17,10 @@ const crawlFlags = schemaFlags(CrawlBody, {
   allowExternalLinks: true,
   ignoreRobotsTxt: true,
   ignoreSitemap: true,
+  sitemap: {
+    description: "include (default): sitemaps and links; skip: links alone; only: the sitemaps' URLs alone",
+    valueHint: "use",
+  },
   maxConcurrency: true,
   delay: { valueHint: "s" },
   // The crawl's own location and languages are the ones its pages use (src/jobs/spec.ts).

@@ -13,6 +13,10 @@ const mapFlags = schemaFlags(MapBody, {
   limit: { description: "Most URLs listed" },
   includeSubdomains: true,
   ignoreSitemap: true,
+  sitemap: {
+    description: "include (default): sitemaps and links; skip: links alone; only: the sitemaps' URLs alone",
+    valueHint: "use",
+  },
 });
 
 export default defineCommand({

@@ -34,6 +34,7 @@ export const CrawlToolInput = T.Object(
     allowSubdomains: p.allowSubdomains,
     allowExternalLinks: p.allowExternalLinks,
     ignoreSitemap: p.ignoreSitemap,
+    sitemap: p.sitemap,
     ignoreRobotsTxt: p.ignoreRobotsTxt,
     maxConcurrency: p.maxConcurrency,
     delay: p.delay,

@@ -16,6 +16,7 @@ export const MapToolInput = T.Object(
     limit: p.limit,
     includeSubdomains: p.includeSubdomains,
     ignoreSitemap: p.ignoreSitemap,
+    sitemap: p.sitemap,
     ...itemPaging("URLs"),
   },
   { additionalProperties: false },

@@ -1,5 +1,4 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { SiphonError } from "../../src/errors.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { CrawlBody, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../../src/schemas/jobs.ts";
@@ -38,7 +37,7 @@ export const FirecrawlCrawlBody = T.Object(
     excludePaths: T.Optional(T.Array(T.String({ maxLength: 500 }), { maxItems: 50 })),
     sitemap: T.Optional(
       StringEnum(["include", "skip", "only"], {
-        description: 'include (default) or skip; "only" is refused',
+        description: "include (default), skip, or only (the sitemaps' URLs alone, no links followed)",
       }),
     ),
     ignoreSitemap: T.Optional(T.Boolean()),
@@ -94,14 +93,9 @@ function includePathsOf(body: FirecrawlCrawlBody, start: URL): string[] | undefi
 /**
  * A Firecrawl crawl request as siphon's: its frontier rules as CrawlBody's (a depth past 20
  * counts as 20, a concurrency past 5 as 5), every page a scrape of scrapeOptions.
- * Throws invalid_request, invalid_url and not_implemented (sitemap "only").
+ * Throws invalid_request and invalid_url.
  */
 function toCrawl(body: FirecrawlCrawlBody, version: 1 | 2) {
-  if (body.sitemap === "only") {
-    throw new SiphonError("not_implemented", 'sitemap "only" is not supported by siphon', {
-      hint: 'Use "include" (the sitemap and the links) or "skip"; POST /v2/map lists a sitemap\'s URLs.',
-    });
-  }
   // A start URL siphon refuses is refused before the prefix is read from it.
   const start = parseTargetUrl(body.url);
   const depth = body.maxDiscoveryDepth ?? body.maxDepth;
@@ -117,7 +111,7 @@ function toCrawl(body: FirecrawlCrawlBody, version: 1 | 2) {
         allowSubdomains: body.allowSubdomains ?? false,
         allowExternalLinks: body.allowExternalLinks ?? false,
         ignoreRobotsTxt: body.ignoreRobotsTxt ?? false,
-        ignoreSitemap: body.sitemap === "skip" || body.ignoreSitemap === true,
+        sitemap: body.sitemap ?? (body.ignoreSitemap === true ? "skip" : undefined),
         maxConcurrency: Math.min(body.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_CONCURRENCY),
         delay: body.delay,
       }),
@@ -151,7 +145,7 @@ const startDescription = (version: 1 | 2) =>
     version === 1 ? "maxDepth" : "maxDiscoveryDepth"
   } (default and most 20), limit (default and most 10000), includePaths/excludePaths (regular expressions on the path), only links below the start URL's path unless crawlEntireDomain${
     version === 1 ? " or allowBackwardLinks" : ""
-  }, sitemap include|skip, allowSubdomains, allowExternalLinks, ignoreRobotsTxt, delay (s), maxConcurrency (at most 5), scrapeOptions (POST /v2/scrape's body: every page is such a scrape), webhook (a URL or {url, headers, metadata, events, secret}: Firecrawl's crawl.started, crawl.page, crawl.completed, crawl.failed, signed X-Firecrawl-Signature with secret). Refused (400 not_implemented): sitemap "only", prompt, robotsUserAgent, regexOnFullURL, ignoreQueryParameters. Errors are Firecrawl's.`;
+  }, sitemap include|skip|only, allowSubdomains, allowExternalLinks, ignoreRobotsTxt, delay (s), maxConcurrency (at most 5), scrapeOptions (POST /v2/scrape's body: every page is such a scrape), webhook (a URL or {url, headers, metadata, events, secret}: Firecrawl's crawl.started, crawl.page, crawl.completed, crawl.failed, signed X-Firecrawl-Signature with secret). Refused (400 not_implemented): prompt, robotsUserAgent, regexOnFullURL, ignoreQueryParameters. Errors are Firecrawl's.`;
 
 /**
  * Firecrawl's crawl routes that siphon's own API does not have: POST/GET/DELETE /v2/crawl[/:id],

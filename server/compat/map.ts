@@ -1,5 +1,4 @@
 import { Type as T } from "@sinclair/typebox";
-import { SiphonError } from "../../src/errors.ts";
 import { operationCredits } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { mapUrls } from "../../src/pipeline/map.ts";
@@ -9,7 +8,7 @@ import { validate } from "../../src/schemas/validate.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
 import { within } from "./deadline.ts";
-import { type BodyFields, compatMetered, compatPlugin, offOnly, readFirecrawlBody } from "./http.ts";
+import { type BodyFields, compatMetered, compatPlugin, readFirecrawlBody } from "./http.ts";
 
 /** POST /v1/map (a Firecrawl client's) and POST /v2/map. */
 export const FirecrawlMapBody = T.Object(
@@ -18,10 +17,11 @@ export const FirecrawlMapBody = T.Object(
     search: T.Optional(T.String({ maxLength: 500, description: "Keep the URLs containing this text" })),
     sitemap: T.Optional(
       StringEnum(["include", "skip", "only"], {
-        description: 'include (default) or skip; "only" is refused',
+        description: "include (default), skip, or only (the sitemaps' URLs alone)",
       }),
     ),
     ignoreSitemap: T.Optional(T.Boolean({ description: "v1's sitemap: skip" })),
+    sitemapOnly: T.Optional(T.Boolean({ description: "v1's sitemap: only" })),
     includeSubdomains: T.Optional(T.Boolean()),
     limit: T.Optional(T.Integer({ minimum: 1, maximum: 100_000, description: "Most URLs (default 5000)" })),
     timeout: T.Optional(T.Integer({ minimum: 1000, maximum: 300_000, description: "ms; past it: 408" })),
@@ -34,7 +34,6 @@ const MAP_FIELDS: BodyFields = {
   // Query strings siphon keeps (it drops only tracking parameters); index, cache and location change nothing here.
   ignored: ["ignoreQueryParameters", "useIndex", "ignoreCache", "location", "auditMetadata"],
   unsupported: {
-    sitemapOnly: offOnly,
     threatProtection: (value) => value === undefined || value === null,
   },
 };
@@ -52,11 +51,6 @@ export function firecrawlMap(
   set: { headers: Record<string, string | number> },
 ) {
   const body = validate(FirecrawlMapBody, readFirecrawlBody(raw, MAP_FIELDS));
-  if (body.sitemap === "only") {
-    throw new SiphonError("not_implemented", 'sitemap "only" is not supported by siphon', {
-      hint: 'Use "include": the sitemaps and the site\'s links, or "skip".',
-    });
-  }
   const input = validate(
     MapBody,
     JSON.parse(
@@ -65,7 +59,9 @@ export function firecrawlMap(
         search: body.search,
         limit: body.limit,
         includeSubdomains: body.includeSubdomains,
-        ignoreSitemap: body.sitemap === "skip" || body.ignoreSitemap === true ? true : undefined,
+        sitemap:
+          body.sitemap ??
+          (body.sitemapOnly === true ? "only" : body.ignoreSitemap === true ? "skip" : undefined),
       }),
     ),
   );
@@ -90,7 +86,7 @@ export function mapRoutes(deps: FetchDeps, guard: Guard) {
       detail: {
         summary: "Map a site's URLs (Firecrawl v2)",
         description:
-          "siphon's map (robots.txt, sitemaps, a bounded same-site link crawl; no content) as Firecrawl's: {success, links: [{url}]} (v1: links as strings). search, limit (default 5000), includeSubdomains, sitemap include|skip, timeout (ms, 408 past it). ignoreQueryParameters, useIndex, ignoreCache and location are accepted and change nothing; sitemap \"only\" is refused (400 not_implemented). One credit.",
+          "siphon's map (robots.txt, sitemaps, a bounded same-site link crawl; no content) as Firecrawl's: {success, links: [{url}]} (v1: links as strings). search, limit (default 5000), includeSubdomains, sitemap include|skip|only (only: the sitemaps' URLs alone), timeout (ms, 408 past it). ignoreQueryParameters, useIndex, ignoreCache and location are accepted and change nothing. One credit.",
         requestBody: jsonRequestBody(FirecrawlMapBody),
       } as never,
     },

@@ -47,6 +47,7 @@ function site(host: string, path: string): Response {
         at("site.test"),
         at("site.test", "/about/"),
         at("site.test", "/from-sitemap"),
+        at("site.test", "/private/in-sitemap"),
         at("other.test", "/x"),
       ]);
     case "site.test/sitemap.xml":
@@ -163,6 +164,28 @@ describe("mapSite", () => {
     expect(urls).not.toContain(at("site.test", "/from-sitemap"));
     expect(urls).toContain(at("site.test", "/level1"));
     expect(hitCount("site.test", "/sitemap.xml") + hitCount("site.test", "/sitemap-index.xml")).toBe(0);
+  });
+
+  test('sitemap "only": the sitemaps\' URLs alone (index followed), robots.txt disallows left out, no page fetched', async () => {
+    hits.length = 0;
+    const urls = await mapSite({ url: at("site.test", "/level1"), limit: 5000, sitemap: "only" }, deps);
+    expect(urls.sort()).toEqual(
+      [
+        at("site.test"),
+        at("site.test", "/about"),
+        at("site.test", "/docs"),
+        at("site.test", "/from-sitemap"),
+      ].sort(),
+    );
+    const fetched = [...new Set(hits.filter((h) => h.host === "site.test").map((h) => h.path))].sort();
+    expect(fetched).toEqual(["/robots.txt", "/sitemap-index.xml", "/sitemap-pages.xml", "/sitemap.xml"]);
+    expect(await mapSite({ url: at("site.test"), limit: 2, sitemap: "only" }, deps)).toHaveLength(2);
+    const conflict = await mapSite(
+      { url: at("site.test"), limit: 5, sitemap: "only", ignoreSitemap: true },
+      deps,
+    ).catch((error) => error);
+    expect(conflict).toBeInstanceOf(SiphonError);
+    expect((conflict as SiphonError).type).toBe("invalid_request");
   });
 
   test("maxPages bounds the pages the link crawl fetches", async () => {

@@ -7,7 +7,7 @@ import type { FetchEngine, FetchedPage } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { normalizeUrl, sameSite } from "./normalize.ts";
 import { loadRobots, type Robots } from "./robots.ts";
-import { collectSitemapUrls } from "./sitemap.ts";
+import { collectSitemapUrls, type SitemapUse, sitemapUse } from "./sitemap.ts";
 
 /** What to map (SPEC "POST /v1/map"), already validated at the edge. */
 export interface MapInput {
@@ -18,8 +18,10 @@ export interface MapInput {
   search?: string;
   /** Also keep URLs on subdomains of the start host. */
   includeSubdomains?: boolean;
-  /** Skip robots.txt sitemaps and /sitemap.xml; only the link crawl runs. */
+  /** Skip robots.txt sitemaps and /sitemap.xml; only the link crawl runs (sitemap: skip). */
   ignoreSitemap?: boolean;
+  /** include (default): sitemaps and links; skip: links alone; only: the sitemaps' URLs alone. */
+  sitemap?: SitemapUse;
 }
 
 /** Collaborators and bounds of one map run. */
@@ -68,14 +70,15 @@ function aborted(signal: AbortSignal): SiphonError {
 
 /**
  * Lists the URLs of a site without returning content, and without a browser:
- * sitemaps (those robots.txt names, plus /sitemap.xml unless ignoreSitemap; indexes
- * and gzip followed) merged with a breadth-first link crawl of same-site HTML pages
+ * sitemaps (those robots.txt names, plus /sitemap.xml unless ignoreSitemap or sitemap skip;
+ * indexes and gzip followed) merged with a breadth-first link crawl of same-site HTML pages
  * (at most maxPages fetches, robots.txt Disallow and Crawl-delay respected). Every URL
  * is normalized (normalizeUrl), deduplicated and on the start URL's site (subdomains
  * with includeSubdomains); the start URL comes first, then sitemap URLs, then crawled
  * links; `search` keeps URLs containing it (case-insensitive); at most `limit`.
  * Disallowed URLs are listed when linked, only never fetched; pages that fail during
- * the crawl are skipped.
+ * the crawl are skipped. With sitemap "only" the list is the sitemaps' URLs alone (the
+ * start page is not fetched, no link is followed, robots.txt's disallowed URLs are left out).
  *
  * @throws SiphonError invalid_request/invalid_url/forbidden_url for a bad start URL;
  *   whatever the engine throws for the start page (network_error, timeout,
@@ -90,12 +93,28 @@ export async function mapSite(input: MapInput, deps: MapDeps): Promise<string[]>
     sameSite(new URL(url), start, { allowSubdomains: input.includeSubdomains ?? false });
   const accept = (url: string): boolean => onSite(url) && url.toLowerCase().includes(needle);
 
+  const use = sitemapUse(input);
+  if (use === "only") {
+    // The sitemaps' URLs alone: the start page is not fetched, and robots.txt's disallows are left out.
+    const robots = await loadRobots(start.origin, deps.engine, deps.userAgent, { signal });
+    const listed = await collectSitemapUrls(
+      [...robots.sitemaps, `${start.origin}/sitemap.xml`],
+      deps.engine,
+      {
+        limit: input.limit,
+        signal,
+        accept: (url) => accept(url) && robots.isAllowed(url),
+      },
+    );
+    if (signal?.aborted) throw aborted(signal);
+    return [...new Set(listed)].slice(0, input.limit);
+  }
   const [robots, startPage] = await Promise.all([
     loadRobots(start.origin, deps.engine, deps.userAgent, { signal }),
     deps.engine.fetch(start.href, { signal }),
   ]);
 
-  const sitemapSeeds = input.ignoreSitemap ? [] : [...robots.sitemaps, `${start.origin}/sitemap.xml`];
+  const sitemapSeeds = use === "skip" ? [] : [...robots.sitemaps, `${start.origin}/sitemap.xml`];
   const [fromSitemaps, fromLinks] = await Promise.all([
     collectSitemapUrls(sitemapSeeds, deps.engine, { limit: input.limit, signal, accept }),
     crawlLinks(startUrl, linksOf(startPage), robots, deps, { limit: input.limit, onSite, accept }),

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { parseXml } from "../convert/xml-parse.ts";
+import { SiphonError } from "../errors.ts";
 import { decodeBody } from "../fetch/decode.ts";
 import type { FetchEngine } from "../fetch/types.ts";
 import { normalizeUrl } from "./normalize.ts";
@@ -121,4 +122,21 @@ export async function collectSitemapUrls(
     }
   }
   return [...found];
+}
+
+/** How a map or a crawl uses sitemaps: with the links, not at all, or alone. */
+export type SitemapUse = "include" | "skip" | "only";
+
+/**
+ * The sitemap use a request asks for: `sitemap` when given, else `ignoreSitemap` (skip), else
+ * include. Throws SiphonError invalid_request when the two disagree.
+ */
+export function sitemapUse(input: { sitemap?: SitemapUse; ignoreSitemap?: boolean }): SitemapUse {
+  if (input.ignoreSitemap === true && input.sitemap !== undefined && input.sitemap !== "skip") {
+    throw new SiphonError(
+      "invalid_request",
+      `ignoreSitemap skips the sitemaps and sitemap is "${input.sitemap}"; give one of them`,
+    );
+  }
+  return input.sitemap ?? (input.ignoreSitemap ? "skip" : "include");
 }

@@ -1,6 +1,6 @@
 import { normalizeUrl, sameSite } from "../crawl/normalize.ts";
 import { loadRobots, type Robots } from "../crawl/robots.ts";
-import { collectSitemapUrls } from "../crawl/sitemap.ts";
+import { collectSitemapUrls, sitemapUse } from "../crawl/sitemap.ts";
 import { SiphonError } from "../errors.ts";
 import type { FetchEngine } from "../fetch/types.ts";
 import type { CrawlInput } from "../schemas/jobs.ts";
@@ -33,8 +33,10 @@ export interface CrawlPlan {
   start: URL;
   /** Normalised URL when the crawl should follow it, else null. */
   follow(url: string): string | null;
-  /** Sitemap URLs to seed the frontier with (empty with ignoreSitemap). */
+  /** Sitemap URLs to seed the frontier with (empty with ignoreSitemap or sitemap skip). */
   seeds(limit: number, signal?: AbortSignal): Promise<string[]>;
+  /** False with sitemap "only": the sitemaps' URLs are the crawl, and no page's links join it. */
+  followsLinks: boolean;
   /** Crawl-delay of the start origin's robots.txt, in ms. */
   delayMs: number | undefined;
 }
@@ -52,6 +54,7 @@ export async function planCrawl(
   signal?: AbortSignal,
 ): Promise<CrawlPlan> {
   const start = new URL(input.url);
+  const use = sitemapUse(input);
   const include = compilePatterns(input.includePaths, "includePaths");
   const exclude = compilePatterns(input.excludePaths, "excludePaths");
   const robots: Robots | undefined = input.ignoreRobotsTxt
@@ -85,8 +88,9 @@ export async function planCrawl(
     start,
     follow,
     delayMs: robots?.crawlDelayMs,
+    followsLinks: use !== "only",
     async seeds(limit, seedSignal) {
-      if (input.ignoreSitemap) return [];
+      if (use === "skip") return [];
       const sitemaps = [...(robots?.sitemaps ?? []), `${start.origin}/sitemap.xml`];
       return collectSitemapUrls(sitemaps, engine, {
         limit,

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { normalizeUrl } from "../crawl/normalize.ts";
+import { sitemapUse } from "../crawl/sitemap.ts";
 import { SiphonError } from "../errors.ts";
 import { createSsrfGuard, parseAllowList } from "../fetch/ssrf.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
@@ -135,7 +136,9 @@ export async function submitCrawl(
   const refusal = (await refusedUrls([input.url], deps.config)).get(input.url);
   if (refusal) throw refusal;
   const job = newJob("crawl", accountId, stored.input, stored.webhook, deps.now);
-  await deps.store.jobs.create(job, [{ url: normalizeUrl(start) ?? start.href, depth: 0 }]);
+  // With sitemap "only" the crawl is the sitemaps' URLs, which the job finds when it runs.
+  const first = sitemapUse(input) === "only" ? [] : [{ url: normalizeUrl(start) ?? start.href, depth: 0 }];
+  await deps.store.jobs.create(job, first);
   return (await deps.store.jobs.get(job.id)) as JobRecord;
 }
 

@@ -3,6 +3,7 @@ import { StringEnum } from "./common.ts";
 import { extractFields } from "./extract-spec.ts";
 import { FetchBody } from "./fetch.ts";
 import { LlmFieldsOptional } from "./llm.ts";
+import { SitemapMode } from "./map.ts";
 
 /** How many pages a job fetches at once when its request does not say. */
 export const DEFAULT_MAX_CONCURRENCY = 5;
@@ -68,7 +69,11 @@ export const CrawlBody = T.Object(
       default: false,
       description: "Do not read robots.txt (disallows, Crawl-delay)",
     }),
-    ignoreSitemap: T.Boolean({ default: false, description: "Do not seed the frontier from sitemaps" }),
+    ignoreSitemap: T.Boolean({
+      default: false,
+      description: "Do not seed the frontier from sitemaps (sitemap: skip)",
+    }),
+    sitemap: T.Optional(SitemapMode),
     maxConcurrency: maxConcurrency("pages"),
     delay: T.Optional(
       T.Number({

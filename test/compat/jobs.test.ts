@@ -4,7 +4,7 @@ import Firecrawl, { type Document, SdkError } from "@mendable/firecrawl-js";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { BRAVE_KEY, type FakeSearch, RESULT_PAGES, startFakeSearch } from "../helpers/fake-search.ts";
-import { type FixtureSite, PRODUCT_NAME, startFixtureSite } from "../helpers/fixture-site.ts";
+import { type FixtureSite, PRODUCT_NAME, SITEMAP_PATHS, startFixtureSite } from "../helpers/fixture-site.ts";
 import { type GeneratedSite, startGeneratedSite } from "../helpers/generated-site.ts";
 
 /**
@@ -323,14 +323,23 @@ describe("batch scrape through the v2 SDK", () => {
 });
 
 describe("map and search through the v2 SDK", () => {
-  test("map lists the site's URLs as {url}; sitemap only is refused", async () => {
+  test("map lists the site's URLs as {url}; sitemap only lists the sitemap's URLs alone, crawl too", async () => {
     const mapped = await fc.map(`${gen.url}/g/0`, { limit: 5 });
     expect(mapped.links).toHaveLength(5);
     expect(mapped.links[0]).toEqual({ url: `${gen.url}/g/0`, title: undefined, description: undefined });
-    expect(await sdkError(fc.map(`${gen.url}/g/0`, { sitemap: "only" }))).toMatchObject({
-      status: 400,
-      code: "not_implemented",
+    const listed = SITEMAP_PATHS.map((path) => `${site.url}${path}`).sort();
+    site.resetHits();
+    const only = await fc.map(`${site.url}/docs`, { sitemap: "only" });
+    expect(only.links.map((link) => link.url).sort()).toEqual(listed);
+    expect(site.hits("/docs")).toBe(0);
+    const crawled = await fc.crawl(`${site.url}/`, {
+      sitemap: "only",
+      crawlEntireDomain: true,
+      limit: 50,
+      pollInterval: 1,
     });
+    expect(crawled.data.map((doc) => doc.metadata?.sourceURL ?? doc.metadata?.url).sort()).toEqual(listed);
+    expect(site.hits("/recipes/1")).toBe(0);
   });
 
   test("search answers web results from the operator's provider; scrapeOptions scrapes each of them", async () => {

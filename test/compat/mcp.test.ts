@@ -149,9 +149,9 @@ describe("firecrawl-mcp against siphon", () => {
   test("an error of siphon's comes back as the tool's error", async () => {
     const result = (await client.callTool({
       name: "firecrawl_map",
-      arguments: { url: `${gen.url}/g/0`, sitemap: "only" },
+      arguments: { url: "http://127.0.0.1:1/" },
     })) as ToolResult;
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain('sitemap "only" is not supported by siphon');
+    expect(result.content[0]?.text).toContain("refused the connection on port 1");
   });
 });

@@ -491,7 +491,7 @@ describe("errors, as the SDK sees them", () => {
     const unknown = await sdkError(fc.scrape(`${site.url}/compat/brand`, { zzTypo: true } as ScrapeOptions));
     expect(unknown.status).toBe(400);
     expect(unknown.message).toContain("zzTypo");
-    const feature = await sdkError(fc.scrape(`${site.url}/compat/brand`, { lockdown: true }));
+    const feature = await sdkError(fc.scrape(`${site.url}/compat/brand`, { redactPII: true }));
     expect(feature.code).toBe("not_implemented");
     // The SDK adds origin itself; integration and the like are accepted and dropped.
     const fine = await fc.scrape(`${site.url}/compat/brand`, {

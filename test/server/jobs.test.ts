@@ -9,7 +9,7 @@ import {
   SLOW_PAGE_MS,
   startGeneratedSite,
 } from "../helpers/generated-site.ts";
-import { ROBOTS_DISALLOWED_PATH } from "../helpers/site-pages/data.ts";
+import { ROBOTS_DISALLOWED_PATH, SITEMAP_PATHS } from "../helpers/site-pages/data.ts";
 
 let site: FixtureSite;
 let app: TestApp;
@@ -110,6 +110,26 @@ describe("crawl", () => {
     expect(urls).toHaveLength(6);
     expect(urls[0]).toBe(`${site.url}/listing`);
     for (const url of urls.slice(1)) expect(url).toMatch(new RegExp(`^${site.url}/recipes/\\d+$`));
+  });
+
+  test('sitemap "only" crawls the sitemap\'s URLs alone: no start page unless listed, no link followed', async () => {
+    site.resetHits();
+    const id = await start("/v1/crawl", { url: `${site.url}/docs`, limit: 50, sitemap: "only" });
+    const poll = await until(`/v1/crawl/${id}?limit=1000`);
+    expect(poll).toMatchObject({ status: "completed", total: SITEMAP_PATHS.length });
+    const paths = poll.data.map((d) => new URL(d.url as string).pathname).sort();
+    expect(paths).toEqual([...SITEMAP_PATHS].sort());
+    // The listing links to its recipes; none is in the sitemap, so none was fetched.
+    expect(site.hits("/recipes/1")).toBe(0);
+    const limited = await until(
+      `/v1/crawl/${await start("/v1/crawl", { url: `${site.url}/`, limit: 3, sitemap: "only" })}`,
+    );
+    expect(limited).toMatchObject({ status: "completed", total: 3, completed: 3 });
+    const conflict = await app.request("/v1/crawl", {
+      method: "POST",
+      body: JSON.stringify({ url: `${site.url}/`, sitemap: "only", ignoreSitemap: true }),
+    });
+    expect(conflict.status).toBe(400);
   });
 
   test("a crawl whose pages all fail ends failed", async () => {

@@ -72,7 +72,7 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
     const { data, credits } = done;
     await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
     if (credits) await ctx.charge(credits);
-    if (plan && depth < spec.maxDepth) {
+    if (plan?.followsLinks && depth < spec.maxDepth) {
       // The store ignores URLs it has; skipping those this run already queued saves it the writes.
       const items: { url: string; depth: number }[] = [];
       for (const link of done.links) {
@@ -111,8 +111,10 @@ export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   const id = job.id;
   const jobRun = await openPageRun(ctx);
   const { spec, plan } = jobRun;
-  // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop.
-  if (plan && ctx.fresh && spec.maxDepth >= 1) {
+  // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop; with
+  // sitemap "only" they are the whole crawl (its job starts with no item, so it seeds when it has none).
+  const only = plan !== undefined && !plan.followsLinks;
+  if (plan && (only ? job.total === 0 : ctx.fresh && spec.maxDepth >= 1)) {
     const seeds = await plan.seeds(spec.limit, signal).catch(() => []);
     await store.jobs.addItems(
       id,

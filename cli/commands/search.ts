@@ -20,6 +20,8 @@ const searchFlags = schemaFlags(SearchBody, {
   scrapeResults: { name: "scrape", description: "Fetch every web result and print its content (markdown)" },
   sources: true,
   categories: { description: "Restrict web results to github, pdf, docs, blog, news, video or social" },
+  includeDomains: { description: "Only results on these sites (subdomains included)" },
+  excludeDomains: { description: "No results on these sites (subdomains included)" },
   tbs: true,
   country: { valueHint: "xx-yy" },
   location: { valueHint: "place" },
@@ -49,6 +51,10 @@ function queryString(input: SearchInput): string {
   if (input.provider) params.set("provider", input.provider);
   if (input.scrapeResults) params.set("scrapeResults", "true");
   if (input.categories?.length) params.set("categories", input.categories.join(","));
+  for (const name of ["includeDomains", "excludeDomains"] as const) {
+    const value = input[name];
+    if (value?.length) params.set(name, value.join(","));
+  }
   for (const name of ["tbs", "country", "location"] as const) {
     const value = input[name];
     if (value) params.set(name, value);

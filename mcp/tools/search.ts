@@ -21,6 +21,8 @@ export const SearchToolInput = T.Object(
         "Also read every web result and return its main content as markdown (1 credit per page): saves a siphon_fetch per result",
     }),
     categories: p.categories,
+    includeDomains: p.includeDomains,
+    excludeDomains: p.excludeDomains,
     tbs: p.tbs,
     country: p.country,
     location: p.location,

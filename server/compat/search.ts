@@ -46,6 +46,19 @@ export const FirecrawlSearchBody = T.Object(
       T.String({ maxLength: 200, description: 'A place ending with its country: "Berlin, Germany"' }),
     ),
     country: T.Optional(T.String({ maxLength: 10, description: "ISO country code" })),
+    includeDomains: T.Optional(
+      T.Array(T.String({ minLength: 1, maxLength: 253 }), {
+        maxItems: 20,
+        description:
+          "Only results on these sites (site: where the engine has it, filtered after on every engine)",
+      }),
+    ),
+    excludeDomains: T.Optional(
+      T.Array(T.String({ minLength: 1, maxLength: 253 }), {
+        maxItems: 20,
+        description: "No results on these sites (-site: where the engine has it, filtered after)",
+      }),
+    ),
     lang: T.Optional(T.String({ maxLength: 10, description: "v1's language, with country" })),
     timeout: T.Optional(T.Integer({ minimum: 1000, maximum: 300_000, description: "ms; past it: 408" })),
     scrapeOptions: T.Optional(
@@ -71,8 +84,6 @@ const SEARCH_FIELDS: BodyFields = {
   ignored: ["ignoreInvalidURLs", "toolDetail"],
   unsupported: {
     highlights: offOnly,
-    includeDomains: emptyOrAbsent,
-    excludeDomains: emptyOrAbsent,
     filter: (value) => value === undefined || value === null || value === "",
     enterprise: emptyOrAbsent,
     threatProtection: (value) => value === undefined || value === null,
@@ -136,6 +147,8 @@ function toSearch(body: FirecrawlSearchBody, searchApiKey: string | undefined): 
         sources: [...new Set(sources)] as SearchSource[],
         categories: categories.length ? [...new Set(categories)] : undefined,
         tbs,
+        includeDomains: body.includeDomains?.length ? body.includeDomains : undefined,
+        excludeDomains: body.excludeDomains?.length ? body.excludeDomains : undefined,
         searchApiKey,
         ...regionOf(body),
       }),
@@ -249,7 +262,7 @@ const description = (version: 1 | 2) =>
       : "{success, data: {web: [{url, title, description, position, …document}], news?, images?}, creditsUsed}"
   }. query, limit (siphon returns at most 10 per source), sources web|news|images (DuckDuckGo has web only), categories github|pdf, tbs qdr:d|w|m|y, location, country${
     version === 1 ? " and lang" : ""
-  }, timeout (ms, 408 past it), scrapeOptions (POST /v2/scrape's body: every web result is scraped). Alexandria (sources alexandria, domainTools) is answered 403 "${NO_EXCHANGE}" as Firecrawl answers a team without it; highlights, includeDomains, excludeDomains, other categories and tbs values are refused (400 not_implemented). Credits: 1 per search plus 1 per page fetched.`;
+  }, timeout (ms, 408 past it), scrapeOptions (POST /v2/scrape's body: every web result is scraped). Alexandria (sources alexandria, domainTools) is answered 403 "${NO_EXCHANGE}" as Firecrawl answers a team without it; includeDomains and excludeDomains keep results to or away from sites; highlights, other categories and tbs values are refused (400 not_implemented). Credits: 1 per search plus 1 per page fetched.`;
 
 /** POST /v1/search and POST /v2/search (siphon's own search is GET /v1/search). */
 export function searchRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {

@@ -60,6 +60,20 @@ export const SearchBody = T.Object(
           "Restrict web results to github, pdf, docs, blog, news, video or social (query operators or SearXNG categories; see README)",
       }),
     ),
+    includeDomains: T.Optional(
+      T.Array(T.String({ minLength: 1, maxLength: 253 }), {
+        maxItems: 20,
+        description:
+          "Only results on these sites (subdomains included): the engine's site: operator where it has one, and filtered after on every engine",
+      }),
+    ),
+    excludeDomains: T.Optional(
+      T.Array(T.String({ minLength: 1, maxLength: 253 }), {
+        maxItems: 20,
+        description:
+          "No results on these sites (subdomains included): -site: where the engine has it, and filtered after",
+      }),
+    ),
     tbs: T.Optional(
       StringEnum(["qdr:d", "qdr:w", "qdr:m", "qdr:y"], {
         description: "Time filter: past day, week, month or year",
@@ -105,6 +119,8 @@ export const SearchQuery = T.Object({
   categories: T.Optional(
     T.String({ description: "Comma-separated: github, pdf, docs, blog, news, video, social" }),
   ),
+  includeDomains: T.Optional(T.String({ description: "Comma-separated sites to keep results to" })),
+  excludeDomains: T.Optional(T.String({ description: "Comma-separated sites to keep results away from" })),
   tbs: T.Optional(T.String({ description: "qdr:d, qdr:w, qdr:m or qdr:y" })),
   country: T.Optional(T.String({ description: "Region code xx-yy, e.g. us-en, de-de" })),
   location: T.Optional(
@@ -119,7 +135,7 @@ export const SearchQuery = T.Object({
 /** Converts GET query strings to the SearchBody shape; see inputFromQuery. */
 export function searchInputFromQuery(query: Record<string, unknown>): Record<string, unknown> {
   return inputFromQuery(query, {
-    lists: ["sources", "categories"],
+    lists: ["sources", "categories", "includeDomains", "excludeDomains"],
     booleans: ["scrapeResults"],
     numbers: ["count"],
   });

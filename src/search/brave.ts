@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import type { ImageResult, NewsResult } from "../schemas/search.ts";
 import { withOperators } from "./categories.ts";
+import { withDomainOperators } from "./domains.ts";
 import {
   callProvider,
   isWebUrl,
@@ -164,7 +165,11 @@ export function createBrave(config: Config): SearchProvider {
     label: LABEL,
     needsKey: true,
     async web(query) {
-      const { params, headers } = prepared(query, withOperators(query.q, query.categories), true);
+      const { params, headers } = prepared(
+        query,
+        withOperators(withDomainOperators(query.q, query.domains), query.categories),
+        true,
+      );
       const json = await get("web/search", query, params, headers);
       const hits: WebHit[] = [];
       for (const result of list(object(json.web).results)) {
@@ -178,7 +183,7 @@ export function createBrave(config: Config): SearchProvider {
       return hits.slice(0, query.count);
     },
     async news(query) {
-      const { params, headers } = prepared(query, query.q, true);
+      const { params, headers } = prepared(query, withDomainOperators(query.q, query.domains), true);
       const json = await get("news/search", query, params, headers);
       const items: NewsResult[] = [];
       for (const result of list(json.results)) {
@@ -196,7 +201,7 @@ export function createBrave(config: Config): SearchProvider {
     },
     async images(query) {
       // Brave's image search has no time filter: tbs narrows web and news only.
-      const { params, headers } = prepared(query, query.q, false);
+      const { params, headers } = prepared(query, withDomainOperators(query.q, query.domains), false);
       const json = await get("images/search", query, params, headers);
       const items: ImageResult[] = [];
       for (const result of list(json.results)) {

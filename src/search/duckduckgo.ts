@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import { loadHtml } from "../extract/dom.ts";
 import { withOperators } from "./categories.ts";
+import { withDomainOperators } from "./domains.ts";
 import { callProvider, isWebUrl, type ProviderCall } from "./http.ts";
 import { ddgRegionCodes, type Region } from "./regions.ts";
 import type { ProviderQuery, SearchProvider, WebHit } from "./types.ts";
@@ -88,7 +89,9 @@ export function createDuckDuckGo(config: Config): SearchProvider {
       });
     },
     async web(query: ProviderQuery) {
-      const form = new URLSearchParams({ q: withOperators(query.q, query.categories) });
+      const form = new URLSearchParams({
+        q: withOperators(withDomainOperators(query.q, query.domains), query.categories),
+      });
       if (query.region?.ddg) form.set("kl", query.region.ddg);
       if (query.freshness) form.set("df", query.freshness);
       const call: ProviderCall = {

@@ -10,6 +10,7 @@ import {
   type WebResult,
 } from "../schemas/search.ts";
 import { createBrave } from "./brave.ts";
+import { allowedByDomains, type DomainRule, normalizeDomain } from "./domains.ts";
 import { createDuckDuckGo } from "./duckduckgo.ts";
 import { resolveRegion } from "./regions.ts";
 import { scrapeHits, scrapeTally } from "./scrape.ts";
@@ -69,10 +70,33 @@ function keyFor(provider: SearchProvider, input: SearchInput, config: Config): s
   return key;
 }
 
+/** includeDomains and excludeDomains as a rule; a 400 naming an entry that is no domain, or a domain in both. */
+function domainRule(input: SearchInput): DomainRule {
+  const read = (field: "includeDomains" | "excludeDomains") =>
+    (input[field] ?? []).map((raw, index) => {
+      const domain = normalizeDomain(raw);
+      if (!domain) {
+        throw new SiphonError("invalid_request", `${field}.${index}: "${raw}" is not a domain`, {
+          hint: 'Give host names such as "example.com" (subdomains are included).',
+        });
+      }
+      return domain;
+    });
+  const rule = {
+    include: [...new Set(read("includeDomains"))],
+    exclude: [...new Set(read("excludeDomains"))],
+  };
+  const both = rule.include.find((domain) => rule.exclude.includes(domain));
+  if (both) throw new SiphonError("invalid_request", `${both} is in both includeDomains and excludeDomains`);
+  return rule;
+}
+
 /**
  * Searches the web with one provider and returns the SPEC Search response.
  * Order: what the schema cannot check (provider set up here, key, sources the
- * provider has, region) -> the sources asked for, in parallel -> with
+ * provider has, region, domains) -> the sources asked for, in parallel (includeDomains and
+ * excludeDomains as the engine's site: operators where it has them) -> results outside the
+ * domain rule dropped, on every engine -> with
  * scrapeResults, every web result fetched in parallel through fetchPage.
  * Throws invalid_request for what the provider cannot do and search_failed
  * with the provider's reason (rate limit, captcha, refused key, unreadable
@@ -91,6 +115,7 @@ export async function search(input: SearchInput, deps: SearchDeps): Promise<Sear
     }
   }
   const key = keyFor(provider, input, deps.config);
+  const domains = domainRule(input);
   const region = resolveRegion(input.country, input.location);
   if (region) provider.checkRegion?.(region);
 
@@ -99,15 +124,22 @@ export async function search(input: SearchInput, deps: SearchDeps): Promise<Sear
     count: input.count,
     categories: [...new Set(input.categories ?? [])],
     freshness: input.tbs ? FRESHNESS[input.tbs] : undefined,
+    domains,
     region,
     key,
     signal: deps.signal,
   };
-  const [web, news, images] = await Promise.all([
+  const [found, foundNews, foundImages] = await Promise.all([
     sources.includes("web") ? provider.web(query) : [],
     sources.includes("news") ? provider.news?.(query) : undefined,
     sources.includes("images") ? provider.images?.(query) : undefined,
   ]);
+  // The engine's operators narrow what it finds; the rule decides what is returned, on every engine.
+  const allowed = <T extends { url: string }>(items: T[]) =>
+    items.filter((item) => allowedByDomains(item.url, domains));
+  const web = allowed(found);
+  const news = foundNews && allowed(foundNews);
+  const images = foundImages && allowed(foundImages);
 
   let tally: ReturnType<typeof scrapeTally> = { pagesFetched: 0 };
   let results: WebResult[] = web;

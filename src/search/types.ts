@@ -6,6 +6,7 @@ import type {
   SearchProviderName,
   SearchSource,
 } from "../schemas/search.ts";
+import type { DomainRule } from "./domains.ts";
 import type { Region } from "./regions.ts";
 
 /** One search as a provider receives it: validated, with the caller's wishes still in siphon's terms. */
@@ -18,6 +19,8 @@ export interface ProviderQuery {
   categories: SearchCategory[];
   /** Past day, week, month or year. */
   freshness?: "d" | "w" | "m" | "y";
+  /** Sites to keep to and away from (operators where the engine has them; filtered after in any case). */
+  domains: DomainRule;
   /** Where the results should come from, from `country` and/or `location`. */
   region?: Region;
   /** The key for a keyed provider: the caller's, else the operator's. Never logged or echoed. */

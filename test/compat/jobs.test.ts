@@ -342,6 +342,23 @@ describe("map and search through the v2 SDK", () => {
     expect(site.hits("/recipes/1")).toBe(0);
   });
 
+  test("search keeps to includeDomains and away from excludeDomains", async () => {
+    engines.results = [
+      { path: "http://docs.example.test/a", title: "A", snippet: "a" },
+      { path: "http://other.test/b", title: "B", snippet: "b" },
+    ];
+    try {
+      engines.clear();
+      const kept = await fc.search("solar farm", { limit: 5, includeDomains: ["example.test"] });
+      expect(kept.web?.map((r) => (r as { url: string }).url)).toEqual(["http://docs.example.test/a"]);
+      expect(engines.requests.at(-1)?.params.q).toContain("site:example.test");
+      const away = await fc.search("solar farm", { limit: 5, excludeDomains: ["example.test"] });
+      expect(away.web?.map((r) => (r as { url: string }).url)).toEqual(["http://other.test/b"]);
+    } finally {
+      engines.results = null;
+    }
+  });
+
   test("search answers web results from the operator's provider; scrapeOptions scrapes each of them", async () => {
     const bare = await fc.search("solar farm", { limit: 3 });
     expect(bare.web?.map((r) => (r as { url: string }).url)).toEqual(

@@ -86,9 +86,16 @@ interface Hit {
   snippet: string;
 }
 
-/** The results for `q`: `pages` (RESULT_PAGES unless a test set FakeSearch.results) on `site`. */
+/**
+ * The results for `q`: `pages` (RESULT_PAGES unless a test set FakeSearch.results) on `site`, or
+ * where a page's path is a whole URL, there (results on other hosts, never fetched).
+ */
 function hits(site: string, q: string, pages: readonly ResultPage[]): Hit[] {
-  const list = pages.map((p) => ({ url: `${site}${p.path}`, title: p.title, snippet: p.snippet }));
+  const list = pages.map((p) => ({
+    url: /^https?:/.test(p.path) ? p.path : `${site}${p.path}`,
+    title: p.title,
+    snippet: p.snippet,
+  }));
   if (/\bbroken\b/.test(q)) list[0] = { url: CLOSED_URL, title: "A page that is gone", snippet: "Gone" };
   return list;
 }

@@ -436,6 +436,73 @@ describe("scrapeResults", () => {
   });
 });
 
+describe("includeDomains and excludeDomains, on every engine", () => {
+  const SPREAD = [
+    { path: "http://docs.example.test/guide", title: "Guide", snippet: "The guide" },
+    { path: "http://www.example.test/blog", title: "Blog", snippet: "The blog" },
+    { path: "http://other.test/page", title: "Other", snippet: "Elsewhere" },
+    { path: "http://notexample.test/x", title: "Look-alike", snippet: "Not the same site" },
+    { path: "http://spam.example.test/ad", title: "Spam", snippet: "An ad" },
+  ];
+  const engineOf = {
+    duckduckgo: {},
+    brave: { provider: "brave", searchApiKey: BRAVE_KEY },
+    searxng: { provider: "searxng" },
+  };
+
+  for (const [engine, params] of Object.entries(engineOf) as [
+    keyof typeof engineOf,
+    Record<string, string>,
+  ][]) {
+    test(`${engine}: results kept to the included sites (subdomains too) and away from the excluded ones`, async () => {
+      engines.results = SPREAD;
+      try {
+        const data = await ok(
+          await search({
+            q: "tide",
+            count: "10",
+            includeDomains: "example.test,https://Other.test/anything",
+            excludeDomains: "spam.example.test",
+            ...params,
+          }),
+        );
+        expect(data.web.map((r) => r.url)).toEqual([
+          "http://docs.example.test/guide",
+          "http://www.example.test/blog",
+          "http://other.test/page",
+        ]);
+        const q = only(engine).params.q;
+        // DuckDuckGo and Brave document site: and -site:; SearXNG's engines may not, so its results are filtered only.
+        if (engine === "searxng") expect(q).toBe("tide");
+        else expect(q).toBe("tide (site:example.test OR site:other.test) -site:spam.example.test");
+      } finally {
+        engines.results = null;
+      }
+    });
+  }
+
+  test("excludeDomains alone drops a site; a bad or contradictory domain is a 400 before any search", async () => {
+    engines.results = SPREAD;
+    try {
+      const data = await ok(await search({ q: "tide", count: "10", excludeDomains: "example.test" }));
+      expect(data.web.map((r) => r.url)).toEqual(["http://other.test/page", "http://notexample.test/x"]);
+      expect(only("duckduckgo").params.q).toBe("tide -site:example.test");
+    } finally {
+      engines.results = null;
+    }
+    engines.clear();
+    for (const [params, message] of [
+      [{ includeDomains: "not a domain" }, 'includeDomains.0: "not a domain" is not a domain'],
+      [{ includeDomains: "a.test", excludeDomains: "A.test" }, "a.test is in both"],
+    ] as const) {
+      const res = await search({ q: "tide", ...params });
+      expect(res.status).toBe(400);
+      expect((await errorOf(res)).message).toContain(message);
+    }
+    expect(engines.requests).toHaveLength(0);
+  });
+});
+
 describe("bad parameters are a 400 naming them", () => {
   test.each([
     [{ q: "x".repeat(501) }, "q must be at most 500 characters"],
@@ -494,6 +561,8 @@ describe("OpenAPI", () => {
       "scrapeResults",
       "sources",
       "categories",
+      "includeDomains",
+      "excludeDomains",
       "tbs",
       "country",
       "location",

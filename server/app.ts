@@ -1,6 +1,7 @@
 import { swagger } from "@elysiajs/swagger";
 import { Elysia, StatusMap } from "elysia";
 import pkg from "../package.json";
+import { SiphonError } from "../src/errors.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { FetchDeps } from "../src/pipeline/fetch-page.ts";
 import { createWatchService, type WatchService } from "../src/watch/index.ts";
@@ -23,12 +24,14 @@ import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { parseRoutes } from "./routes/parse.ts";
 import { researchRoutes } from "./routes/research.ts";
 import { screenshotRoutes } from "./routes/screenshot.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { watchRoutes } from "./routes/watch.ts";
 import { youtubeRoutes } from "./routes/youtube.ts";
 import { sharedPathRoutes } from "./shared-paths.ts";
+import { isUpload, uploadLimit } from "./upload.ts";
 
 export interface AppOptions extends FetchDeps {
   /** Runs crawl and batch jobs; the caller starts (resume) and closes it. */
@@ -77,7 +80,9 @@ export function createApp(options: AppOptions) {
   guard.compatPath ??= (request) => routes.compatPath(new URL(request.url).pathname);
   guard.log ??= options.log;
 
-  const app = new Elysia({ serve: { maxRequestBodySize: limit * 4 } })
+  const app = new Elysia({
+    serve: { maxRequestBodySize: Math.max(limit * 4, uploadLimit(options.config) + 65_536) },
+  })
     // onError must be registered before the routes or Elysia ignores it.
     .onError(({ code, error, request }) => {
       const info = infoOf(request);
@@ -107,7 +112,17 @@ export function createApp(options: AppOptions) {
     })
     // Before the JSON body parser: the dashboard's forms are form-encoded.
     .use(dashboardRoutes({ ...options, watches }, guard))
-    .onParse(({ request }) => readJsonBody(request, limit).then((body) => body ?? null))
+    // An upload (parse) may be a document's size; a multipart one is left to Elysia's form parser.
+    .onParse(({ request, contentType }) => {
+      if (!isUpload(request)) return readJsonBody(request, limit).then((body) => body ?? null);
+      const largest = uploadLimit(options.config);
+      if (!contentType?.startsWith("multipart/form-data"))
+        return readJsonBody(request, largest).then((body) => body ?? null);
+      if (Number(request.headers.get("content-length") ?? "0") > largest) {
+        throw new SiphonError("payload_too_large", `The request body is larger than ${largest} bytes`);
+      }
+      return undefined;
+    })
     .onAfterHandle(({ request, set }) => {
       set.headers["x-processing-time"] = elapsed(request);
     })
@@ -148,6 +163,7 @@ export function createApp(options: AppOptions) {
     )
     .use(healthRoutes(version, options.startedAt ?? Date.now()))
     .use(fetchRoutes(options, guard, options.log))
+    .use(parseRoutes(options, guard, options.log))
     .use(screenshotRoutes(options, guard))
     .use(searchRoutes(options, guard))
     .use(answerRoutes(options, guard, options.log))

@@ -1,12 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { defineCommand } from "citty";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
+import type { GivenDocument } from "../../src/pipeline/document.ts";
+import { parseDocument } from "../../src/pipeline/parse.ts";
 import { scrape } from "../../src/pipeline/scrape.ts";
 import { splitList } from "../../src/schemas/common.ts";
 import { InlineExtract } from "../../src/schemas/extract-spec.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/fetch.ts";
+import { PARSE_OPTIONS } from "../../src/schemas/parse.ts";
 import { browserFlagOptions, defined } from "../browser-flags.ts";
 import { type CliContext, onePageOverrides, openContext } from "../context.ts";
 import { llmArgs, llmKeyOf } from "../llm-flags.ts";
@@ -123,6 +127,10 @@ const args = {
     valueHint: "file",
   },
   quiet: { type: "boolean", alias: "q", description: "Only print errors on stderr" },
+  "stdin-html": {
+    type: "boolean",
+    description: "With -: read one HTML document from stdin (instead of URLs) and extract it",
+  },
   ...remoteArgs,
 } as const;
 
@@ -206,6 +214,74 @@ function render(result: FetchResult, json: boolean, many: boolean): string {
 
 type Fetcher = (input: FetchInput) => Promise<FetchResult>;
 
+/** A positional that names a local file rather than a URL: no scheme, and a file is there. */
+const isLocalFile = (item: string) =>
+  !/^[a-z][a-z0-9+.-]*:/i.test(item) && existsSync(item) && statSync(item).isFile();
+
+/**
+ * The documents to read instead of URLs to fetch: local files named as positionals, or with
+ * --stdin-html the HTML on stdin (`-`); undefined when the positionals are URLs. Mixing the two is
+ * refused (files are read, URLs fetched: say which).
+ */
+async function readDocuments(positional: string[], stdinHtml: boolean): Promise<GivenDocument[] | undefined> {
+  if (stdinHtml) {
+    if (positional.length !== 1 || positional[0] !== "-") {
+      throw new SiphonError(
+        "invalid_request",
+        "--stdin-html reads one document from stdin: give - and nothing else",
+      );
+    }
+    const body = new Uint8Array(await new Response(Bun.stdin.stream()).arrayBuffer());
+    return [{ body, filename: "stdin.html", contentType: "text/html" }];
+  }
+  const files = positional.filter(isLocalFile);
+  if (files.length === 0) return undefined;
+  if (files.length !== positional.length) {
+    throw new SiphonError("invalid_request", "Give either local files or URLs, not both", {
+      hint: "Run siphon fetch once for the files and once for the URLs.",
+    });
+  }
+  return files.map((path) => ({ body: new Uint8Array(readFileSync(path)), filename: basename(path) }));
+}
+
+/** Reads each document as a page (parse), here or on the server of --api-url, and prints it as fetch does. */
+async function parseAll(documents: GivenDocument[], a: Args): Promise<number> {
+  const remote = remoteOf(a, loadConfig());
+  const parseOne = async (doc: GivenDocument): Promise<FetchResult> => {
+    const input = inputFor(`file:///${encodeURIComponent(doc.filename)}`, a);
+    if (remote) {
+      const body = { ...pick(input, PARSE_OPTIONS), filename: doc.filename, contentType: doc.contentType };
+      return callApi<FetchResult>(remote, "POST", "/v1/parse", {
+        ...body,
+        data: Buffer.from(doc.body).toString("base64"),
+      });
+    }
+    const ctx = await openContext(onePageOverrides(), { storeOnUse: true });
+    try {
+      const options = { filename: doc.filename, contentType: doc.contentType };
+      const outcome = await parseDocument(
+        { options, body: doc.body, accountId: LOCAL_ACCOUNT_ID, fetch: input },
+        { ...ctx, apiBasePolicy: "trust" },
+      );
+      return outcome.result;
+    } finally {
+      await ctx.close();
+    }
+  };
+  const byName = new Map(documents.map((doc) => [`file:///${encodeURIComponent(doc.filename)}`, doc]));
+  return fetchAll([...byName.keys()], a, (input) => parseOne(byName.get(input.url) as GivenDocument));
+}
+
+/** The fields of `input` named in `keys` that it has. */
+function pick(input: FetchInput, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = (input as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** The scrape operation here, as the local account, logging what the JSON does not carry. */
 function localFetcher(ctx: CliContext): Fetcher {
   return async (input) => {
@@ -254,11 +330,17 @@ async function fetchAll(urls: string[], a: Args, fetchOne: Fetcher): Promise<num
 }
 
 export default defineCommand({
-  meta: { name: "fetch", description: "Fetch URLs and print their content (markdown by default)" },
+  meta: {
+    name: "fetch",
+    description:
+      "Fetch URLs and print their content (markdown by default); a local file (HTML, PDF, DOCX, …) is read as a page",
+  },
   args,
   async run({ args: parsed }) {
     const a = parsed as unknown as Args & { _: string[] };
     setQuiet(a.quiet === true);
+    const documents = await readDocuments(a._, a["stdin-html"] === true);
+    if (documents) return parseAll(documents, a);
     const urls = await readUrls(a._);
     if (urls.length === 0)
       throw new SiphonError("invalid_request", "Give at least one URL, or - to read URLs from stdin");

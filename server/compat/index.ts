@@ -13,6 +13,7 @@ import { compatPlugin } from "./http.ts";
 import { firecrawlPage } from "./job-view.ts";
 import { mapRoutes } from "./map.ts";
 import { monitorRoutes } from "./monitor.ts";
+import { parseRoutes } from "./parse.ts";
 import { readerRoutes } from "./reader.ts";
 import { scrapeRoutes } from "./scrape.ts";
 import { searchRoutes } from "./search.ts";
@@ -56,6 +57,7 @@ export function compatRoutes(
   registerWebhookShape(FIRECRAWL_SURFACE, firecrawlShaper);
   return new Elysia({ name: "compat" })
     .use(scrapeRoutes(options, guard, log))
+    .use(parseRoutes(options, guard, log))
     .use(crawlRoutes(options, guard))
     .use(batchRoutes(options, guard))
     .use(mapRoutes(options, guard))

@@ -12,7 +12,7 @@ import { cacheOnlyWindow, nothingCached } from "./cache-only.ts";
 import { blockedError, convertPage } from "./convert.ts";
 import type { Engines } from "./engines.ts";
 import { fetchEscalating } from "./escalate.ts";
-import { resolveFormats } from "./formats.ts";
+import { type ResolvedFormats, resolveFormats } from "./formats.ts";
 import { holdWrite } from "./holdback.ts";
 import { renderResult } from "./result.ts";
 
@@ -97,14 +97,9 @@ interface FetchLayout {
  */
 const layouts = new WeakMap<FetchInput, FetchLayout>();
 
-/** Lays a request out (see FetchLayout); throws invalid_request for what it gets wrong. */
-function layOut(input: FetchInput, config: Config): FetchLayout {
-  const known = layouts.get(input);
-  if (known?.config === config) return known;
-  const actions = parseActions(input.actions);
-  const formats = resolveFormats(input);
-  const target = parseTargetUrl(input.url);
-  const extract: ExtractOptions = {
+/** How a request's page is extracted: the formats it renders and the content options. */
+export function extractOptionsOf(input: FetchInput, formats: ResolvedFormats): ExtractOptions {
+  return {
     format: formats.format,
     formats: formats.contents.length ? formats.contents : undefined,
     onlyMainContent: input.onlyMainContent,
@@ -112,6 +107,16 @@ function layOut(input: FetchInput, config: Config): FetchLayout {
     excludeTags: input.excludeTags,
     images: formats.images,
   };
+}
+
+/** Lays a request out (see FetchLayout); throws invalid_request for what it gets wrong. */
+function layOut(input: FetchInput, config: Config): FetchLayout {
+  const known = layouts.get(input);
+  if (known?.config === config) return known;
+  const actions = parseActions(input.actions);
+  const formats = resolveFormats(input);
+  const target = parseTargetUrl(input.url);
+  const extract = extractOptionsOf(input, formats);
   const forcesBrowser =
     input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
   const requested: EngineName = input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";

@@ -7,6 +7,7 @@ import { validate } from "../schemas/validate.ts";
 import { asksExtraction, inlineRequest, isJsonFormat } from "../structured/inline.ts";
 import type { ExtractRequest } from "../structured/request.ts";
 import { serviceLlm } from "../summary/index.ts";
+import type { GivenDocument } from "./document.ts";
 import {
   type ChangeTrackingFormat,
   type ResolvedFormats,
@@ -37,6 +38,8 @@ export interface ScrapeRequest {
   screenshot?: ScreenshotFormat;
   /** Read the page's meta tags (Firecrawl's document metadata). */
   meta?: boolean;
+  /** A document to read instead of fetching `fetch.url` (which then only names it): parse. */
+  document?: GivenDocument;
   /**
    * With no LLM in the request, the operator's (SIPHON_LLM_*) fills extraction and writes the
    * summary (Firecrawl's routes). Without it only the request's own LLM is used, else none: a
@@ -165,6 +168,40 @@ function fetchFormats(
 }
 
 /**
+ * What a given document (parse) cannot have: it has no live page to render, act on, screenshot,
+ * compare over time or read stylesheets from, and nothing is cached. Throws invalid_request naming it.
+ */
+function refuseLivePage(
+  input: FetchInput,
+  asked: { changeTracking?: unknown; branding: boolean; screenshot?: unknown },
+): void {
+  const live = [
+    input.render && "render",
+    input.wait > 0 && "wait",
+    input.stealth && "stealth",
+    input.actions?.length && "actions",
+    input.headers && "headers",
+    input.cookies?.length && "cookies",
+    input.location && "location",
+    input.languages?.length && "languages",
+    input.lockdown && "lockdown",
+    input.minAge !== undefined && "minAge",
+    asked.screenshot && "a screenshot",
+    asked.changeTracking && "changeTracking",
+    asked.branding && "branding",
+  ].find(Boolean);
+  if (live) {
+    throw new SiphonError(
+      "invalid_request",
+      `A document given to read has no live page: ${live} does not apply`,
+      {
+        hint: "Ask for its content (markdown, text, html, links, images), json, a summary, highlights, attributes or a question.",
+      },
+    );
+  }
+}
+
+/**
  * Checks a scrape request before anything is fetched and lays it out: every formats entry
  * (resolveFormats), the extraction (inlineRequest), the LLM (the request's, or the operator's
  * when `serviceLlm`), the screenshot beside the fetch. Throws SiphonError invalid_request for
@@ -191,6 +228,8 @@ export async function planScrape(
   const beside = request.screenshot ?? (ownOptions ? shotOptions : undefined);
   const timeoutMs = request.timeoutMs ?? input.timeout;
 
+  if (request.document)
+    refuseLivePage(input, { changeTracking, branding, screenshot: formats.screenshot ?? beside });
   const cacheOnly = input.lockdown ? "lockdown" : input.minAge !== undefined ? "minAge" : undefined;
   if (cacheOnly) {
     const reaches = changeTracking

@@ -9,6 +9,7 @@ import { type PageMetaTags, pageMetaTags } from "../scrape/meta-tags.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
 import { type SummaryOutcome, summarize } from "../summary/index.ts";
 import { pageCredits } from "./credits.ts";
+import { readDocument } from "./document.ts";
 import { type FetchOutcome, fetchPage } from "./fetch-page.ts";
 import { planScrape, type ScrapePlan, type ScrapeRequest } from "./scrape-plan.ts";
 import { takeScreenshot } from "./screenshot.ts";
@@ -57,6 +58,7 @@ const EXTRAS = {
   screenshot: true,
   meta: true,
   serviceLlm: true,
+  document: true,
 } satisfies Record<Exclude<keyof ScrapeRequest, "fetch" | "accountId">, true>;
 const EXTRA_KEYS = Object.keys(EXTRAS) as (keyof typeof EXTRAS)[];
 
@@ -80,7 +82,7 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
   // Past the weekly quota a scrape runs HTTP-only: no browser for a screenshot either.
   const shot = deps.httpOnly ? undefined : plan.screenshot;
   const [fetched, image] = await Promise.all([
-    fetchPage(plan.fetch, deps),
+    request.document ? readDocument(plan.fetch, request.document, deps) : fetchPage(plan.fetch, deps),
     shot ? takeScreenshot(shot, deps) : undefined,
   ]);
   const result: FetchResult = { ...fetched.result };

@@ -1,0 +1,71 @@
+import { SiphonError } from "../errors.ts";
+import type { FetchedPage } from "../fetch/types.ts";
+import type { FetchInput } from "../schemas/fetch.ts";
+import { blockedError, convertPage } from "./convert.ts";
+import { extractOptionsOf, type FetchDeps, type FetchOutcome } from "./fetch-page.ts";
+import { resolveFormats } from "./formats.ts";
+import { renderResult } from "./result.ts";
+
+/** A document the caller hands over instead of a URL to fetch: an upload, a local file, stdin. */
+export interface GivenDocument {
+  body: Uint8Array;
+  /** Its name, as the caller knows it ("report.pdf"); its extension tells its type when nothing else does. */
+  filename: string;
+  /** Its media type when the caller says it (an upload's part type, the --content-type flag). */
+  contentType?: string;
+}
+
+/** Media types by file extension, for documents whose sender said none (or a generic one). */
+const BY_EXTENSION: Record<string, string> = {
+  html: "text/html",
+  htm: "text/html",
+  xhtml: "application/xhtml+xml",
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  json: "application/json",
+  xml: "application/xml",
+  rss: "application/rss+xml",
+  atom: "application/atom+xml",
+  txt: "text/plain",
+  md: "text/plain",
+  markdown: "text/plain",
+  csv: "text/plain",
+};
+const GENERIC = /^(application\/octet-stream|binary\/octet-stream)?$/i;
+
+/** The media type a document is read as: the one given, unless generic, else its extension's, else sniffed. */
+export function documentType(doc: GivenDocument): string {
+  const given = doc.contentType?.trim() ?? "";
+  if (!GENERIC.test(given)) return given;
+  const extension = /\.([a-z0-9]+)$/i.exec(doc.filename.trim())?.[1]?.toLowerCase();
+  return (extension && BY_EXTENSION[extension]) ?? "";
+}
+
+/**
+ * Reads a given document as fetchPage reads a fetched page (by type: HTML, PDF, DOCX, JSON,
+ * XML, text), in every format the request asks for: the same conversion and extraction, no
+ * network, no cache. `input.url` names it in the result and resolves its relative links.
+ * Throws unsupported_content for a type siphon cannot read, blocked for a bot-detection page.
+ */
+export async function readDocument(
+  input: FetchInput,
+  doc: GivenDocument,
+  deps: FetchDeps,
+): Promise<FetchOutcome> {
+  const started = performance.now();
+  if (doc.body.byteLength === 0) {
+    throw new SiphonError("invalid_request", `${doc.filename} is empty`, { hint: "Send the file's bytes." });
+  }
+  const formats = resolveFormats(input);
+  const page: FetchedPage = {
+    url: input.url,
+    status: 200,
+    headers: { "content-type": documentType(doc) },
+    body: doc.body,
+    redirects: [],
+  };
+  const converted = await convertPage(page, extractOptionsOf(input, formats), deps.engines.extract);
+  if (converted.blocked) throw blockedError(converted.blocked, "The document is a bot-detection page.");
+  const result = renderResult({ page, converted, engine: "simple" }, formats, performance.now() - started);
+  return { result, cache: { hit: false } };
+}

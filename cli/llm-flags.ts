@@ -76,3 +76,20 @@ export function llmKeyOf(
       : "Pass --llm openai, anthropic or google.",
   });
 }
+
+/**
+ * The LLM flags as a request's fields (llmProvider, llmApiKey, llmModel, llmApiBase), only when a
+ * --llm flag asks for a model; the key from --llm-key or the vendor's variable. Throws
+ * invalid_request when no key is found.
+ */
+export function llmRequestFields(a: Record<string, unknown>): Record<string, unknown> {
+  if (a.llm === undefined && a["llm-key"] === undefined && a["llm-base"] === undefined) return {};
+  const fields: Record<string, unknown> = {
+    llmProvider: a.llm ?? "openai",
+    llmApiKey: llmKeyOf(a.llm, a["llm-key"]),
+    llmModel: a["llm-model"],
+    llmApiBase: a["llm-base"],
+  };
+  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  return fields;
+}

@@ -1,10 +1,14 @@
 import { defineCommand } from "citty";
-import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
+import { loadConfig } from "../../src/config.ts";
+import { applyCrawlPrompt } from "../../src/crawl/prompt.ts";
+import { SiphonError } from "../../src/errors.ts";
+import { CrawlBody, type CrawlInput, ScrapeOptions } from "../../src/schemas/jobs.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
-import { setQuiet } from "../output.ts";
+import { llmArgs, llmRequestFields } from "../llm-flags.ts";
+import { log, setQuiet, writeStdout } from "../output.ts";
 import { jobPageFlagPicks } from "../page-flags.ts";
-import { remoteArgs } from "../remote.ts";
+import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 import { nonEmpty, schemaFlags, validateFlags } from "../schema-flags.ts";
 
 /** What to crawl: POST /v1/crawl's own fields. */
@@ -51,17 +55,52 @@ export default defineCommand({
     url: { type: "positional", required: true, description: "Starting URL" },
     ...crawlFlags.args,
     ...pageFlags.args,
+    prompt: {
+      type: "string",
+      description:
+        "What to crawl, in a sentence: an LLM (--llm…, else SIPHON_LLM_*) turns it into paths, depth, limit and sitemap use; flags given win",
+      valueHint: "text",
+    },
+    preview: {
+      type: "boolean",
+      description: "With --prompt: print the crawl options it gives (JSON) and stop, crawling nothing",
+    },
+    ...llmArgs,
     ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
     refuseTogether(args, "output", "json", "-o DIR writes the pages to files, --json prints them");
-    const input = validateFlags(
-      CrawlBody,
-      { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pageFlags.read(args)) },
-      [crawlFlags, pageFlags],
-    );
+    const raw = { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pageFlags.read(args)) };
+    const prompt = typeof args.prompt === "string" ? args.prompt : undefined;
+    if (args.preview && !prompt)
+      throw new SiphonError("invalid_request", "--preview shows what --prompt gives: add --prompt");
+    if (!prompt)
+      return runJobCommand(args, "crawl", validateFlags(CrawlBody, raw, [crawlFlags, pageFlags]), "markdown");
+    const asked = { ...raw, prompt, ...llmRequestFields(args) };
+    const remote = remoteOf(args, loadConfig());
+    if (remote) {
+      if (args.preview) {
+        const preview = await callApi<{ params: unknown }>(remote, "POST", "/v1/crawl/params-preview", {
+          url: args.url,
+          prompt,
+          ...llmRequestFields(args),
+        });
+        await writeStdout(`${JSON.stringify(preview.params, null, 2)}\n`);
+        return 0;
+      }
+      // The server reads the prompt, with the same LLM fields.
+      return runJobCommand(args, "crawl", asked as unknown as CrawlInput, "markdown");
+    }
+    // A person's own machine: --llm-base may point at a model server on loopback or the LAN.
+    const prompted = await applyCrawlPrompt(asked, { config: loadConfig(), apiBasePolicy: "trust" });
+    if (args.preview) {
+      await writeStdout(`${JSON.stringify(prompted.params, null, 2)}\n`);
+      return 0;
+    }
+    log.info(`crawl options from the prompt: ${JSON.stringify(prompted.params)}`);
+    const input = validateFlags(CrawlBody, prompted.body, [crawlFlags, pageFlags]);
     return runJobCommand(args, "crawl", input, "markdown");
   },
 });

@@ -13,7 +13,7 @@ import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/
 import { PARSE_OPTIONS } from "../../src/schemas/parse.ts";
 import { browserFlagOptions, defined } from "../browser-flags.ts";
 import { type CliContext, onePageOverrides, openContext } from "../context.ts";
-import { llmArgs, llmKeyOf } from "../llm-flags.ts";
+import { llmArgs, llmRequestFields } from "../llm-flags.ts";
 import {
   checkOutputPath,
   errorJson,
@@ -159,18 +159,6 @@ function readFlagFile(path: string, flag: string): string {
   }
 }
 
-/** The LLM fields, only when a --llm flag asks for a model (the key from --llm-key or the vendor's variable). */
-function llmFields(a: Args): Record<string, unknown> {
-  const wantsLlm = a.llm !== undefined || a["llm-key"] !== undefined || a["llm-base"] !== undefined;
-  if (!wantsLlm) return {};
-  return defined({
-    llmProvider: a.llm ?? "openai",
-    llmApiKey: llmKeyOf(a.llm, a["llm-key"]),
-    llmModel: a["llm-model"],
-    llmApiBase: a["llm-base"],
-  });
-}
-
 /**
  * The flags as POST /v1/fetch's body for `url`, checked by its schema; a bad value is named by
  * its flag. --no-cache neither reads nor writes the cache, whatever --max-age says.
@@ -183,7 +171,7 @@ function inputFor(url: string, a: Args): FetchInput {
     ...outputFlags.read(a),
     ...pageFlags.read(a),
     extract: nonEmpty(extractFlags.read(a)),
-    ...llmFields(a),
+    ...llmRequestFields(a),
     ...noCache,
   };
   return validateFlags(FetchBody, defined(body), flagSets);

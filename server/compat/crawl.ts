@@ -1,14 +1,16 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { crawlFromPrompt, type PromptedCrawl, promptLlm } from "../../src/crawl/prompt.ts";
 import { parseTargetUrl } from "../../src/fetch/url.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { CrawlBody, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import type { Guard } from "../guard.ts";
 import { jsonRequestBody } from "../openapi.ts";
-import { type BodyFields, compatPlugin, offOnly, readFirecrawlBody } from "./http.ts";
+import { type BodyFields, compatMetered, compatPlugin, offOnly, readFirecrawlBody } from "./http.ts";
 import {
   activeCrawls,
   callerJob,
+  type FirecrawlStart,
   firecrawlBatch,
   type JobDeps,
   pagesErrors,
@@ -58,17 +60,49 @@ export const FirecrawlCrawlBody = T.Object(
       ),
     ),
     zeroDataRetention: T.Optional(T.Boolean({ description: "No change-tracking snapshot is kept" })),
+    prompt: T.Optional(
+      T.String({
+        minLength: 1,
+        maxLength: 2000,
+        description:
+          "A sentence turned into includePaths, excludePaths, depth, limit, subdomains and sitemap use by the operator's LLM; options given win",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 type FirecrawlCrawlBody = Static<typeof FirecrawlCrawlBody>;
+
+/** A prompt's crawl options in Firecrawl's names (its include paths say what is in: the whole domain is open to them). */
+export function firecrawlParams(url: string, params: PromptedCrawl): Record<string, unknown> {
+  return {
+    url,
+    includePaths: params.includePaths,
+    excludePaths: params.excludePaths,
+    maxDiscoveryDepth: params.maxDepth,
+    limit: params.limit,
+    allowSubdomains: params.allowSubdomains,
+    sitemap: params.sitemap,
+    crawlEntireDomain: params.includePaths.length > 0,
+  };
+}
+
+/** The body with what the prompt gave set where the body set nothing. */
+function filled(body: FirecrawlCrawlBody, params: PromptedCrawl): FirecrawlCrawlBody {
+  const out: Record<string, unknown> = { ...body };
+  delete out.prompt;
+  for (const [key, value] of Object.entries(firecrawlParams(body.url, params))) {
+    const empty = Array.isArray(value) && value.length === 0;
+    if (out[key] === undefined && !empty) out[key] = value;
+  }
+  return out as FirecrawlCrawlBody;
+}
 
 const CRAWL_FIELDS: BodyFields = {
   accepted: Object.keys(FirecrawlCrawlBody.properties),
   // siphon always merges spellings of one URL (www, scheme, trailing slash): Firecrawl's default.
   ignored: ["deduplicateSimilarURLs"],
   unsupported: {
-    prompt: (value) => value === undefined || value === null,
     robotsUserAgent: (value) => value === undefined || value === null,
     regexOnFullURL: offOnly,
     ignoreQueryParameters: offOnly,
@@ -136,7 +170,17 @@ export function startCrawl(
   set: { headers: Record<string, string | number> },
 ) {
   const body = validate(FirecrawlCrawlBody, readFirecrawlBody(raw, CRAWL_FIELDS));
-  const crawl = toCrawl(body, version);
+  const crawl: FirecrawlStart<"crawl"> = toCrawl(body, version);
+  const prompt = body.prompt;
+  if (prompt) {
+    // Read once the caller is admitted: the operator's LLM is not for whoever knocks.
+    const llm = promptLlm({}, deps.config);
+    crawl.admit = async () => {
+      const llmDeps = { config: deps.config, signal: request.signal, apiBasePolicy: "trust" as const };
+      const { params } = await crawlFromPrompt({ url: body.url, prompt }, llm, llmDeps);
+      return toCrawl(filled(body, params), version).input;
+    };
+  }
   return startFirecrawlJob("crawl", `/v${version}/crawl`, crawl, { deps, guard, request, set });
 }
 
@@ -145,7 +189,33 @@ const startDescription = (version: 1 | 2) =>
     version === 1 ? "maxDepth" : "maxDiscoveryDepth"
   } (default and most 20), limit (default and most 10000), includePaths/excludePaths (regular expressions on the path), only links below the start URL's path unless crawlEntireDomain${
     version === 1 ? " or allowBackwardLinks" : ""
-  }, sitemap include|skip|only, allowSubdomains, allowExternalLinks, ignoreRobotsTxt, delay (s), maxConcurrency (at most 5), scrapeOptions (POST /v2/scrape's body: every page is such a scrape), webhook (a URL or {url, headers, metadata, events, secret}: Firecrawl's crawl.started, crawl.page, crawl.completed, crawl.failed, signed X-Firecrawl-Signature with secret). Refused (400 not_implemented): prompt, robotsUserAgent, regexOnFullURL, ignoreQueryParameters. Errors are Firecrawl's.`;
+  }, sitemap include|skip|only, allowSubdomains, allowExternalLinks, ignoreRobotsTxt, delay (s), maxConcurrency (at most 5), scrapeOptions (POST /v2/scrape's body: every page is such a scrape), webhook (a URL or {url, headers, metadata, events, secret}: Firecrawl's crawl.started, crawl.page, crawl.completed, crawl.failed, signed X-Firecrawl-Signature with secret). prompt (a sentence the operator's LLM turns into these options; given ones win; no LLM: 400). Refused (400 not_implemented): robotsUserAgent, regexOnFullURL, ignoreQueryParameters. Errors are Firecrawl's.`;
+
+const PreviewBody = T.Object(
+  { url: T.String(), prompt: T.String({ minLength: 1, maxLength: 2000 }) },
+  { additionalProperties: false },
+);
+
+/** POST /v2/crawl/params-preview: the options a prompt gives, in Firecrawl's names, by the operator's LLM. */
+function previewCrawl(
+  raw: unknown,
+  deps: JobDeps,
+  guard: Guard,
+  request: Request,
+  set: { headers: Record<string, string | number> },
+) {
+  const body = validate(
+    PreviewBody,
+    readFirecrawlBody(raw, { accepted: ["url", "prompt"], ignored: [], unsupported: {} }),
+  );
+  parseTargetUrl(body.url);
+  const llm = promptLlm({}, deps.config);
+  return compatMetered(guard, request, set, "crawl-preview", async () => {
+    const llmDeps = { config: deps.config, signal: request.signal, apiBasePolicy: "trust" as const };
+    const { params } = await crawlFromPrompt(body, llm, llmDeps);
+    return { body: { success: true as const, data: firecrawlParams(body.url, params) }, credits: 0 };
+  });
+}
 
 /**
  * Firecrawl's crawl routes that siphon's own API does not have: POST/GET/DELETE /v2/crawl[/:id],
@@ -181,6 +251,18 @@ export function crawlRoutes(deps: JobDeps, guard: Guard) {
         requestBody: jsonRequestBody(FirecrawlCrawlBody),
       } as never,
     })
+    .post(
+      "/v2/crawl/params-preview",
+      ({ body, set, request }) => previewCrawl(body, deps, guard, request, set),
+      {
+        detail: {
+          summary: "Preview the crawl options a prompt gives (Firecrawl v2)",
+          description:
+            "{url, prompt} -> {success, data: {url, includePaths, excludePaths, maxDiscoveryDepth, limit, allowSubdomains, sitemap, crawlEntireDomain}}, by the operator's LLM (SIPHON_LLM_*); without one a 400. No credit.",
+          requestBody: jsonRequestBody(PreviewBody),
+        } as never,
+      },
+    )
     .get("/v1/crawl/active", ({ request }) => activeCrawls(guard, request), activeDoc)
     .get("/v2/crawl/active", ({ request }) => activeCrawls(guard, request), activeDoc)
     .use(

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { applyCrawlPrompt } from "../../src/crawl/prompt.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
 import { finishedCount, jobProgress, readResults, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
@@ -62,14 +63,30 @@ export function jobHandlers(
           const at = guard.now();
           const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
           const start = { ...deps, runner, now: at };
+          // A crawl's prompt becomes its options (with the request's LLM, else the operator's) before it is checked.
+          const prompted =
+            type === "crawl"
+              ? await applyCrawlPrompt(body, {
+                  config: deps.config,
+                  signal: request.signal,
+                  apiBasePolicy: "guard",
+                  log: guard.log,
+                })
+              : { body, params: null };
           const job =
             type === "crawl"
-              ? await startJob("crawl", validate(CrawlBody, body), accountId, start)
+              ? await startJob("crawl", validate(CrawlBody, prompted.body), accountId, start)
               : await startJob("batch", validate(BatchBody, body), accountId, start);
           set.status = 202;
           const self = new URL(request.url);
+          const answer: Record<string, unknown> = {
+            success: true,
+            id: job.id,
+            url: `${self.origin}${path}/${job.id}`,
+          };
+          if (prompted.params) answer.params = prompted.params;
           // The start is one request in the burst window; each page is charged as it is fetched.
-          return { body: { success: true, id: job.id, url: `${self.origin}${path}/${job.id}` }, credits: 0 };
+          return { body: answer, credits: 0 };
         }),
       detail: {
         summary: type === "crawl" ? "Start a crawl" : "Start a batch scrape",

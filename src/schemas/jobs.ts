@@ -169,3 +169,18 @@ export const PollQuery = T.Object(
   },
   { additionalProperties: false },
 );
+
+/** POST /v1/crawl/params-preview: a crawl prompt read without starting the crawl. */
+export const CrawlPreviewBody = T.Object(
+  {
+    url: T.String({ description: "The site the crawl would start at" }),
+    prompt: T.String({
+      minLength: 1,
+      maxLength: 2000,
+      description:
+        "What to crawl, in a sentence: turned into includePaths, excludePaths, maxDepth, limit, allowSubdomains, sitemap",
+    }),
+    ...LlmFieldsOptional,
+  },
+  { additionalProperties: false },
+);

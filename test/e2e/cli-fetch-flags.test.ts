@@ -66,6 +66,9 @@ describe("siphon fetch flags from the schema", () => {
         "quiet",
         "api-url",
         "api-key",
+        "lockdown",
+        "min-age",
+        "stdin-html",
       ].toSorted(),
     );
   });

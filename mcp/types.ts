@@ -13,6 +13,8 @@ export interface Metered<T> {
   body: T;
   credits: number;
   degraded?: string;
+  /** LLM tokens the call used (the request log keeps them). */
+  tokens?: number;
 }
 
 /**

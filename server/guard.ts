@@ -121,7 +121,9 @@ export async function metered<T>(
   request: Request,
   set: { headers: SetHeaders },
   route: string,
-  run: (admission: Admission | null) => Promise<{ body: T; credits: number; degraded?: string }>,
+  run: (
+    admission: Admission | null,
+  ) => Promise<{ body: T; credits: number; degraded?: string; tokens?: number }>,
 ): Promise<T> {
   // Off mode: nothing authenticates or limits the request, so the route sees no admission.
   // Metering is awaited only when the store answers later: on SQLite it answers from memory.
@@ -135,13 +137,13 @@ export async function metered<T>(
     // The cache writes of a fresh answer wait for its credit: a request that cannot be charged
     // (the usage store is down) keeps nothing, so its retry is not a free cache hit.
     const held = await holdingWrites(() => run(admission));
-    const { body, credits, degraded } = held.value;
+    const { body, credits, degraded, tokens } = held.value;
     let paid = false;
     let settlement: Awaited<ReturnType<typeof settle>>;
     try {
       const settling = settle(
         admission,
-        { credits, route, status: 200, durationMs: performance.now() - started },
+        { credits, route, status: 200, durationMs: performance.now() - started, tokens },
         guard,
       );
       settlement = settling instanceof Promise ? await settling : settling;

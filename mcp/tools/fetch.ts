@@ -174,7 +174,7 @@ export const fetchTool: ToolDef<FetchToolInput> = {
         { fetch: input, accountId: grant.accountId },
         { ...ctx.host.deps, signal: ctx.signal, httpOnly: grant.httpOnly },
       );
-      return { body: fetched, credits: fetched.credits, degraded: fetched.degraded };
+      return { body: fetched, credits: fetched.credits, degraded: fetched.degraded, tokens: fetched.tokens };
     });
     const { screenshot: _s, actions, ...result } = outcome.result;
     const present = TEXT_FIELDS.filter((field) => typeof result[field] === "string");

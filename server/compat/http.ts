@@ -194,7 +194,9 @@ export function compatMetered<T>(
   request: Request,
   set: { headers: Record<string, string | number> },
   route: string,
-  run: (admission: Admission | null) => Promise<{ body: T; credits: number; degraded?: string }>,
+  run: (
+    admission: Admission | null,
+  ) => Promise<{ body: T; credits: number; degraded?: string; tokens?: number }>,
 ): Promise<T> {
   return metered(guard, authRequest(request), set, route, run);
 }

@@ -83,7 +83,7 @@ async function parse(
       creditsUsed: outcome.credits,
       now: (deps.now ?? Date.now)(),
     });
-    return { body: { success: true as const, data }, credits: outcome.credits };
+    return { body: { success: true as const, data }, credits: outcome.credits, tokens: outcome.tokens };
   });
 }
 

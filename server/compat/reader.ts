@@ -179,7 +179,7 @@ function readPage(
     set.headers["x-cache"] = outcome.cache.hit ? "HIT" : "MISS";
     set.headers["x-fetch-type"] = outcome.result.method === "stealth" ? "stealth" : "basic";
     const page = readerPage(outcome, options);
-    const answer = { credits: outcome.credits, degraded: outcome.degraded };
+    const answer = { credits: outcome.credits, degraded: outcome.degraded, tokens: outcome.tokens };
     if (shape === "json") return { body: { code: 200, status: 20000, data: page }, ...answer };
     if (shape === "stream") {
       // One event with the whole page: siphon answers when the page is read, so the first is the most complete.

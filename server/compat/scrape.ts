@@ -40,7 +40,12 @@ async function scrape(
       creditsUsed: credits,
       now: (deps.now ?? Date.now)(),
     });
-    return { body: { success: true as const, data }, credits, degraded: outcome.degraded };
+    return {
+      body: { success: true as const, data },
+      credits,
+      degraded: outcome.degraded,
+      tokens: outcome.tokens,
+    };
   });
 }
 

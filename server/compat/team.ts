@@ -1,5 +1,6 @@
+import { UNLIMITED } from "../../src/auth/plans.ts";
 import type { Principal } from "../../src/auth/principal.ts";
-import { usageReport } from "../../src/auth/usage-report.ts";
+import { usageHistory, usageReport } from "../../src/auth/usage-report.ts";
 import { nextWeekStart, weekStart } from "../../src/auth/week.ts";
 import { type Guard, identify } from "../guard.ts";
 import { authRequest, compatPlugin } from "./http.ts";
@@ -20,6 +21,34 @@ async function creditUsage(guard: Guard, request: Request) {
     plan: report.weekly.limit,
     start: new Date(weekStart(now)).toISOString(),
     end: new Date(nextWeekStart(now)).toISOString(),
+  };
+}
+
+/** LLM tokens this quota week; siphon has no token quota, so what remains is UNLIMITED. */
+async function tokenUsage(guard: Guard, request: Request) {
+  const principal = await who(guard, request);
+  const now = guard.now();
+  const weeks = await usageHistory(principal, guard, false);
+  const start = new Date(weekStart(now)).toISOString();
+  return {
+    used: weeks.find((week) => week.start === start)?.tokens ?? 0,
+    start,
+    end: new Date(nextWeekStart(now)).toISOString(),
+  };
+}
+
+/** Firecrawl's historical usage (v1 and v2 alike): one period per quota week (per key with byApiKey=true), the key's id as apiKey. */
+async function history(guard: Guard, request: Request, field: "credits" | "tokens") {
+  const byKey = /^(1|true)$/i.test(new URL(request.url).searchParams.get("byApiKey") ?? "");
+  const weeks = await usageHistory(await who(guard, request), guard, byKey);
+  return {
+    success: true as const,
+    periods: weeks.map((week) => {
+      const period: Record<string, unknown> = { startDate: week.start, endDate: week.end };
+      if (byKey) period.apiKey = week.keyId ?? null;
+      period[field === "credits" ? "creditsUsed" : "tokensUsed"] = week[field];
+      return period;
+    }),
   };
 }
 
@@ -108,6 +137,60 @@ export function teamRoutes(guard: Guard) {
       ),
     )
     .get(
+      "/v1/team/token-usage",
+      async ({ request }) => {
+        const usage = await tokenUsage(guard, request);
+        return {
+          success: true as const,
+          data: {
+            remaining_tokens: UNLIMITED,
+            plan_tokens: UNLIMITED,
+            tokens_used: usage.used,
+            billing_period_start: usage.start,
+            billing_period_end: usage.end,
+          },
+        };
+      },
+      doc("Token usage (Firecrawl v1)", TOKENS),
+    )
+    .get(
+      "/v2/team/token-usage",
+      async ({ request }) => {
+        const usage = await tokenUsage(guard, request);
+        return {
+          success: true as const,
+          data: {
+            remainingTokens: UNLIMITED,
+            planTokens: UNLIMITED,
+            tokensUsed: usage.used,
+            billingPeriodStart: usage.start,
+            billingPeriodEnd: usage.end,
+          },
+        };
+      },
+      doc("Token usage (Firecrawl v2)", TOKENS),
+    )
+    .get(
+      "/v1/team/credit-usage/historical",
+      ({ request }) => history(guard, request, "credits"),
+      doc("Credit usage by week (Firecrawl v1)", HISTORY),
+    )
+    .get(
+      "/v2/team/credit-usage/historical",
+      ({ request }) => history(guard, request, "credits"),
+      doc("Credit usage by week (Firecrawl v2)", HISTORY),
+    )
+    .get(
+      "/v1/team/token-usage/historical",
+      ({ request }) => history(guard, request, "tokens"),
+      doc("Token usage by week (Firecrawl v1)", HISTORY),
+    )
+    .get(
+      "/v2/team/token-usage/historical",
+      ({ request }) => history(guard, request, "tokens"),
+      doc("Token usage by week (Firecrawl v2)", HISTORY),
+    )
+    .get(
       "/v1/team/queue-status",
       ({ request }) => queueStatus(guard, request),
       doc("Queue status (Firecrawl v1)", QUEUE),
@@ -132,3 +215,7 @@ export function teamRoutes(guard: Guard) {
 const QUEUE =
   "The caller's jobs: jobsInQueue, activeJobsInQueue (processing), waitingJobsInQueue (queued), maxConcurrency (SIPHON_BROWSER_CONCURRENCY), mostRecentSuccess (the last job completed in 24 h).";
 const CONC = "concurrency: the caller's jobs processing now; maxConcurrency: SIPHON_BROWSER_CONCURRENCY.";
+const TOKENS =
+  "LLM tokens (input and output) the account's requests used this quota week (extraction, summaries, answers; from the request log): tokensUsed, the week as the billing period; siphon has no token quota, so remaining and plan tokens are 2147483647.";
+const HISTORY =
+  "{success, periods: [{startDate, endDate, creditsUsed | tokensUsed}]}: one period per quota week (Monday 00:00 UTC) over the last 26 weeks, from the request log; ?byApiKey=true splits each week by key (apiKey: the key's id, null for requests without one).";

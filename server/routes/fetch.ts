@@ -37,7 +37,7 @@ function run(
     const result = outcome.result as unknown as Record<string, unknown>;
     // A cached page answers the same fields each time but `elapsed`: its JSON is kept.
     const answer = templatedJson(result, "elapsed", outcome.result.links);
-    return { body: answer, credits: outcome.credits, degraded: outcome.degraded };
+    return { body: answer, credits: outcome.credits, degraded: outcome.degraded, tokens: outcome.tokens };
   });
 }
 

@@ -34,7 +34,7 @@ export function parseRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
           { options, body: upload.bytes, accountId: admission?.principal.account.id ?? LOCAL_ACCOUNT_ID },
           { ...deps, signal: request.signal, llmLog: log },
         );
-        return { body: outcome.result, credits: outcome.credits };
+        return { body: outcome.result, credits: outcome.credits, tokens: outcome.tokens };
       });
     },
     {

@@ -141,7 +141,7 @@ async function charge(admission: Admission, credits: number, now: number, ctx: A
  */
 export function settle(
   admission: Admission,
-  outcome: { credits: number; route: string; status: number; durationMs: number },
+  outcome: { credits: number; route: string; status: number; durationMs: number; tokens?: number },
   ctx: AuthContext,
 ): Awaitable<Settlement> {
   const { account, key } = admission.principal;
@@ -153,6 +153,7 @@ export function settle(
     status: outcome.status,
     durationMs: Math.round(outcome.durationMs),
     credits: outcome.credits,
+    tokens: outcome.tokens ?? 0,
     at: now,
   });
   const settlement: Awaitable<Settlement> =

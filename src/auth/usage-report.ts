@@ -54,3 +54,43 @@ export async function usageReport(principal: Principal, ctx: AuthContext): Promi
     upgradeUrl: ctx.config.upgradeUrl,
   };
 }
+
+/** How many quota weeks a usage history goes back (this one included). */
+export const HISTORY_WEEKS = 26;
+const WEEK_MS = 7 * 86_400_000;
+
+/** One quota week of an account's usage (or one key's, when asked by key). */
+export interface UsageWeek {
+  /** The week, Monday 00:00 UTC to the next Monday. */
+  start: string;
+  end: string;
+  /** The key's id (null: requests without a key), when asked by key. */
+  keyId?: string | null;
+  credits: number;
+  /** LLM tokens the requests used, as the request log counted them. */
+  tokens: number;
+}
+
+/**
+ * The caller's account's credits and LLM tokens per quota week over the last HISTORY_WEEKS
+ * weeks, from the request log, oldest first; `byKey` splits each week by key. Weeks without
+ * requests are left out. Reading it is not metered.
+ */
+export async function usageHistory(
+  principal: Principal,
+  ctx: AuthContext,
+  byKey: boolean,
+): Promise<UsageWeek[]> {
+  const since = weekStart(ctx.now()) - (HISTORY_WEEKS - 1) * WEEK_MS;
+  const periods = await ctx.store.usage.periods(principal.account.id, since, byKey);
+  return periods.map((period) => {
+    const week: UsageWeek = {
+      start: new Date(period.start).toISOString(),
+      end: new Date(period.start + WEEK_MS).toISOString(),
+      credits: period.credits,
+      tokens: period.tokens,
+    };
+    if (byKey) week.keyId = period.keyId ?? null;
+    return week;
+  });
+}

@@ -1,3 +1,4 @@
+import type { FetchResult } from "../schemas/fetch.ts";
 import type { CacheInfo } from "./fetch-page.ts";
 
 /** What a page operation's cost is read from. */
@@ -33,3 +34,15 @@ export const operationCredits = {
   search: (pagesFetched: number) => 1 + pagesFetched,
   reading: (pagesFetched: number) => pagesFetched,
 } as const;
+
+/**
+ * The LLM tokens (input and output) a page's result says it used: extraction, the summary and
+ * the answer, each counted where the result reports it (the request log sums them per request).
+ */
+export function pageTokens(result: FetchResult): number {
+  let tokens = 0;
+  for (const used of [result.extractTokensUsed, result.summaryTokensUsed, result.answerTokensUsed]) {
+    if (used) tokens += used.input + used.output;
+  }
+  return tokens;
+}

@@ -8,7 +8,7 @@ import { withDeadline } from "../scrape/deadline.ts";
 import { type PageMetaTags, pageMetaTags } from "../scrape/meta-tags.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
 import { type SummaryOutcome, summarize } from "../summary/index.ts";
-import { pageCredits } from "./credits.ts";
+import { pageCredits, pageTokens } from "./credits.ts";
 import { readDocument } from "./document.ts";
 import { type FetchOutcome, fetchPage } from "./fetch-page.ts";
 import { planScrape, type ScrapePlan, type ScrapeRequest } from "./scrape-plan.ts";
@@ -23,6 +23,8 @@ export type ScrapeDeps = ExtractDeps;
 export interface ScrapeOutcome extends FetchOutcome {
   /** What the page cost (pageCredits): the number every surface reports and charges. */
   credits: number;
+  /** The LLM tokens it used (pageTokens): extraction, summary, answer; the request log keeps them. */
+  tokens: number;
   /** The page's meta tags (HTML pages, when ScrapeRequest.meta asks). */
   meta?: PageMetaTags;
   summary?: SummaryOutcome;
@@ -89,7 +91,7 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
   const html = result.contentType === "html" ? (result.rawHtml ?? "") : undefined;
   const markdown = result.markdown ?? result.content;
   const warnings: string[] = [];
-  const outcome: ScrapeOutcome = { ...fetched, result, credits: 0, warnings };
+  const outcome: ScrapeOutcome = { ...fetched, result, credits: 0, tokens: 0, warnings };
   if (image) {
     outcome.screenshot = image.data.screenshot;
     result.screenshot = Buffer.from(image.image.data).toString("base64");
@@ -174,6 +176,7 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
   for (const field of plan.added) delete (result as Record<string, unknown>)[field];
   if (warnings.length) result.warning = [result.warning, ...warnings].filter(Boolean).join(" ");
   outcome.credits = pageCredits({ cache: fetched.cache, screenshotBeside: image !== undefined });
+  outcome.tokens = pageTokens(result);
   return outcome;
 }
 

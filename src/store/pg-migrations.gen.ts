@@ -77,5 +77,14 @@ export const PG_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795918173223,
     "hash": "1f0cdbef5797bc79382655a95d4066c448dd9594a76d07ac89301cd07c0fc4e1",
     "tag": "0004_job_items_frontier"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"request_log\" ADD COLUMN \"tokens\" bigint DEFAULT 0 NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795937688828,
+    "hash": "20866a46dbe985b4f684fe822b6bb0dca5b3ef6cf19bade420bbf1f4b6edb5e6",
+    "tag": "0005_request_log_tokens"
   }
 ];

@@ -105,6 +105,8 @@ export const requestLog = pgTable(
     credits: bigint("credits", { mode: "number" }).notNull(),
     at: ms("at").notNull(),
     count: integer("count").notNull().default(1),
+    /** LLM tokens (input and output) the row's requests used, summed. */
+    tokens: bigint("tokens", { mode: "number" }).notNull().default(0),
   },
   (table) => [
     index("request_log_account_at").on(table.accountId, table.at),

@@ -53,6 +53,7 @@ export function pgUsage(pg: PgConnection): PgUsage {
     into.count += row.count;
     into.durationMs += row.durationMs;
     into.credits += row.credits;
+    into.tokens = (into.tokens ?? 0) + (row.tokens ?? 0);
     into.at = Math.max(into.at, row.at);
   };
 
@@ -72,6 +73,7 @@ export function pgUsage(pg: PgConnection): PgUsage {
             credits: r.credits,
             at: r.at,
             count: r.count,
+            tokens: r.tokens ?? 0,
           })),
         ),
       );
@@ -212,6 +214,28 @@ export function pgUsage(pg: PgConnection): PgUsage {
           day: num(row.day),
           requests: num(row.requests),
           succeeded: num(row.succeeded),
+        }));
+      });
+    },
+    async periods(accountId, since, byKey) {
+      await flush();
+      return pg.run(async (db) => {
+        // The week of `at`: 1970-01-01 was a Thursday, so weeks from Monday start 3 days before its multiples of 7.
+        const week = sql`(((at + 259200000) / 604800000) * 604800000 - 259200000)`;
+        const rows = (await db.execute(
+          byKey
+            ? sql`SELECT ${week} AS start, key_id, sum(credits) AS credits, sum(tokens) AS tokens
+                  FROM request_log WHERE account_id = ${accountId} AND at >= ${since}::bigint
+                  GROUP BY 1, key_id ORDER BY 1, key_id NULLS FIRST`
+            : sql`SELECT ${week} AS start, sum(credits) AS credits, sum(tokens) AS tokens
+                  FROM request_log WHERE account_id = ${accountId} AND at >= ${since}::bigint
+                  GROUP BY 1 ORDER BY 1`,
+        )) as unknown as Record<string, unknown>[];
+        return rows.map((row) => ({
+          start: num(row.start),
+          ...(byKey ? { keyId: (row.key_id as string | null) ?? null } : {}),
+          credits: num(row.credits),
+          tokens: num(row.tokens),
         }));
       });
     },

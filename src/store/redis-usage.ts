@@ -142,5 +142,6 @@ export function redisUsage(redis: RedisConnection, durable: UsageStore): UsageSt
     logRequest: (entry) => durable.logRequest(entry),
     stats: (accountId) => durable.stats(accountId),
     daily: (accountId, since) => durable.daily(accountId, since),
+    periods: (accountId, since, byKey) => durable.periods(accountId, since, byKey),
   };
 }

@@ -108,5 +108,14 @@ export const SQLITE_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795789854813,
     "hash": "f91770329f8fec24c43666e39e3cea6e289e3dd7c36d5f8ddef24dc3caaa9c21",
     "tag": "0008_job_item_seq"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `request_log` ADD `tokens` integer DEFAULT 0 NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795937688210,
+    "hash": "21ed9b2442672326b9d95648281ff831324fc51e4019dcc7c7a0d8a68b9138c8",
+    "tag": "0009_request_log_tokens"
   }
 ];

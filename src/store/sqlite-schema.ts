@@ -85,6 +85,8 @@ export const requestLog = sqliteTable(
     at: integer("at").notNull(),
     /** Requests the row stands for: same key, route and status within one second. */
     count: integer("count").notNull().default(1),
+    /** LLM tokens (input and output) the row's requests used, summed. */
+    tokens: integer("tokens").notNull().default(0),
   },
   (table) => [
     index("request_log_account_at").on(table.accountId, table.at),

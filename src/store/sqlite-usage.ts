@@ -50,7 +50,7 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
     "SELECT at, count FROM request_log WHERE account_id = ?1 AND key_id IS NULL AND at > ?2 ORDER BY at",
   );
   const insertLog = sqlite.prepare(
-    "INSERT INTO request_log (account_id, key_id, route, status, duration_ms, credits, at, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    "INSERT INTO request_log (account_id, key_id, route, status, duration_ms, credits, at, count, tokens) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   );
   const addCredits = sqlite.prepare<{ credits: number }, [string, number, number]>(
     "INSERT INTO usage_weeks (account_id, week_start, credits) VALUES (?1, ?2, ?3) " +
@@ -69,9 +69,33 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       "FROM request_log WHERE account_id = ?1 AND at >= ?2 GROUP BY at / 86400000 ORDER BY day",
   );
 
+  // The week of `at`: 1970-01-01 was a Thursday, so weeks from Monday start 3 days before its multiples of 7.
+  const WEEK = "(((at + 259200000) / 604800000) * 604800000 - 259200000)";
+  const periods = sqlite.prepare<{ start: number; credits: number; tokens: number }, [string, number]>(
+    `SELECT ${WEEK} AS start, sum(credits) AS credits, sum(tokens) AS tokens FROM request_log ` +
+      `WHERE account_id = ?1 AND at >= ?2 GROUP BY start ORDER BY start`,
+  );
+  const keyPeriods = sqlite.prepare<
+    { start: number; keyId: string | null; credits: number; tokens: number },
+    [string, number]
+  >(
+    `SELECT ${WEEK} AS start, key_id AS keyId, sum(credits) AS credits, sum(tokens) AS tokens FROM request_log ` +
+      `WHERE account_id = ?1 AND at >= ?2 GROUP BY start, key_id ORDER BY start, key_id`,
+  );
+
   const flush = sqlite.transaction(() => {
     for (const e of pendingLog.values()) {
-      insertLog.run(e.accountId, e.keyId, e.route, e.status, e.durationMs, e.credits, e.at, e.count);
+      insertLog.run(
+        e.accountId,
+        e.keyId,
+        e.route,
+        e.status,
+        e.durationMs,
+        e.credits,
+        e.at,
+        e.count,
+        e.tokens ?? 0,
+      );
     }
     pendingLog.clear();
     lastRow = null;
@@ -142,7 +166,7 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
         const key = `${entry.keyId ?? entry.accountId}\u0000${entry.route}\u0000${entry.status}\u0000${second}`;
         row = pendingLog.get(key) ?? null;
         if (row === null) {
-          row = { ...entry, count: 0, durationMs: 0, credits: 0 };
+          row = { ...entry, count: 0, durationMs: 0, credits: 0, tokens: 0 };
           pendingLog.set(key, row);
         }
         lastRow = row;
@@ -150,6 +174,7 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       row.count++;
       row.durationMs += entry.durationMs;
       row.credits += entry.credits;
+      row.tokens = (row.tokens ?? 0) + (entry.tokens ?? 0);
       row.at = Math.max(row.at, entry.at);
       schedule();
     },
@@ -166,6 +191,10 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
     async daily(accountId, since) {
       flushNow();
       return daily.all(accountId, since);
+    },
+    async periods(accountId, since, byKey) {
+      flushNow();
+      return byKey ? keyPeriods.all(accountId, since) : periods.all(accountId, since);
     },
     flush: flushNow,
   };

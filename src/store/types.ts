@@ -81,7 +81,19 @@ export interface RequestLogEntry {
   status: number;
   durationMs: number;
   credits: number;
+  /** LLM tokens (input and output) the request used; 0 when it used none. */
+  tokens?: number;
   at: number;
+}
+
+/** What an account (or one of its keys) used in one quota week, from the request log. */
+export interface UsagePeriod {
+  /** The week's start (Monday 00:00 UTC), ms since epoch. */
+  start: number;
+  /** The key the requests came with (null: keyless), when asked by key; else undefined. */
+  keyId?: string | null;
+  credits: number;
+  tokens: number;
 }
 
 export interface BurstVerdict {
@@ -123,6 +135,11 @@ export interface UsageStore {
    * chart), oldest first; days without requests are left out.
    */
   daily(accountId: string, since: number): Promise<DayUsage[]>;
+  /**
+   * Credits and LLM tokens per quota week (Monday 00:00 UTC) from `since` on, from the request
+   * log, oldest first, and with `byKey` per key within each week; weeks without requests are left out.
+   */
+  periods(accountId: string, since: number, byKey: boolean): Promise<UsagePeriod[]>;
 }
 
 /** An account's requests on one UTC day. */

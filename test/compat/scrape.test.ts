@@ -596,6 +596,41 @@ describe("small endpoints", () => {
     expect(await fc.v1.getQueueStatus()).toMatchObject({ success: true, jobsInQueue: 0 });
   });
 
+  test("token usage and the weekly history of credits and tokens, by key too, as the clients read them", async () => {
+    const own = await plain.createKey("max");
+    const fcOwn = new Firecrawl({ apiKey: own.key, apiUrl: plain.listen() });
+    const operated = new Firecrawl({ apiKey: key, apiUrl });
+    llm.reply = () => ({
+      json: { name: "Kettle & Co" },
+      usage: { prompt_tokens: 400, completion_tokens: 20 },
+    });
+    const before = await operated.getTokenUsageHistorical();
+    const spentBefore = before.periods.reduce((sum, period) => sum + period.tokensUsed, 0);
+    await operated.scrape(`${site.url}/compat/brand?tokens=${crypto.randomUUID()}`, {
+      formats: [{ type: "json", schema: { type: "object", properties: { name: { type: "string" } } } }],
+    });
+    llm.reply = () => ({});
+    const after = await operated.getTokenUsageHistorical();
+    expect(after.periods.reduce((sum, period) => sum + period.tokensUsed, 0)).toBe(spentBefore + 420);
+    const thisWeek = after.periods.at(-1);
+    expect(Date.parse(String(thisWeek?.endDate)) - Date.parse(String(thisWeek?.startDate))).toBe(
+      7 * 86_400_000,
+    );
+    const usage = await operated.getTokenUsage();
+    expect(usage.remainingTokens).toBe(2_147_483_647);
+    const raw = (await (
+      await fetch(`${apiUrl}/v2/team/token-usage`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { data: { tokensUsed: number } };
+    expect(raw.data.tokensUsed).toBeGreaterThanOrEqual(420);
+
+    // Another account's history holds only its own requests: one fresh scrape, one credit, its key named.
+    await fcOwn.scrape(`${site.url}/compat/brand?history=${crypto.randomUUID()}`);
+    const byKey = await fcOwn.getCreditUsageHistorical(true);
+    expect(byKey.periods).toEqual([expect.objectContaining({ apiKey: own.keyId, creditsUsed: 1 })]);
+    const v1 = (await fcOwn.v1.getCreditUsageHistorical()) as { periods: { creditsUsed: number }[] };
+    expect(v1.periods.map((period) => period.creditsUsed)).toEqual([1]);
+  });
+
   test("GET /r/<url>: the page's markdown as text/plain, Jina's JSON with Accept: application/json", async () => {
     const text = await fetch(`${apiUrl}/r/${site.url}/compat/brand`, {
       headers: { authorization: `Bearer ${key}` },

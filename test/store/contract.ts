@@ -488,6 +488,53 @@ export function storeContract(name: string, backend: () => Backend): void {
       expect(await store.usage.daily("nobody", today - 5 * day)).toEqual([]);
     });
 
+    test("periods sum credits and LLM tokens per quota week (Monday 00:00 UTC), by key when asked", async () => {
+      const { store } = await fresh();
+      const week = 7 * 86_400_000;
+      // 2027-01-04 was a Monday.
+      const monday = Date.UTC(2027, 0, 4);
+      const log = (keyId: string | null, at: number, credits: number, tokens: number, route = "fetch") =>
+        store.usage.logRequest({
+          accountId: "a1",
+          keyId,
+          route,
+          status: 200,
+          durationMs: 1,
+          credits,
+          tokens,
+          at,
+        });
+      await log("k1", monday + 10, 1, 100);
+      // The same key, route, status and second: one row, its tokens summed.
+      await log("k1", monday + 20, 1, 50);
+      await log("k2", monday + 3 * 86_400_000, 2, 0, "scrape");
+      // Sunday 23:59:59.999 belongs to the week before the next Monday.
+      await log(null, monday + week - 1, 1, 7);
+      await log("k1", monday + week, 1, 1_000);
+      await log("k1", monday - 1, 5, 5);
+      await store.usage.logRequest({
+        accountId: "other",
+        keyId: "k9",
+        route: "fetch",
+        status: 200,
+        durationMs: 1,
+        credits: 9,
+        at: monday + 5,
+      });
+      expect(await store.usage.periods("a1", monday, false)).toEqual([
+        { start: monday, credits: 5, tokens: 157 },
+        { start: monday + week, credits: 1, tokens: 1_000 },
+      ]);
+      expect(await store.usage.periods("a1", monday, true)).toEqual([
+        { start: monday, keyId: null, credits: 1, tokens: 7 },
+        { start: monday, keyId: "k1", credits: 2, tokens: 150 },
+        { start: monday, keyId: "k2", credits: 2, tokens: 0 },
+        { start: monday + week, keyId: "k1", credits: 1, tokens: 1_000 },
+      ]);
+      expect(await store.usage.periods("a1", monday - week, false)).toHaveLength(3);
+      expect(await store.usage.periods("nobody", 0, false)).toEqual([]);
+    });
+
     test("logged requests are kept when the store closes, and another process sees them", async () => {
       const { store, another } = await fresh();
       const at = Math.floor(Date.now() / 1000) * 1000;

@@ -1,0 +1,1 @@
+ALTER TABLE "request_log" ADD COLUMN "tokens" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `request_log` ADD `tokens` integer DEFAULT 0 NOT NULL;

@@ -35,6 +35,8 @@ function targetOf(raw: string): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(rest) ? rest : `https://${rest}`;
 }
 
+type SetHeaders = { headers: Record<string, string | number> };
+
 /** How the caller wants the answer: Jina's text layout, its JSON, server-sent events, or an image's bytes. */
 type Shape = "text" | "json" | "stream" | "image";
 
@@ -159,7 +161,7 @@ function readPage(
   deps: FetchDeps,
   guard: Guard,
   request: Request,
-  set: { headers: Record<string, string | number> },
+  set: SetHeaders,
 ) {
   const options = readerOptions(request.headers);
   const input = readerFetch(target, options);
@@ -227,7 +229,7 @@ function searchPages(
   deps: FetchDeps,
   guard: Guard,
   request: Request,
-  set: { headers: Record<string, string | number> },
+  set: SetHeaders,
 ) {
   const url = new URL(request.url);
   let q = url.searchParams.get("q") ?? "";
@@ -284,6 +286,14 @@ function searchPages(
  * search (GET /s/<query>), over siphon's scrape operation and search.
  */
 export function readerRoutes(deps: FetchDeps, guard: Guard) {
+  const posted = async ({ body, request, set }: { body: unknown; request: Request; set: SetHeaders }) =>
+    readPage(await postedTarget(body), deps, guard, request, set);
+  const postDoc = {
+    detail: {
+      summary: "Read a page (Jina Reader's POST form)",
+      description: `{"url": "https://…"}. ${READER_DOC}`,
+    } as never,
+  };
   return new Elysia({ name: "compat:reader" })
     .get("/r/*", ({ request, set }) => readPage(readerTarget(request.url), deps, guard, request, set), {
       detail: {
@@ -291,31 +301,13 @@ export function readerRoutes(deps: FetchDeps, guard: Guard) {
         description: `GET /r/https://example.com/page. ${READER_DOC}`,
       } as never,
     })
-    .post(
-      "/",
-      async ({ body, request, set }) => readPage(await postedTarget(body), deps, guard, request, set),
-      {
-        detail: {
-          summary: "Read a page (Jina Reader's POST form)",
-          description: `{"url": "https://…"}. ${READER_DOC}`,
-        } as never,
-      },
-    )
+    .post("/", posted, postDoc)
+    .post("/r/", posted, postDoc)
     .get("/s/*", ({ request, set }) => searchPages(deps, guard, request, set), {
       detail: {
         summary: "Search the web and read the results (Jina's search)",
         description:
           "GET /s/<query> (or /s/?q=): the top results (count, default 5) of the operator's search provider, each read as a page, in Jina's numbered text layout, or {code, status, data: [{title, url, description, content, usage}]} with Accept: application/json. site= (repeatable) keeps results to those sites; X-Respond-With: no-content reads no page. Credits: 1, plus 1 per page fetched.",
       } as never,
-    })
-    .post(
-      "/r/",
-      async ({ body, request, set }) => readPage(await postedTarget(body), deps, guard, request, set),
-      {
-        detail: {
-          summary: "Read a page (Jina Reader's POST form)",
-          description: `{"url": "https://…"}. ${READER_DOC}`,
-        } as never,
-      },
-    );
+    });
 }

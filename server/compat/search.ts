@@ -46,19 +46,8 @@ export const FirecrawlSearchBody = T.Object(
       T.String({ maxLength: 200, description: 'A place ending with its country: "Berlin, Germany"' }),
     ),
     country: T.Optional(T.String({ maxLength: 10, description: "ISO country code" })),
-    includeDomains: T.Optional(
-      T.Array(T.String({ minLength: 1, maxLength: 253 }), {
-        maxItems: 20,
-        description:
-          "Only results on these sites (site: where the engine has it, filtered after on every engine)",
-      }),
-    ),
-    excludeDomains: T.Optional(
-      T.Array(T.String({ minLength: 1, maxLength: 253 }), {
-        maxItems: 20,
-        description: "No results on these sites (-site: where the engine has it, filtered after)",
-      }),
-    ),
+    includeDomains: SearchBody.properties.includeDomains,
+    excludeDomains: SearchBody.properties.excludeDomains,
     lang: T.Optional(T.String({ maxLength: 10, description: "v1's language, with country" })),
     timeout: T.Optional(T.Integer({ minimum: 1000, maximum: 300_000, description: "ms; past it: 408" })),
     scrapeOptions: T.Optional(

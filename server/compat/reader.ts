@@ -156,13 +156,7 @@ function readerFetch(target: string, options: ReaderOptions) {
  * and answers in the caller's shape: Jina's text, its JSON `{code, status, data}`, one
  * server-sent event with the whole page, or the screenshot's bytes. Metered like a fetch.
  */
-function readPage(
-  target: string,
-  deps: FetchDeps,
-  guard: Guard,
-  request: Request,
-  set: SetHeaders,
-) {
+function readPage(target: string, deps: FetchDeps, guard: Guard, request: Request, set: SetHeaders) {
   const options = readerOptions(request.headers);
   const input = readerFetch(target, options);
   const shape = shapeOf(request);
@@ -225,12 +219,7 @@ const SEARCH_COUNT = 5;
  * numbered text layout, or `{code, status, data: [{title, url, description, content, usage}]}`
  * with Accept: application/json. Credits as siphon's search: 1, plus 1 per page fetched.
  */
-function searchPages(
-  deps: FetchDeps,
-  guard: Guard,
-  request: Request,
-  set: SetHeaders,
-) {
+function searchPages(deps: FetchDeps, guard: Guard, request: Request, set: SetHeaders) {
   const url = new URL(request.url);
   let q = url.searchParams.get("q") ?? "";
   if (!q) {

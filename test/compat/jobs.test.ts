@@ -640,10 +640,10 @@ describe("errors surface as the SDK's own", () => {
     expect(await sdkError(fc.getCrawlStatus("crawl_nope"))).toMatchObject({ status: 404, code: "not_found" });
     expect(await sdkError(fc.getBatchScrapeStatus("batch_nope"))).toMatchObject({ status: 404 });
     expect(await sdkError(fc.getAgentStatus("job_nope"))).toMatchObject({ status: 404 });
-    expect(await sdkError(fc.startCrawl(`${site.url}/`, { prompt: "docs only" }))).toMatchObject({
-      status: 400,
-      code: "not_implemented",
-    });
+    // A crawl prompt needs an LLM; this server has none.
+    const noModel = await sdkError(fcPlain.startCrawl(`${site.url}/`, { prompt: "docs only" }));
+    expect(noModel).toMatchObject({ status: 400, code: "invalid_request" });
+    expect(noModel.message).toContain("A crawl prompt needs an LLM");
   });
 
   test("a blocked crawl start is refused at submit: a 403 to the SDK's crawl and to the v1 client", async () => {

@@ -18,6 +18,7 @@ import { agentRoutes } from "./routes/agent.ts";
 import { agentJobRoutes } from "./routes/agent-jobs.ts";
 import { answerRoutes } from "./routes/answer.ts";
 import { askRoutes } from "./routes/ask.ts";
+import { browserRoutes } from "./routes/browser.ts";
 import { crawlPreviewRoutes } from "./routes/crawl-preview.ts";
 import { demoRoutes } from "./routes/demo.ts";
 import { extractRoutes } from "./routes/extract.ts";
@@ -166,6 +167,7 @@ export function createApp(options: AppOptions) {
     .use(fetchRoutes(options, guard, options.log))
     .use(parseRoutes(options, guard, options.log))
     .use(crawlPreviewRoutes(options, guard))
+    .use(browserRoutes(options, guard))
     .use(screenshotRoutes(options, guard))
     .use(searchRoutes(options, guard))
     .use(answerRoutes(options, guard, options.log))

@@ -127,6 +127,12 @@ const SETTINGS = {
     default: 4,
     doc: "Pages open at once in the shared browser",
   },
+  browserSessionsPerAccount: {
+    env: "SIPHON_BROWSER_SESSIONS_PER_ACCOUNT",
+    kind: "int",
+    default: 2,
+    doc: "Browser sessions one account may keep open at once; all of them together hold at most SIPHON_BROWSER_CONCURRENCY - 1 pages, so fetches always have one",
+  },
   crawlHostConcurrency: {
     env: "SIPHON_CRAWL_HOST_CONCURRENCY",
     kind: "int",

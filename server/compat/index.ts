@@ -7,6 +7,7 @@ import type { WatchService } from "../../src/watch/index.ts";
 import type { Guard } from "../guard.ts";
 import { agentRoutes } from "./agent.ts";
 import { batchRoutes } from "./batch.ts";
+import { browserRoutes } from "./browser.ts";
 import { crawlRoutes } from "./crawl.ts";
 import { extractRoutes } from "./extract.ts";
 import { compatPlugin } from "./http.ts";
@@ -58,6 +59,7 @@ export function compatRoutes(
   return new Elysia({ name: "compat" })
     .use(scrapeRoutes(options, guard, log))
     .use(parseRoutes(options, guard, log))
+    .use(browserRoutes(options, guard))
     .use(crawlRoutes(options, guard))
     .use(batchRoutes(options, guard))
     .use(mapRoutes(options, guard))

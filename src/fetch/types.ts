@@ -1,4 +1,5 @@
 import type { PageAction } from "../schemas/actions.ts";
+import type { LivePage } from "./browser/live.ts";
 
 /** What an engine returns: the raw answer of the target, before any extraction. */
 export interface FetchedPage {
@@ -86,6 +87,8 @@ export interface FetchEngine {
   readonly name: EngineName;
   /** Fetches `url`; throws SiphonError (forbidden_url, timeout, network_error, content_too_large). */
   fetch(url: string, options?: EngineFetchOptions): Promise<FetchedPage>;
+  /** Browser engines: a page kept open across requests (a browser session), under the same guard. */
+  openLive?(): Promise<LivePage>;
   close?(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { ExtractorPool, HtmlExtractor } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";
 import type { EngineName, FetchEngine } from "../fetch/types.ts";
+import { createSessions, type Sessions } from "../sessions/index.ts";
 import { createRenderMemo, type RenderMemo } from "./render-memo.ts";
 
 /** Engines by name, loaded lazily so a run pays only for what it uses. */
@@ -17,6 +18,8 @@ export interface Engines {
    * its first page does not wait for them to load (about 50 ms); nothing when extraction is inline.
    */
   startExtraction?(): void;
+  /** The process's browser sessions (live pages kept open between requests), closed with the engines. */
+  sessions?: Sessions;
 }
 
 /** Default ceiling of extraction threads: each holds its own copy of the extraction code (~30 MiB). */
@@ -69,8 +72,10 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
     threads > 0
       ? async (html, url, options) => (await extractorPool()).extract(html, url, options)
       : undefined;
+  const sessions = createSessions();
   return {
     extract,
+    sessions,
     startExtraction() {
       if (threads > 0) void extractorPool();
     },
@@ -86,6 +91,7 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
       return engine;
     },
     async close() {
+      await sessions.closeAll();
       for (const engine of loaded.values()) await (await engine).close?.();
       loaded.clear();
       if (pool) await (await pool).close();

@@ -7,6 +7,7 @@ import { parseTargetUrl } from "../url.ts";
 import { madeOutputs, runActions } from "./actions.ts";
 import { type ByteBudget, watchBytes } from "./budget.ts";
 import { capture } from "./capture.ts";
+import { openLivePage } from "./live.ts";
 import { countryKey } from "./locale.ts";
 import { crashError, navigationError, unfinishedNavigation } from "./navigation-error.ts";
 import { preparePage } from "./page-setup.ts";
@@ -224,6 +225,7 @@ export function createBrowserEngine(
 
   return {
     name: kind,
+    openLive: () => openLivePage(config, pool, guard, { stealth: engineOptions.stealth }),
     async fetch(rawUrl, options = {}) {
       const target = parseTargetUrl(rawUrl);
       const timeoutMs = options.timeoutMs ?? config.browserTimeoutMs;

@@ -36,6 +36,51 @@ async function accountOf(guard: Guard, request: Request): Promise<string> {
   return (await identify(guard, authRequest(request))).account.id;
 }
 
+/** An execute or interact body: JavaScript for the page ("node"); other languages and prompts refused. */
+function readExecute(body: unknown, defaultLanguage: string) {
+  const input = validate(
+    ExecuteBody,
+    readFirecrawlBody(body ?? {}, {
+      accepted: ["code", "language", "timeout"],
+      ignored: [],
+      unsupported: { prompt: (value) => value === undefined || value === null || value === "" },
+    }),
+  );
+  const language = (input.language ?? defaultLanguage).toLowerCase();
+  if (language !== "node" && language !== "javascript" && language !== "js") {
+    throw notSupported(
+      `language "${language}"`,
+      'Send JavaScript with language "node": it runs in the page.',
+    );
+  }
+  return input;
+}
+
+/**
+ * Runs an execute's code in a session's page as the body of an async function: what it returns
+ * comes back in `result` as JSON; what it throws, or a return JSON cannot hold, in `stderr` with
+ * exitCode 1, as a process's failure would.
+ */
+async function execute(
+  deps: FetchDeps,
+  accountId: string,
+  sessionId: string,
+  input: { code: string; timeout?: number },
+) {
+  const action = { type: "executeJavascript", script: input.code };
+  try {
+    const outcome = await sessionsOf(deps).act(accountId, sessionId, {
+      actions: [action as never],
+      timeout: (input.timeout ?? 30) * 1000,
+    });
+    const value = outcome.actions.javascriptReturns[0]?.value ?? null;
+    return { success: true, result: JSON.stringify(value), stdout: "", stderr: "", exitCode: 0 };
+  } catch (error) {
+    if (!(error instanceof SiphonError) || error.type !== "invalid_request") throw error;
+    return { success: true, result: "", stdout: "", stderr: error.message, exitCode: 1 };
+  }
+}
+
 /**
  * Firecrawl's browser sessions over siphon's (src/sessions): create (ttl, activityTtl), execute
  * (node code, run in the page as the body of an async function: what it returns comes back in
@@ -74,46 +119,41 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
     )
     .post(
       "/v2/browser/:id/execute",
-      ({ body, params, set, request }) => {
-        const input = validate(
-          ExecuteBody,
-          readFirecrawlBody(body ?? {}, {
-            accepted: ["code", "language", "timeout"],
-            ignored: [],
-            unsupported: {},
-          }),
-        );
-        const language = (input.language ?? "bash").toLowerCase();
-        if (language !== "node" && language !== "javascript" && language !== "js") {
-          throw notSupported(
-            `language "${language}"`,
-            'Send JavaScript with language "node": it runs in the page.',
-          );
-        }
-        return compatMetered(guard, request, set as Set, "browser", async (admission) => {
+      ({ body, params, set, request }) =>
+        compatMetered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-          const action = { type: "executeJavascript", script: input.code };
-          try {
-            const outcome = await sessionsOf(deps).act(accountId, params.id, {
-              actions: [action as never],
-              timeout: (input.timeout ?? 30) * 1000,
-            });
-            const value = outcome.actions.javascriptReturns[0]?.value ?? null;
-            return {
-              body: { success: true, result: JSON.stringify(value), stdout: "", stderr: "", exitCode: 0 },
-              credits: 0,
-            };
-          } catch (error) {
-            // The script's own failure is the run's outcome, as a process's non-zero exit is.
-            if (!(error instanceof SiphonError) || error.type !== "invalid_request") throw error;
-            return {
-              body: { success: true, result: "", stdout: "", stderr: error.message, exitCode: 1 },
-              credits: 0,
-            };
-          }
-        });
-      },
+          // Whose session it is comes first: another's, or one that ended, is a 404 whatever the body.
+          sessionsOf(deps).check(accountId, params.id);
+          const input = readExecute(body, "bash");
+          return { body: await execute(deps, accountId, params.id, input), credits: 0 };
+        }),
       { detail: { summary: "Run code in a browser session's page (Firecrawl v2)" } as never },
+    )
+    .post(
+      "/v2/scrape/:id/interact",
+      ({ body, params, set, request }) =>
+        compatMetered(guard, request, set as Set, "browser", async (admission) => {
+          const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
+          sessionsOf(deps).checkScrape(accountId, params.id);
+          const input = readExecute(body, "node");
+          const session = await sessionsOf(deps).continueScrape(accountId, params.id, deps);
+          return { body: await execute(deps, accountId, session, input), credits: 0 };
+        }),
+      {
+        detail: {
+          summary: "Continue a scrape's page (Firecrawl v2 scrape interaction)",
+          description:
+            "Runs node code in the page of a scrape made in the last 10 minutes by the same account: the first call opens a browser session at the scrape's page (its actions run again), later calls go on in it. DELETE closes it. prompt, bash and python are refused.",
+        } as never,
+      },
+    )
+    .delete(
+      "/v2/scrape/:id/interact",
+      async ({ params, request }) => {
+        const stopped = await sessionsOf(deps).stopScrape(await accountOf(guard, request), params.id);
+        return { success: true, status: stopped ? "closed" : "none" };
+      },
+      { detail: { summary: "Stop continuing a scrape's page (Firecrawl v2)" } as never },
     )
     .get(
       "/v2/browser",

@@ -34,9 +34,17 @@ async function scrape(
     if (outcome.cache.hit) set.headers["x-cache-age"] = String(outcome.cache.ageSeconds ?? 0);
     set.headers["x-fetch-type"] = outcome.result.method === "stealth" ? "stealth" : "basic";
     const { credits } = outcome;
+    const scrapeId = String(set.headers["x-request-id"] ?? crypto.randomUUID());
+    // Firecrawl's scrape interaction continues a scrape by its id: its page and what shaped it.
+    deps.engines.sessions?.rememberScrape(scrapeId, {
+      accountId,
+      url: outcome.result.url,
+      stealth: scrapeRequest.fetch.stealth,
+      actions: scrapeRequest.fetch.actions,
+    });
     const data = toDocument(outcome, asked, {
       sourceURL: body.url,
-      scrapeId: String(set.headers["x-request-id"] ?? crypto.randomUUID()),
+      scrapeId,
       creditsUsed: credits,
       now: (deps.now ?? Date.now)(),
     });

@@ -59,10 +59,12 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
     )
     .post(
       "/v1/browser/:id/actions",
-      ({ body, params, set, request }) => {
-        const input = validate(SessionActBody, body);
-        return metered(guard, request, set as Set, "browser", async (admission) => {
+      ({ body, params, set, request }) =>
+        metered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
+          // Whose session it is comes first: another's, or one that ended, is a 404 whatever the body.
+          sessionsOf(deps).check(accountId, params.id);
+          const input = validate(SessionActBody, body);
           const outcome = await sessionsOf(deps).act(accountId, params.id, input);
           const actions = {
             screenshots: outcome.actions.screenshots.map((shot) => Buffer.from(shot.data).toString("base64")),
@@ -71,8 +73,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
             pdfs: outcome.actions.pdfs.map((pdf) => Buffer.from(pdf).toString("base64")),
           };
           return { body: { success: true, url: outcome.url, actions }, credits: outcome.visited ? 1 : 0 };
-        });
-      },
+        }),
       {
         detail: {
           summary: "Go to a page and/or run actions in a browser session",
@@ -83,10 +84,11 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
     )
     .post(
       "/v1/browser/:id/read",
-      ({ body, params, set, request }) => {
-        const input = validate(SessionReadBody, body ?? {});
-        return metered(guard, request, set as Set, "browser", async (admission) => {
+      ({ body, params, set, request }) =>
+        metered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
+          sessionsOf(deps).check(accountId, params.id);
+          const input = validate(SessionReadBody, body ?? {});
           const outcome = await sessionsOf(deps).read(accountId, params.id, input, {
             ...deps,
             signal: request.signal,
@@ -94,8 +96,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
           });
           // The page is already in the session: reading it visits nothing.
           return { body: outcome.result, credits: 0, tokens: outcome.tokens };
-        });
-      },
+        }),
       {
         detail: {
           summary: "Read a browser session's page as it is now",

@@ -49,6 +49,10 @@ export interface Sessions {
   /** Opens a session for `accountId` (and goes to `url` when given). Throws rate_limited past the caps. */
   create(accountId: string, input: SessionCreateInput, deps: SessionDeps): Promise<SessionInfo>;
   list(accountId: string): SessionInfo[];
+  /** Throws not_found unless `id` is an open session of `accountId` (checked before a request's body is). */
+  check(accountId: string, id: string): void;
+  /** Throws not_found unless `scrapeId` is a recent scrape of `accountId`. */
+  checkScrape(accountId: string, scrapeId: string): void;
   /** Goes to `url` and/or runs `actions` on the session's page. Throws not_found for another's or a closed session. */
   act(accountId: string, id: string, input: SessionActInput): Promise<StepOutcome>;
   /** The page as it is now, read as a document in the asked formats (the scrape operation, nothing fetched). */
@@ -57,7 +61,33 @@ export interface Sessions {
   close(accountId: string, id: string): Promise<{ durationMs: number }>;
   /** Closes every session (the server shutting down). */
   closeAll(): Promise<void>;
+  /**
+   * Remembers a scrape for SCRAPE_MEMORY_MS so that it can be continued (scrape interaction):
+   * whose it was, its page and what shaped it (stealth, the actions it ran).
+   */
+  rememberScrape(scrapeId: string, scrape: RememberedScrape): void;
+  /**
+   * The session that continues a remembered scrape of `accountId`: the one opened before, else
+   * a new one at the scrape's page with its actions run again. Throws not_found for a scrape it
+   * does not remember (too old, another account's, never made) and create's errors.
+   */
+  continueScrape(accountId: string, scrapeId: string, deps: SessionDeps): Promise<string>;
+  /** Closes the session continuing a scrape; false when there is none. Throws not_found for a scrape it does not remember. */
+  stopScrape(accountId: string, scrapeId: string): Promise<boolean>;
 }
+
+/** A scrape as it can be continued: its page and what shaped it. */
+export interface RememberedScrape {
+  accountId: string;
+  url: string;
+  stealth: boolean;
+  actions?: unknown[];
+}
+
+/** How long a scrape can be continued after it was made. */
+export const SCRAPE_MEMORY_MS = 10 * 60_000;
+/** How many recent scrapes are remembered at most (the oldest are forgotten first). */
+const SCRAPES_REMEMBERED = 1_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -80,6 +110,7 @@ const gone = (id: string) =>
 /** The process's browser sessions (see the module comment). */
 export function createSessions(now: () => number = Date.now): Sessions {
   const open = new Map<string, Session>();
+  const scrapes = new Map<string, RememberedScrape & { at: number; sessionId?: string }>();
 
   /** Arms the session's end: its ttl, or its idle time from its last request, whichever is first. */
   const arm = (session: Session) => {
@@ -119,7 +150,18 @@ export function createSessions(now: () => number = Date.now): Sessions {
     return { url: session.url, actions: made, visited: input.url !== undefined };
   }
 
-  return {
+  /** A recent scrape of the account's; not_found for one too old, another's, or never made. */
+  const rememberedOf = (accountId: string, scrapeId: string) => {
+    const scrape = scrapes.get(scrapeId);
+    if (!scrape || scrape.accountId !== accountId || now() - scrape.at > SCRAPE_MEMORY_MS) {
+      throw new SiphonError("not_found", `No recent scrape ${scrapeId} to continue`, {
+        hint: "A scrape can be continued for 10 minutes after it was made, by the account that made it.",
+      });
+    }
+    return scrape;
+  };
+
+  const api: Sessions = {
     async create(accountId, input, deps) {
       const perAccount = Math.max(1, deps.config.browserSessionsPerAccount);
       const total = deps.config.browserConcurrency - 1;
@@ -169,6 +211,13 @@ export function createSessions(now: () => number = Date.now): Sessions {
       }
       return infoOf(session);
     },
+    check(accountId, id) {
+      const session = open.get(id);
+      if (!session || session.accountId !== accountId || session.page.ended) throw gone(id);
+    },
+    checkScrape(accountId, scrapeId) {
+      rememberedOf(accountId, scrapeId);
+    },
     list(accountId) {
       return [...open.values()].filter((s) => s.accountId === accountId && !s.page.ended).map(infoOf);
     },
@@ -198,5 +247,42 @@ export function createSessions(now: () => number = Date.now): Sessions {
     async closeAll() {
       await Promise.all([...open.values()].map(end));
     },
+    rememberScrape(scrapeId, scrape) {
+      if (scrapes.size >= SCRAPES_REMEMBERED) {
+        const oldest = scrapes.keys().next().value;
+        if (oldest !== undefined) scrapes.delete(oldest);
+      }
+      scrapes.set(scrapeId, { ...scrape, at: now() });
+    },
+    async continueScrape(accountId, scrapeId, deps) {
+      const scrape = rememberedOf(accountId, scrapeId);
+      const existing = scrape.sessionId ? open.get(scrape.sessionId) : undefined;
+      if (existing && !existing.page.ended) return existing.id;
+      const session = await api.create(
+        accountId,
+        { ttl: SCRAPE_MEMORY_MS / 1000, activityTtl: 300, stealth: scrape.stealth },
+        deps,
+      );
+      try {
+        const step = open.get(session.id) as Session;
+        await step.page.goto(scrape.url, 30_000);
+        if (scrape.actions?.length) await step.page.act(parseActions(scrape.actions), 30_000);
+        step.url = (await step.page.snapshot()).url;
+      } catch (error) {
+        await api.close(accountId, session.id).catch(() => {});
+        throw error;
+      }
+      scrape.sessionId = session.id;
+      return session.id;
+    },
+    async stopScrape(accountId, scrapeId) {
+      const scrape = rememberedOf(accountId, scrapeId);
+      const session = scrape.sessionId ? open.get(scrape.sessionId) : undefined;
+      if (!session) return false;
+      scrape.sessionId = undefined;
+      await end(session);
+      return true;
+    },
   };
+  return api;
 }

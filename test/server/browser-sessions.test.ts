@@ -161,4 +161,28 @@ describe("Firecrawl's browser sessions through the SDK", () => {
     },
     BROWSER_MS,
   );
+
+  test(
+    "interact continues a scrape's page: state kept between calls, stopped with stopInteraction; an unknown scrape is 404",
+    async () => {
+      const fc = new Firecrawl({ apiUrl: app.listen() });
+      const doc = await fc.scrape(`${site.url}/form`, { maxAge: 0 });
+      const scrapeId = String(doc.metadata?.scrapeId);
+      const first = await fc.interact(scrapeId, {
+        code: "document.querySelector('#q').value = 'teapots'; return location.pathname;",
+        language: "node",
+      });
+      expect(first).toMatchObject({ success: true, result: JSON.stringify("/form"), exitCode: 0 });
+      const second = await fc.interact(scrapeId, { code: "return document.querySelector('#q').value;" });
+      expect(second).toMatchObject({ result: JSON.stringify("teapots") });
+      expect(await fc.stopInteraction(scrapeId)).toMatchObject({ success: true, status: "closed" });
+      // Stopped, the next call starts again from the scraped page.
+      const fresh = await fc.interact(scrapeId, { code: "return document.querySelector('#q').value;" });
+      expect(fresh).toMatchObject({ result: JSON.stringify("") });
+      await fc.stopInteraction(scrapeId);
+      const unknown = await fc.interact("nope", { code: "return 1" }).catch((e) => e);
+      expect((unknown as SdkError).status).toBe(404);
+    },
+    BROWSER_MS,
+  );
 });

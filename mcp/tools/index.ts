@@ -1,13 +1,14 @@
 import type { ToolDef } from "../types.ts";
 import { agentTool } from "./agent.ts";
 import { batchTool } from "./batch.ts";
+import { browserTool } from "./browser.ts";
 import { crawlTool } from "./crawl.ts";
 import { extractTool } from "./extract.ts";
 import { fetchTool } from "./fetch.ts";
 import { mapTool } from "./map.ts";
 import { searchTool } from "./search.ts";
 
-/** siphon's MCP tools (DECISIONS.md names), in the order tools/list gives them. */
+/** siphon's MCP tools (DECISIONS.md names, and siphon_browser for browser sessions), in the order tools/list gives them. */
 export const TOOLS: ToolDef<never>[] = [
   fetchTool,
   searchTool,
@@ -16,4 +17,5 @@ export const TOOLS: ToolDef<never>[] = [
   extractTool,
   batchTool,
   agentTool,
+  browserTool,
 ] as unknown as ToolDef<never>[];

@@ -20,6 +20,7 @@ const TOOL_NAMES = [
   "siphon_extract",
   "siphon_batch",
   "siphon_agent",
+  "siphon_browser",
 ];
 
 let site: FixtureSite;
@@ -96,7 +97,7 @@ const fetchCall = (url: string, id = 1) => ({
 });
 
 describe("initialize and tools/list", () => {
-  test("the server names itself and lists the seven tools", async () => {
+  test("the server names itself and lists the eight tools", async () => {
     expect(client.getServerVersion()?.name).toBe("siphon");
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toContain("siphon_fetch");
@@ -123,7 +124,8 @@ describe("initialize and tools/list", () => {
       ajv.compile(tool.inputSchema);
       ajv.compile(tool.outputSchema as object);
       expect(tool.annotations).toMatchObject({
-        readOnlyHint: true,
+        // A browser session clicks and types on sites, which may change them; every other tool only reads.
+        readOnlyHint: tool.name !== "siphon_browser",
         openWorldHint: true,
         destructiveHint: false,
       });
@@ -411,7 +413,7 @@ describe("HTTP: auth, methods, metering", () => {
     const del = await fetch(`${base}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
     expect(del.status).toBe(200);
     // The server still answers as before.
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(8);
   });
 
   test("malformed JSON is a format-B 400", async () => {

@@ -11,6 +11,9 @@ import { type FixtureSite, FORM_RESULT_PREFIX, startFixtureSite } from "../helpe
 
 const BROWSER_MS = 60_000;
 
+/** A key of its own account on the app (the MCP endpoint always wants one). */
+const guardedKey = () => app.createKey("max");
+
 let site: FixtureSite;
 let app: TestApp;
 let guarded: TestApp;
@@ -131,6 +134,59 @@ describe("siphon's browser sessions", () => {
       const made = await json<{ actions: { javascriptReturns: { value: unknown }[] } }>(script);
       expect(made.actions.javascriptReturns[0]?.value).toBe("refused");
       await guarded.request(`/v1/browser/${id}`, { method: "DELETE" });
+    },
+    BROWSER_MS,
+  );
+});
+
+describe("siphon_browser (MCP)", () => {
+  test(
+    "open at a page, type in it, read it, close it: the same session across calls",
+    async () => {
+      const { key } = await guardedKey();
+      const call = async (args: Record<string, unknown>) => {
+        const response = await app.request("/mcp", {
+          method: "POST",
+          headers: {
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+            authorization: `Bearer ${key}`,
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "siphon_browser", arguments: args },
+          }),
+        });
+        const { result } = (await response.json()) as {
+          result: {
+            isError?: boolean;
+            structuredContent: Record<string, unknown>;
+            content: { text?: string }[];
+          };
+        };
+        expect(result.isError).toBeFalsy();
+        return result;
+      };
+      const opened = await call({ op: "open", url: `${site.url}/form` });
+      const id = String((opened.structuredContent.session as { id: string }).id);
+      const acted = await call({
+        op: "act",
+        session: id,
+        actions: [
+          { type: "type", selector: "#q", text: "mugs" },
+          { type: "click", selector: "#go" },
+          { type: "waitForSelector", selector: "#result" },
+        ],
+      });
+      expect(String(acted.structuredContent.url)).toStartWith(`${site.url}/form`);
+      const read = await call({ op: "read", session: id, format: "text" });
+      expect(String(read.structuredContent.content)).toContain(`${FORM_RESULT_PREFIX}mugs`);
+      const listed = await call({ op: "list" });
+      expect((listed.structuredContent.sessions as { id: string }[]).map((s) => s.id)).toEqual([id]);
+      await call({ op: "close", session: id });
+      expect(((await call({ op: "list" })).structuredContent.sessions as unknown[]).length).toBe(0);
     },
     BROWSER_MS,
   );

@@ -10,7 +10,7 @@ import {
   SessionReadBody,
 } from "../../src/schemas/sessions.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import type { Sessions } from "../../src/sessions/index.ts";
+import { sessionsOf } from "../../src/sessions/index.ts";
 import type { ToolDef, ToolImage } from "../types.ts";
 import { jsonBlock } from "./render.ts";
 
@@ -60,11 +60,6 @@ export const BrowserToolOutput = T.Object(
   { description: "What the operation gave" },
 );
 
-function sessionsOf(sessions: Sessions | undefined): Sessions {
-  if (!sessions) throw new SiphonError("browser_unavailable", "Browser sessions are not available here");
-  return sessions;
-}
-
 const need = (session: string | undefined, op: string) => {
   if (!session) throw new SiphonError("invalid_request", `${op} needs session: the id open gave`);
   return session;
@@ -88,7 +83,7 @@ export const browserTool: ToolDef<BrowserToolInput> = {
     openWorldHint: true,
   },
   async run(args, ctx) {
-    const sessions = sessionsOf(ctx.host.deps.engines.sessions);
+    const sessions = sessionsOf(ctx.host.deps.engines);
     const accountId = ctx.host.accountId;
     switch (args.op) {
       case "open": {

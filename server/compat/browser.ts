@@ -4,8 +4,8 @@ import { SiphonError } from "../../src/errors.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { SessionCreateBody } from "../../src/schemas/sessions.ts";
 import { validate } from "../../src/schemas/validate.ts";
+import { sessionsOf } from "../../src/sessions/index.ts";
 import { type Guard, identify } from "../guard.ts";
-import { sessionsOf } from "../routes/browser.ts";
 import { authRequest, compatMetered, compatPlugin, readFirecrawlBody } from "./http.ts";
 
 type Set = { headers: Record<string, string | number> };
@@ -69,7 +69,7 @@ async function execute(
 ) {
   const action = { type: "executeJavascript", script: input.code };
   try {
-    const outcome = await sessionsOf(deps).act(accountId, sessionId, {
+    const outcome = await sessionsOf(deps.engines).act(accountId, sessionId, {
       actions: [action as never],
       timeout: (input.timeout ?? 30) * 1000,
     });
@@ -102,7 +102,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
         const input = validate(SessionCreateBody, { ttl: given.ttl, activityTtl: given.activityTtl });
         return compatMetered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-          const session = await sessionsOf(deps).create(accountId, input, deps);
+          const session = await sessionsOf(deps.engines).create(accountId, input, deps);
           return {
             body: {
               success: true,
@@ -123,7 +123,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
         compatMetered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
           // Whose session it is comes first: another's, or one that ended, is a 404 whatever the body.
-          sessionsOf(deps).check(accountId, params.id);
+          sessionsOf(deps.engines).check(accountId, params.id);
           const input = readExecute(body, "bash");
           return { body: await execute(deps, accountId, params.id, input), credits: 0 };
         }),
@@ -134,9 +134,9 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
       ({ body, params, set, request }) =>
         compatMetered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-          sessionsOf(deps).checkScrape(accountId, params.id);
+          sessionsOf(deps.engines).checkScrape(accountId, params.id);
           const input = readExecute(body, "node");
-          const session = await sessionsOf(deps).continueScrape(accountId, params.id, deps);
+          const session = await sessionsOf(deps.engines).continueScrape(accountId, params.id, deps);
           return { body: await execute(deps, accountId, session, input), credits: 0 };
         }),
       {
@@ -150,7 +150,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
     .delete(
       "/v2/scrape/:id/interact",
       async ({ params, request }) => {
-        const stopped = await sessionsOf(deps).stopScrape(await accountOf(guard, request), params.id);
+        const stopped = await sessionsOf(deps.engines).stopScrape(await accountOf(guard, request), params.id);
         return { success: true, status: stopped ? "closed" : "none" };
       },
       { detail: { summary: "Stop continuing a scrape's page (Firecrawl v2)" } as never },
@@ -159,7 +159,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
       "/v2/browser",
       async ({ request }) => ({
         success: true,
-        sessions: sessionsOf(deps)
+        sessions: sessionsOf(deps.engines)
           .list(await accountOf(guard, request))
           .map((s) => ({
             id: s.id,
@@ -176,7 +176,10 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
     .delete(
       "/v2/browser/:id",
       async ({ params, request }) => {
-        const { durationMs } = await sessionsOf(deps).close(await accountOf(guard, request), params.id);
+        const { durationMs } = await sessionsOf(deps.engines).close(
+          await accountOf(guard, request),
+          params.id,
+        );
         return { success: true, status: "closed", sessionDurationMs: durationMs, creditsBilled: 0 };
       },
       { detail: { summary: "Close a browser session (Firecrawl v2)" } as never },

@@ -1,23 +1,15 @@
 import { Elysia } from "elysia";
 import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
-import { SiphonError } from "../../src/errors.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
+import { actionsJson } from "../../src/pipeline/result.ts";
 import { FetchResult } from "../../src/schemas/fetch.ts";
 import { SessionActBody, SessionCreateBody, SessionReadBody } from "../../src/schemas/sessions.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import type { Sessions } from "../../src/sessions/index.ts";
+import { sessionsOf } from "../../src/sessions/index.ts";
 import { type Guard, identify, metered } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
 
 type Set = { headers: Record<string, string | number> };
-
-/** The process's sessions; a server without them (a test double of the engines) answers 503. */
-export function sessionsOf(deps: FetchDeps): Sessions {
-  const sessions = deps.engines.sessions;
-  if (!sessions)
-    throw new SiphonError("browser_unavailable", "Browser sessions are not available on this server");
-  return sessions;
-}
 
 /** The caller's account, for requests that are not metered (list, close). */
 async function accountOf(guard: Guard, request: Request): Promise<string> {
@@ -37,7 +29,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
         const input = validate(SessionCreateBody, body);
         return metered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-          const session = await sessionsOf(deps).create(accountId, input, deps);
+          const session = await sessionsOf(deps.engines).create(accountId, input, deps);
           return { body: { success: true, ...session }, credits: input.url ? 1 : 0 };
         });
       },
@@ -53,7 +45,7 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
       "/v1/browser",
       async ({ request }) => ({
         success: true,
-        sessions: sessionsOf(deps).list(await accountOf(guard, request)),
+        sessions: sessionsOf(deps.engines).list(await accountOf(guard, request)),
       }),
       { detail: { summary: "Your open browser sessions", description: DOC } as never },
     )
@@ -63,16 +55,13 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
         metered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
           // Whose session it is comes first: another's, or one that ended, is a 404 whatever the body.
-          sessionsOf(deps).check(accountId, params.id);
+          sessionsOf(deps.engines).check(accountId, params.id);
           const input = validate(SessionActBody, body);
-          const outcome = await sessionsOf(deps).act(accountId, params.id, input);
-          const actions = {
-            screenshots: outcome.actions.screenshots.map((shot) => Buffer.from(shot.data).toString("base64")),
-            scrapes: outcome.actions.scrapes,
-            javascriptReturns: outcome.actions.javascriptReturns,
-            pdfs: outcome.actions.pdfs.map((pdf) => Buffer.from(pdf).toString("base64")),
+          const outcome = await sessionsOf(deps.engines).act(accountId, params.id, input);
+          return {
+            body: { success: true, url: outcome.url, actions: actionsJson(outcome.actions) },
+            credits: outcome.visited ? 1 : 0,
           };
-          return { body: { success: true, url: outcome.url, actions }, credits: outcome.visited ? 1 : 0 };
         }),
       {
         detail: {
@@ -87,9 +76,9 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
       ({ body, params, set, request }) =>
         metered(guard, request, set as Set, "browser", async (admission) => {
           const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
-          sessionsOf(deps).check(accountId, params.id);
+          sessionsOf(deps.engines).check(accountId, params.id);
           const input = validate(SessionReadBody, body ?? {});
-          const outcome = await sessionsOf(deps).read(accountId, params.id, input, {
+          const outcome = await sessionsOf(deps.engines).read(accountId, params.id, input, {
             ...deps,
             signal: request.signal,
             apiBasePolicy: "guard",
@@ -109,7 +98,10 @@ export function browserRoutes(deps: FetchDeps, guard: Guard) {
     .delete(
       "/v1/browser/:id",
       async ({ params, request }) => {
-        const { durationMs } = await sessionsOf(deps).close(await accountOf(guard, request), params.id);
+        const { durationMs } = await sessionsOf(deps.engines).close(
+          await accountOf(guard, request),
+          params.id,
+        );
         return { success: true, status: "closed", sessionDurationMs: durationMs };
       },
       { detail: { summary: "Close a browser session", description: DOC } as never },

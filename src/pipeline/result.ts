@@ -1,4 +1,4 @@
-import type { Capture, EngineName, FetchedPage } from "../fetch/types.ts";
+import type { ActionOutputs, Capture, EngineName, FetchedPage } from "../fetch/types.ts";
 import type { FetchResult } from "../schemas/fetch.ts";
 import type { Converted } from "./convert.ts";
 import type { ResolvedFormats } from "./formats.ts";
@@ -9,6 +9,16 @@ export function fingerprint(content: string): string {
 }
 
 const base64 = (capture: Capture) => Buffer.from(capture.data).toString("base64");
+
+/** What page actions made, as the result carries it: images and PDFs in base64. */
+export function actionsJson(made: ActionOutputs): NonNullable<FetchResult["actions"]> {
+  return {
+    screenshots: made.screenshots.map(base64),
+    scrapes: made.scrapes,
+    javascriptReturns: made.javascriptReturns,
+    pdfs: made.pdfs.map((pdf) => Buffer.from(pdf).toString("base64")),
+  };
+}
 
 /** What a result is rendered from: one fetch of the page (fresh or cached) and its conversion. */
 export interface RenderSource {
@@ -44,15 +54,7 @@ export function renderResult(source: RenderSource, formats: ResolvedFormats, ela
   if (formats.rawHtml && converted.raw !== undefined) result.rawHtml = converted.raw;
   if (formats.images) result.images = doc.images ?? [];
   if (page.screenshot) result.screenshot = base64(page.screenshot);
-  const made = page.actionOutputs;
-  if (made) {
-    result.actions = {
-      screenshots: made.screenshots.map(base64),
-      scrapes: made.scrapes,
-      javascriptReturns: made.javascriptReturns,
-      pdfs: made.pdfs.map((pdf) => Buffer.from(pdf).toString("base64")),
-    };
-  }
+  if (page.actionOutputs) result.actions = actionsJson(page.actionOutputs);
   if (source.warning) result.warning = source.warning;
   return result;
 }

@@ -286,3 +286,11 @@ export function createSessions(now: () => number = Date.now): Sessions {
   };
   return api;
 }
+
+/** The process's sessions, as the engines hold them; browser_unavailable where there are none. */
+export function sessionsOf(engines: { sessions?: Sessions }): Sessions {
+  if (!engines.sessions) {
+    throw new SiphonError("browser_unavailable", "Browser sessions are not available on this server");
+  }
+  return engines.sessions;
+}

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { applyCrawlPrompt } from "../../src/crawl/prompt.ts";
 import { SiphonError } from "../../src/errors.ts";
-import { CrawlBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
+import { CrawlBody, CrawlPreviewBody, ScrapeOptions } from "../../src/schemas/jobs.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import type { ToolDef } from "../types.ts";
 import { JobOutput, jobWaitFields, runJobTool } from "./jobs.ts";
@@ -29,6 +30,11 @@ export const CrawlToolInput = T.Object(
       default: 2,
       description: `Most link hops from the start page, 1 to ${MCP_CRAWL_MAX_DEPTH} (default 2)`,
     }),
+    prompt: T.Optional(CrawlPreviewBody.properties.prompt),
+    llmProvider: CrawlPreviewBody.properties.llmProvider,
+    llmApiKey: CrawlPreviewBody.properties.llmApiKey,
+    llmModel: CrawlPreviewBody.properties.llmModel,
+    llmApiBase: CrawlPreviewBody.properties.llmApiBase,
     includePaths: p.includePaths,
     excludePaths: p.excludePaths,
     allowSubdomains: p.allowSubdomains,
@@ -93,7 +99,18 @@ export const crawlTool: ToolDef<CrawlToolInput> = {
         type: "crawl",
         noun: "Crawl",
         contentKey: "markdown",
-        input: () => validate(CrawlBody, crawl),
+        // A prompt becomes the crawl's options with its LLM fields, else the operator's LLM, once admitted.
+        input: async () =>
+          validate(
+            CrawlBody,
+            (
+              await applyCrawlPrompt(crawl, {
+                config: ctx.host.deps.config,
+                signal: ctx.signal,
+                apiBasePolicy: ctx.host.deps.apiBasePolicy ?? "guard",
+              })
+            ).body,
+          ),
       },
     );
   },

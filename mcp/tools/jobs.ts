@@ -227,7 +227,7 @@ export async function runJobTool<K extends "crawl" | "batch">(
     noun: string;
     contentKey: "markdown" | "content";
     /** The job to start when the call names none, checked (validated) once the call is admitted. */
-    input: () => JobInputs[K];
+    input: () => JobInputs[K] | Promise<JobInputs[K]>;
   },
 ): Promise<ToolOutput> {
   let job: JobRecord;
@@ -235,7 +235,7 @@ export async function runJobTool<K extends "crawl" | "batch">(
   else {
     job = await ctx.host.meter(options.type, async (grant) => {
       const now = ctx.host.deps.now?.() ?? Date.now();
-      const started = await startJob(options.type, options.input(), grant.accountId, {
+      const started = await startJob(options.type, await options.input(), grant.accountId, {
         ...ctx.host.deps,
         runner: ctx.host.runner,
         now,

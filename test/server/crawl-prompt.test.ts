@@ -149,6 +149,33 @@ describe("Firecrawl's SDK", () => {
   }, 30_000);
 });
 
+describe("siphon_crawl (MCP) with a prompt", () => {
+  test("the prompt's paths keep the crawl to the recipes; the tool's own limits stay", async () => {
+    const { key } = await operated.createKey("max");
+    const response = await operated.request("/mcp", {
+      method: "POST",
+      headers: {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        authorization: `Bearer ${key}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "siphon_crawl", arguments: { url: `${site.url}/listing`, prompt: PROMPT, limit: 4 } },
+      }),
+    });
+    const { result } = (await response.json()) as {
+      result: { isError?: boolean; structuredContent: { pages?: { url: string }[] } };
+    };
+    expect(result.isError).toBeFalsy();
+    const paths = (result.structuredContent.pages ?? []).map((page) => new URL(page.url).pathname);
+    expect(paths).toHaveLength(4);
+    for (const path of paths.slice(1)) expect(path).toMatch(/^\/recipes\/\d+$/);
+  }, 30_000);
+});
+
 describe("siphon crawl --prompt", () => {
   test("--preview prints the options and crawls nothing; without an LLM it exits 2", async () => {
     site.resetHits();

@@ -200,8 +200,10 @@ export async function meteredStream(
     /** Read once the events end; may wait for the work behind them to end (a client that left). */
     credits(): number | Promise<number>;
   }>,
+  /** An `event:` name for every frame (see sseResponse). */
+  eventName?: string,
 ): Promise<Response> {
-  if (guard.off) return sseResponse((await start(null)).events);
+  if (guard.off) return sseResponse((await start(null)).events, {}, undefined, eventName);
   const started = performance.now();
   const principal = await identify(guard, request);
   const admission = await admit(principal, guard);
@@ -227,5 +229,5 @@ export async function meteredStream(
       );
     }
   }
-  return sseResponse(charged());
+  return sseResponse(charged(), {}, undefined, eventName);
 }

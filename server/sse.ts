@@ -9,7 +9,8 @@ const SSE_HEADERS = {
   connection: "keep-alive",
 };
 const encoder = new TextEncoder();
-const frame = (event: unknown) => encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
+const frame = (event: unknown, name?: string) =>
+  encoder.encode(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(event)}\n\n`);
 
 /**
  * Server-sent events (SPEC Events): every event is one `data: <json>` line and a blank line.
@@ -21,6 +22,8 @@ export function sseResponse(
   events: AsyncIterable<unknown>,
   headers: Record<string, string> = {},
   goingAway: ShutdownEvent = STREAM_GOING_AWAY,
+  /** An `event:` name for every frame (Jina's streams name theirs "data"); none by default. */
+  name?: string,
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
   let ended = false;
@@ -34,7 +37,7 @@ export function sseResponse(
       release = holdOpen(() => {
         if (ended) return;
         end();
-        controller.enqueue(frame(goingAway));
+        controller.enqueue(frame(goingAway, name));
         controller.close();
         // Not awaited: a generator finishes its pending step first, and the stream is closed already.
         void Promise.resolve(iterator.return?.()).catch(() => {});
@@ -46,7 +49,7 @@ export function sseResponse(
       if (next.done) {
         end();
         controller.close();
-      } else controller.enqueue(frame(next.value));
+      } else controller.enqueue(frame(next.value, name));
     },
     async cancel() {
       end();

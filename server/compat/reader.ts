@@ -9,7 +9,7 @@ import { FetchBody } from "../../src/schemas/fetch.ts";
 import { SearchBody } from "../../src/schemas/search.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { search } from "../../src/search/index.ts";
-import { type Guard, metered } from "../guard.ts";
+import { type Guard, metered, meteredStream } from "../guard.ts";
 import { type ReaderOptions, readerOptions } from "./reader-options.ts";
 
 /**
@@ -75,7 +75,10 @@ interface ReaderPage {
  * cut to X-Max-Output-Tokens), summaries of images and links, screenshots as data: URLs.
  * Throws invalid_request when the content is over X-Token-Budget.
  */
-function readerPage(outcome: ScrapeOutcome, options: ReaderOptions): ReaderPage {
+function readerPage(
+  outcome: Pick<ScrapeOutcome, "result" | "screenshot">,
+  options: ReaderOptions,
+): ReaderPage {
   const { result } = outcome;
   let content =
     options.content === "markdown" ? retained(result.content, options.retainImages) : result.content;
@@ -163,6 +166,7 @@ function readPage(target: string, deps: FetchDeps, guard: Guard, request: Reques
   if (shape === "image" && !options.screenshot && !options.pageshot) {
     throw new SiphonError("invalid_request", "An image answer needs X-Respond-With: screenshot or pageshot");
   }
+  if (shape === "stream") return streamPage(input, options, deps, guard, request, set);
   return metered<unknown>(guard, request, set, "reader", async (admission) => {
     const outcome = await scrape(
       {
@@ -177,16 +181,6 @@ function readPage(target: string, deps: FetchDeps, guard: Guard, request: Reques
     const page = readerPage(outcome, options);
     const answer = { credits: outcome.credits, degraded: outcome.degraded, tokens: outcome.tokens };
     if (shape === "json") return { body: { code: 200, status: 20000, data: page }, ...answer };
-    if (shape === "stream") {
-      // One event with the whole page: siphon answers when the page is read, so the first is the most complete.
-      const event = `event: data\ndata: ${JSON.stringify(page)}\n\n`;
-      return {
-        body: new Response(event, {
-          headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-        }),
-        ...answer,
-      };
-    }
     if (shape === "image") {
       const url = page.pageshotUrl ?? page.screenshotUrl ?? "";
       const bytes = Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
@@ -196,6 +190,87 @@ function readPage(target: string, deps: FetchDeps, guard: Guard, request: Reques
     set.headers["content-type"] = "text/plain; charset=utf-8";
     return { body: readerText(page, options), ...answer };
   });
+}
+
+/**
+ * Jina's stream (Accept: text/event-stream): `event: data` frames, each a more complete page
+ * than the one before: the plain HTTP answer when the page goes on to the browser, then the
+ * page as read. A failure after the stream began is an `{error: {type, message}}` event.
+ * Metered once the stream ends, with the page's credits.
+ */
+function streamPage(
+  input: ReturnType<typeof readerFetch>,
+  options: ReaderOptions,
+  deps: FetchDeps,
+  guard: Guard,
+  request: Request,
+  set: SetHeaders,
+) {
+  return meteredStream(
+    guard,
+    request,
+    set,
+    "reader",
+    async (admission) => {
+      const pages: unknown[] = [];
+      let wake = () => {};
+      let finished = false;
+      let outcome: ScrapeOutcome | undefined;
+      const push = (event: unknown) => {
+        pages.push(event);
+        wake();
+      };
+      const work = scrape(
+        {
+          fetch: input,
+          accountId: admission?.principal.account.id ?? LOCAL_ACCOUNT_ID,
+          timeoutMs: options.timeoutMs,
+        },
+        {
+          ...deps,
+          signal: request.signal,
+          httpOnly: admission?.softLimited,
+          // A lesser page past a limit of the caller's is left out: the final one says so.
+          onPartial: (result) => {
+            try {
+              push(readerPage({ result }, options));
+            } catch {
+              // Over the caller's token budget: the final page says so.
+            }
+          },
+        },
+      )
+        .then((done) => {
+          outcome = done;
+          push(readerPage(done, options));
+        })
+        .catch((error: unknown) => {
+          const failure =
+            error instanceof SiphonError ? error : new SiphonError("internal_error", "The read failed");
+          push({ error: { type: failure.type, message: failure.message } });
+        })
+        .finally(() => {
+          finished = true;
+          wake();
+        });
+      async function* events() {
+        for (;;) {
+          const next = pages.shift();
+          if (next !== undefined) yield next;
+          else if (finished) return;
+          else await new Promise<void>((resolve) => (wake = resolve));
+        }
+      }
+      return {
+        events: events(),
+        credits: async () => {
+          await work;
+          return outcome?.credits ?? 0;
+        },
+      };
+    },
+    "data",
+  );
 }
 
 /** The page a POST names: `url` in a JSON or form body. */

@@ -24,6 +24,8 @@ export interface EscalationPlan {
   /** Options per engine (the simple engine ignores the browser-only ones). */
   options: (engine: EngineName) => EngineFetchOptions;
   extract: ExtractOptions;
+  /** Called with a stage's answer when the page goes on to a stronger engine (see FetchDeps.onPartial). */
+  onEscalate?: (attempt: Attempt) => void;
 }
 
 const DISABLED_HINT =
@@ -125,6 +127,7 @@ export async function fetchEscalating(url: string, plan: EscalationPlan, engines
           return { ...attempt, degraded };
         }
         earlier = attempt;
+        plan.onEscalate?.(attempt);
         name = "browser";
         continue;
       }

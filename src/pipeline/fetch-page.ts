@@ -30,6 +30,11 @@ export interface FetchDeps {
    * storage and the HTTP cache, and skip the browser's wipe between them (EngineFetchOptions.session).
    */
   browserSession?: string;
+  /**
+   * Called with the plain HTTP answer when the page goes on to the browser (it needs
+   * JavaScript): a lesser answer the caller may show while the render runs (Jina's stream).
+   */
+  onPartial?: (result: FetchResult) => void;
 }
 
 export interface CacheInfo {
@@ -211,6 +216,9 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
                 : undefined,
               session: deps.browserSession,
             },
+      onEscalate: deps.onPartial
+        ? (earlier) => deps.onPartial?.(renderResult(earlier, formats, performance.now() - started))
+        : undefined,
     },
     deps.engines,
   );

@@ -188,6 +188,24 @@ describe("GET /r/<url> in the browser", () => {
         .subarray(1, 4)
         .toString(),
     ).toBe("PNG");
+
+    // A page that needs JavaScript streams the plain answer first, then the rendered one.
+    const escalating = await startTestApp({ fetchTimeoutMs: 5000 });
+    try {
+      const stream = await escalating.request(`/r/${site.url}/spa?stream=${crypto.randomUUID()}`, {
+        headers: { Accept: "text/event-stream" },
+      });
+      const frames = (await stream.text()).split("\n\n").filter(Boolean);
+      expect(frames.length).toBe(2);
+      const pages = frames.map((frame) => {
+        expect(frame).toStartWith("event: data\ndata: ");
+        return JSON.parse(frame.slice(frame.indexOf("data: ") + 6)) as { content: string };
+      });
+      expect(pages[0]?.content).not.toContain(SPA_TEXT);
+      expect(pages[1]?.content).toContain(SPA_TEXT);
+    } finally {
+      await escalating.close();
+    }
   }, 60_000);
 });
 

@@ -3,7 +3,7 @@ import { runAgent } from "../../src/agent/index.ts";
 import type { Admission } from "../../src/auth/meter.ts";
 import { toSiphonError } from "../../src/errors.ts";
 import { checkJsonSchema } from "../../src/llm/index.ts";
-import { operationCredits } from "../../src/pipeline/credits.ts";
+import { operationCredits, usedTokens } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
   AgentBody,
@@ -53,6 +53,7 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
             body: outcome.response,
             credits: operationCredits.reading(outcome.pagesFetched),
             degraded: outcome.degraded,
+            tokens: usedTokens(outcome.response.tokensUsed),
           };
         });
       }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { answer, answerStream } from "../../src/answer/index.ts";
-import { operationCredits } from "../../src/pipeline/credits.ts";
+import { operationCredits, usedTokens } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
   AnswerBody,
@@ -42,6 +42,7 @@ export function answerRoutes(deps: FetchDeps, guard: Guard, log?: (line: string)
             body: outcome.response,
             credits: operationCredits.reading(outcome.pagesFetched),
             degraded: outcome.degraded,
+            tokens: usedTokens(outcome.response.tokensUsed),
           };
         }
         const outcome = await answerStream(input, answerDeps);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Admission } from "../../src/auth/meter.ts";
-import { operationCredits } from "../../src/pipeline/credits.ts";
+import { operationCredits, usedTokens } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { deepResearch, deepResearchStream, type ResearchDeps, research } from "../../src/research/index.ts";
 import {
@@ -70,6 +70,7 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
             body: outcome.response,
             credits: operationCredits.reading(outcome.pagesFetched),
             degraded: outcome.degraded,
+            tokens: usedTokens(outcome.response.tokensUsed),
           };
         });
       },
@@ -94,6 +95,7 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
               body: outcome.response,
               credits: operationCredits.reading(outcome.pagesFetched),
               degraded: outcome.degraded,
+              tokens: usedTokens(outcome.response.tokensUsed),
             };
           });
         }

@@ -40,9 +40,14 @@ export const operationCredits = {
  * the answer, each counted where the result reports it (the request log sums them per request).
  */
 export function pageTokens(result: FetchResult): number {
-  let tokens = 0;
-  for (const used of [result.extractTokensUsed, result.summaryTokensUsed, result.answerTokensUsed]) {
-    if (used) tokens += used.input + used.output;
-  }
-  return tokens;
+  return (
+    usedTokens(result.extractTokensUsed) +
+    usedTokens(result.summaryTokensUsed) +
+    usedTokens(result.answerTokensUsed)
+  );
+}
+
+/** Input and output tokens of an LLM use together; 0 for none. */
+export function usedTokens(used: { input: number; output: number } | undefined): number {
+  return used ? used.input + used.output : 0;
 }

@@ -86,6 +86,29 @@ async function events(res: Response): Promise<AnswerEvent[]> {
 const urls = (count: number) => RESULT_PAGES.slice(0, count).map((p) => `${site.url}${p.path}`);
 
 describe("POST /v1/answer", () => {
+  test("the tokens an answer used go to the request log, as the weekly history shows", async () => {
+    const { key } = await app.createKey("max");
+    const history = async () => {
+      const res = await app.request("/v2/team/token-usage/historical", {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await res.json()) as { periods: { tokensUsed: number }[] };
+      return body.periods.reduce((sum, period) => sum + period.tokensUsed, 0);
+    };
+    expect(await history()).toBe(0);
+    llm.reply = () => ({
+      text: "The council approved the farm [1].",
+      usage: { prompt_tokens: 300, completion_tokens: 7 },
+    });
+    await ok(
+      await ask(
+        { question: "What did the city council approve?", maxSources: 1 },
+        { authorization: `Bearer ${key}` },
+      ),
+    );
+    expect(await history()).toBe(307);
+  });
+
   test("numbers the fetched sources, keeps markers in range and drops the rest", async () => {
     llm.reply = () => ({
       text: "The council approved the farm [1]. Timeouts are configurable [2][3]. Nothing here [7]. Both [1, 9].",

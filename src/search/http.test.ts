@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { SiphonError } from "../errors.ts";
 import { withOperators } from "./categories.ts";
-import { isWebUrl, plainText, redact } from "./http.ts";
+import { callProvider, isWebUrl, plainText, redact } from "./http.ts";
 
 describe("search helpers", () => {
   test("redact masks every copy of the key, and nothing when there is none", () => {
@@ -33,5 +34,56 @@ describe("search helpers", () => {
     expect(withOperators("tide", ["github", "pdf"])).toBe("tide (site:github.com OR filetype:pdf)");
     // One category of several sites is grouped too, or OR would split the query itself.
     expect(withOperators("tide", ["video"])).toBe("tide (site:youtube.com OR site:vimeo.com)");
+  });
+});
+
+describe("callProvider", () => {
+  /** An engine on a raw socket: the first `drops` connections are closed unanswered, then it answers. */
+  function engine(drops: number) {
+    let seen = 0;
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket) {
+          seen++;
+          if (seen <= drops) {
+            socket.terminate();
+            return;
+          }
+          socket.write(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 7\r\nconnection: close\r\n\r\nresults",
+          );
+          socket.end();
+        },
+      },
+    });
+    return { url: `http://127.0.0.1:${server.port}/search`, seen: () => seen, stop: () => server.stop(true) };
+  }
+  const call = {
+    label: "Test engine",
+    setting: "SIPHON_TEST_URL",
+    timeoutMs: 5_000,
+    config: { disableSsrfProtection: false, ssrfAllow: "", maxRedirects: 3, maxBodyBytes: 1_000_000 },
+  };
+
+  test("a connection the engine drops before answering is tried once more; twice is search_failed", async () => {
+    const once = engine(1);
+    try {
+      const answer = await callProvider(call, once.url, { method: "GET" });
+      expect(answer.text).toBe("results");
+      expect(once.seen()).toBe(2);
+    } finally {
+      once.stop();
+    }
+    const always = engine(5);
+    try {
+      const error = await callProvider(call, always.url, { method: "GET" }).catch((e) => e);
+      expect(error).toBeInstanceOf(SiphonError);
+      expect((error as SiphonError).type).toBe("search_failed");
+      expect(always.seen()).toBe(2);
+    } finally {
+      always.stop();
+    }
   });
 });

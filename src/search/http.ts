@@ -26,6 +26,29 @@ export function redact(text: string, secret: string | undefined): string {
   return secret && secret.length >= 4 ? text.replaceAll(secret, "[redacted]") : text;
 }
 
+/** A connection the engine closed while it was idle in the pool, before any answer came on it. */
+const STALE_CONNECTION = /ECONNRESET|closed unexpectedly|socket hang up/i;
+
+/**
+ * Sends the request, and once more when the first try met a connection the engine had just
+ * closed (a kept-alive socket reused as the server dropped it): a search is a read, safe to send
+ * again, and no answer came back to be lost.
+ */
+async function fetchOnce(send: () => Promise<Response>, signal: AbortSignal): Promise<Response> {
+  try {
+    return await send();
+  } catch (error) {
+    if (
+      signal.aborted ||
+      error instanceof SiphonError ||
+      !STALE_CONNECTION.test(String((error as Error)?.message))
+    ) {
+      throw error;
+    }
+    return send();
+  }
+}
+
 /**
  * Calls a search engine and reads its answer whatever the status (each provider judges the
  * status itself). The engine's URL is operator configuration, so its own origin is exempt from
@@ -49,7 +72,7 @@ export async function callProvider(
     credentialHeaders: call.credentialHeaders,
   });
   try {
-    const response = await http.fetch(url, { ...init, signal });
+    const response = await fetchOnce(() => http.fetch(url, { ...init, signal }), signal);
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
     if (call.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");

@@ -3,6 +3,7 @@ import Firecrawl, { SdkError } from "@mendable/firecrawl-js";
 import type { FetchResult } from "../../src/schemas/fetch.ts";
 import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
 import { type FixtureSite, FORM_RESULT_PREFIX, startFixtureSite } from "../helpers/fixture-site.ts";
+import { mcpCall } from "../helpers/mcp-call.ts";
 
 /**
  * Browser sessions in real Chromium: a page kept open between requests, acted on step by step
@@ -145,27 +146,7 @@ describe("siphon_browser (MCP)", () => {
     async () => {
       const { key } = await guardedKey();
       const call = async (args: Record<string, unknown>) => {
-        const response = await app.request("/mcp", {
-          method: "POST",
-          headers: {
-            accept: "application/json, text/event-stream",
-            "content-type": "application/json",
-            authorization: `Bearer ${key}`,
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tools/call",
-            params: { name: "siphon_browser", arguments: args },
-          }),
-        });
-        const { result } = (await response.json()) as {
-          result: {
-            isError?: boolean;
-            structuredContent: Record<string, unknown>;
-            content: { text?: string }[];
-          };
-        };
+        const result = await mcpCall(app, key, "siphon_browser", args);
         expect(result.isError).toBeFalsy();
         return result;
       };

@@ -6,6 +6,7 @@ import Firecrawl, { SdkError } from "@mendable/firecrawl-js";
 import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { mcpCall } from "../helpers/mcp-call.ts";
 import { runCli } from "../helpers/run.ts";
 
 /**
@@ -152,25 +153,14 @@ describe("Firecrawl's SDK", () => {
 describe("siphon_crawl (MCP) with a prompt", () => {
   test("the prompt's paths keep the crawl to the recipes; the tool's own limits stay", async () => {
     const { key } = await operated.createKey("max");
-    const response = await operated.request("/mcp", {
-      method: "POST",
-      headers: {
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-        authorization: `Bearer ${key}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "siphon_crawl", arguments: { url: `${site.url}/listing`, prompt: PROMPT, limit: 4 } },
-      }),
+    const result = await mcpCall(operated, key, "siphon_crawl", {
+      url: `${site.url}/listing`,
+      prompt: PROMPT,
+      limit: 4,
     });
-    const { result } = (await response.json()) as {
-      result: { isError?: boolean; structuredContent: { pages?: { url: string }[] } };
-    };
     expect(result.isError).toBeFalsy();
-    const paths = (result.structuredContent.pages ?? []).map((page) => new URL(page.url).pathname);
+    const pages = (result.structuredContent.pages ?? []) as { url: string }[];
+    const paths = pages.map((page) => new URL(page.url).pathname);
     expect(paths).toHaveLength(4);
     for (const path of paths.slice(1)) expect(path).toMatch(/^\/recipes\/\d+$/);
   }, 30_000);

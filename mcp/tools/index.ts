@@ -6,9 +6,10 @@ import { crawlTool } from "./crawl.ts";
 import { extractTool } from "./extract.ts";
 import { fetchTool } from "./fetch.ts";
 import { mapTool } from "./map.ts";
+import { parseTool } from "./parse.ts";
 import { searchTool } from "./search.ts";
 
-/** siphon's MCP tools (DECISIONS.md names, and siphon_browser for browser sessions), in the order tools/list gives them. */
+/** siphon's MCP tools (DECISIONS.md names, and siphon_browser and siphon_parse), in the order tools/list gives them. */
 export const TOOLS: ToolDef<never>[] = [
   fetchTool,
   searchTool,
@@ -18,4 +19,5 @@ export const TOOLS: ToolDef<never>[] = [
   batchTool,
   agentTool,
   browserTool,
+  parseTool,
 ] as unknown as ToolDef<never>[];

@@ -8,6 +8,7 @@ import { errorOf, startTestApp, type TestApp } from "../helpers/app.ts";
 import { makeDocx, makePdf, makePng } from "../helpers/documents.ts";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
+import { mcpCall } from "../helpers/mcp-call.ts";
 import { run, runCli } from "../helpers/run.ts";
 
 /**
@@ -175,6 +176,30 @@ describe("Firecrawl's parse through the SDK (POST /v2/parse)", () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(SdkError);
     expect((error as SdkError).message).toContain("cannot extract text");
+  });
+});
+
+describe("siphon_parse (MCP)", () => {
+  test("a document's bytes come back as a page, in parts when long; bad base64 is the tool's error", async () => {
+    const { key } = await app.createKey("max");
+    const read = await mcpCall(app, key, "siphon_parse", {
+      filename: "tides.html",
+      data: base64(PAGE),
+      onlyMainContent: true,
+    });
+    expect(read.isError).toBeFalsy();
+    expect(String(read.structuredContent.content)).toContain("fifty minutes later each day");
+    expect(read.structuredContent.title).toBe("Harbour tide tables");
+    const part = await mcpCall(app, key, "siphon_parse", {
+      filename: "tides.html",
+      data: base64(PAGE),
+      maxLength: 1000,
+      startIndex: 100,
+    });
+    expect((part.structuredContent.page as { startIndex: number }).startIndex).toBe(100);
+    const bad = await mcpCall(app, key, "siphon_parse", { filename: "x.html", data: "%%%" });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toContain("data is not base64");
   });
 });
 

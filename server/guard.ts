@@ -199,6 +199,8 @@ export async function meteredStream(
     events: AsyncIterable<unknown>;
     /** Read once the events end; may wait for the work behind them to end (a client that left). */
     credits(): number | Promise<number>;
+    /** The LLM tokens the stream used, read with the credits; none when absent. */
+    tokens?(): number | Promise<number>;
   }>,
   /** An `event:` name for every frame (see sseResponse). */
   eventName?: string,
@@ -216,15 +218,16 @@ export async function meteredStream(
   // What the week holds before this request's pages: the credits come at the end.
   writeUsageHeaders(set.headers, admission, { credits: 0, weeklyUsed: admission.weekly.used });
   delete set.headers["x-credits-used"];
-  const { events, credits } = outcome;
+  const { events, credits, tokens } = outcome;
   async function* charged() {
     try {
       yield* events;
     } finally {
       const spent = await credits();
+      const used = tokens ? await tokens() : 0;
       await settle(
         admission,
-        { credits: spent, route, status: 200, durationMs: performance.now() - started },
+        { credits: spent, route, status: 200, durationMs: performance.now() - started, tokens: used },
         guard,
       );
     }

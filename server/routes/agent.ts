@@ -81,7 +81,12 @@ export function agentRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) 
             (outcome) => operationCredits.reading(outcome.pagesFetched),
             () => 0,
           );
-        return { events: withErrorEvent(queue), credits };
+        const tokens = () =>
+          run.then(
+            (outcome) => usedTokens(outcome.response.tokensUsed),
+            () => 0,
+          );
+        return { events: withErrorEvent(queue), credits, tokens };
       });
     },
     {

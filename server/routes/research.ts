@@ -101,7 +101,11 @@ export function researchRoutes(deps: FetchDeps, guard: Guard, log?: (line: strin
         }
         return meteredStream(guard, request, set, "deep-research", async (admission) => {
           const outcome = await deepResearchStream(input, depsFor(request, admission));
-          return { events: outcome.events, credits: () => operationCredits.reading(outcome.pagesFetched()) };
+          return {
+            events: outcome.events,
+            credits: () => operationCredits.reading(outcome.pagesFetched()),
+            tokens: () => outcome.tokensUsed(),
+          };
         });
       },
       {

@@ -42,6 +42,8 @@ export interface DeepStreamOutcome {
   events: AsyncIterable<DeepResearchEvent>;
   /** Pages fetched from their sites so far (final once the events have ended). */
   pagesFetched(): number;
+  /** LLM tokens (input and output) used so far (final once the events have ended). */
+  tokensUsed(): number;
   degraded(): string | undefined;
 }
 
@@ -271,6 +273,7 @@ export async function deepResearchStream(
   return {
     events: events(),
     pagesFetched: () => run.library.pagesFetched,
+    tokensUsed: () => run.model.tokensUsed.input + run.model.tokensUsed.output,
     degraded: () => degradedOf(run.library),
   };
 }

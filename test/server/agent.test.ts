@@ -309,6 +309,27 @@ describe("POST /v1/agent", () => {
     expect(done.data).toEqual({ answer: done.answer, keyFindings: ["one [1]"] });
   });
 
+  test("stream: the tokens the run used go to the request log when the stream ends", async () => {
+    const { key } = await app.createKey("max");
+    const auth = { authorization: `Bearer ${key}` };
+    const history = async () => {
+      const res = await app.request("/v2/team/token-usage/historical", { headers: auth });
+      const body = (await res.json()) as { periods: { tokensUsed: number }[] };
+      return body.periods.reduce((sum, period) => sum + period.tokensUsed, 0);
+    };
+    llm.reply = script([[search("solar")], [fetchPages(page(0))]], {
+      chunks: ["The council [1] approved it."],
+    });
+    const list = await events(await agent({ prompt: "solar farm", stream: true }, app, auth));
+    const done = list.at(-1);
+    if (done?.type !== "done") throw new Error("no done");
+    const spent = done.tokensUsed.input + done.tokensUsed.output;
+    expect(spent).toBeGreaterThan(0);
+    // Settled as the stream ends: the log may take a moment behind the last event.
+    for (let i = 0; i < 50 && (await history()) < spent; i++) await Bun.sleep(20);
+    expect(await history()).toBe(spent);
+  });
+
   test("stream: a refused key is a plain 400 before any event", async () => {
     const res = await agent({ prompt: "solar farm", stream: true, llmApiKey: `${KEY}x` });
     expect(res.headers.get("content-type")).toStartWith("application/json");

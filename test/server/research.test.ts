@@ -316,14 +316,15 @@ describe("POST /v1/deep-research", () => {
         usage: { prompt_tokens: 900, completion_tokens: 30 },
       },
     });
+    const { key } = await app.createKey("max");
+    const auth = { authorization: `Bearer ${key}` };
     const list = await events(
-      await post("/v1/deep-research", {
-        question: "solar farm",
-        maxRounds: 2,
-        maxSources: 10,
-        stream: true,
-        llm: mine,
-      }),
+      await post(
+        "/v1/deep-research",
+        { question: "solar farm", maxRounds: 2, maxSources: 10, stream: true, llm: mine },
+        app,
+        auth,
+      ),
     );
     const kinds = list
       .map((e) => e.type)
@@ -370,6 +371,16 @@ describe("POST /v1/deep-research", () => {
     );
     expect(done.roundsCompleted).toBe(2);
     expect(done.tokensUsed).toEqual({ input: 100 + 200 + 900, output: 10 + 20 + 30 });
+    // The stream's tokens reach the request log as it ends (settled a moment after the last event).
+    const logged = async () => {
+      const res = await app.request("/v2/team/token-usage/historical", { headers: auth });
+      return ((await res.json()) as { periods: { tokensUsed: number }[] }).periods.reduce(
+        (sum, p) => sum + p.tokensUsed,
+        0,
+      );
+    };
+    for (let i = 0; i < 50 && (await logged()) < 1260; i++) await Bun.sleep(20);
+    expect(await logged()).toBe(1260);
     checkCitations(text, done.citations, done.sourcesUsed);
     expect(pagesServed()).toBeLessThanOrEqual(10);
     expect(llm.requests.at(-1)?.stream).toBe(true);

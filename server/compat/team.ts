@@ -28,10 +28,11 @@ async function creditUsage(guard: Guard, request: Request) {
 async function tokenUsage(guard: Guard, request: Request) {
   const principal = await who(guard, request);
   const now = guard.now();
-  const weeks = await usageHistory(principal, guard, false);
+  // This week alone: the log is read from its Monday on.
+  const [week] = await usageHistory(principal, guard, false, 1);
   const start = new Date(weekStart(now)).toISOString();
   return {
-    used: weeks.find((week) => week.start === start)?.tokens ?? 0,
+    used: week?.tokens ?? 0,
     start,
     end: new Date(nextWeekStart(now)).toISOString(),
   };

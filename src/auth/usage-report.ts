@@ -72,16 +72,17 @@ export interface UsageWeek {
 }
 
 /**
- * The caller's account's credits and LLM tokens per quota week over the last HISTORY_WEEKS
- * weeks, from the request log, oldest first; `byKey` splits each week by key. Weeks without
- * requests are left out. Reading it is not metered.
+ * The caller's account's credits and LLM tokens per quota week over the last `weeks` weeks
+ * (this one included; default HISTORY_WEEKS), from the request log, oldest first; `byKey`
+ * splits each week by key. Weeks without requests are left out. Reading it is not metered.
  */
 export async function usageHistory(
   principal: Principal,
   ctx: AuthContext,
   byKey: boolean,
+  weeks = HISTORY_WEEKS,
 ): Promise<UsageWeek[]> {
-  const since = weekStart(ctx.now()) - (HISTORY_WEEKS - 1) * WEEK_MS;
+  const since = weekStart(ctx.now()) - (weeks - 1) * WEEK_MS;
   const periods = await ctx.store.usage.periods(principal.account.id, since, byKey);
   return periods.map((period) => {
     const week: UsageWeek = {

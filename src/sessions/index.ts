@@ -146,7 +146,7 @@ export function createSessions(now: () => number = Date.now): Sessions {
     const made = actions.length
       ? await session.page.act(actions, input.timeout)
       : { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
-    session.url = (await session.page.snapshot()).url;
+    session.url = session.page.url();
     return { url: session.url, actions: made, visited: input.url !== undefined };
   }
 
@@ -267,7 +267,7 @@ export function createSessions(now: () => number = Date.now): Sessions {
         const step = open.get(session.id) as Session;
         await step.page.goto(scrape.url, 30_000);
         if (scrape.actions?.length) await step.page.act(parseActions(scrape.actions), 30_000);
-        step.url = (await step.page.snapshot()).url;
+        step.url = step.page.url();
       } catch (error) {
         await api.close(accountId, session.id).catch(() => {});
         throw error;

@@ -24,6 +24,8 @@ export interface LivePage {
   goto(url: string, timeoutMs: number): Promise<void>;
   /** Runs page actions in order, as a fetch's actions run; what they make comes back. */
   act(actions: PageAction[], timeoutMs: number): Promise<ActionOutputs>;
+  /** The page's URL now (no serialising: snapshot gives the HTML too). */
+  url(): string;
   /** The page as it is now: its URL, title, HTML and the status of its last document. */
   snapshot(): Promise<{ url: string; title: string; html: string; status: number }>;
   /** Ends the session: the pool wipes the page and lends it again. Idempotent. */
@@ -167,6 +169,7 @@ export async function openLivePage(
         return outputs;
       });
     },
+    url: () => live.page.url(),
     snapshot() {
       return step(async () => ({
         url: live.page.url(),

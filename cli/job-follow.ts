@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
+import { ensureLocalAccount } from "../src/auth/principal.ts";
 import { loadConfig } from "../src/config.ts";
 import { startJobRunner } from "../src/jobs/index.ts";
-import { finishedCount, type JobInputs, readResults, startJob } from "../src/jobs/read.ts";
+import { finishedCount, type JobInputs, jobOwner, readResults, startJob } from "../src/jobs/read.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { JobRecord } from "../src/store/types.ts";
 import { type CliContext, openContext } from "./context.ts";
@@ -35,7 +35,7 @@ export async function localJob<K extends "crawl" | "batch">(
 ): Promise<JobHost> {
   await ensureLocalAccount(ctx.store, ctx.config.localTier, Date.now());
   const runner: JobRunner = startJobRunner(ctx.config, ctx.store, ctx.engines, { log: (m) => log.warn(m) });
-  const job = await startJob(type, input, LOCAL_ACCOUNT_ID, { ...ctx, runner, now: Date.now() });
+  const job = await startJob(type, input, jobOwner(null), { ...ctx, runner, now: Date.now() });
   return {
     async poll(skip) {
       const current = (await ctx.store.jobs.get(job.id)) as JobRecord;

@@ -5,6 +5,8 @@ import type { ExtractDeps } from "../src/structured/inline.ts";
 /** What a metered call may do: whose it is, and whether it runs HTTP-only (past the weekly quota). */
 export interface Grant {
   accountId: string;
+  /** The API key of the call (its jobs' pages are logged under it); none when keyless. */
+  keyId?: string | null;
   httpOnly: boolean;
 }
 

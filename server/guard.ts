@@ -201,6 +201,14 @@ export async function meteredStream(
     credits(): number | Promise<number>;
     /** The LLM tokens the stream used, read with the credits; none when absent. */
     tokens?(): number | Promise<number>;
+    /**
+     * Credits known before the first event (an answer's pages are fetched before its model
+     * streams): sent in X-Credits-Used and the weekly headers, and settled with the tokens at the
+     * end. Without it the headers show the week before the request and no X-Credits-Used.
+     */
+    creditsUpfront?: number;
+    /** Why the work ran degraded, added to X-Degraded. */
+    degraded?: string;
   }>,
   /** An `event:` name for every frame (see sseResponse). */
   eventName?: string,
@@ -215,10 +223,19 @@ export async function meteredStream(
   } catch (raw) {
     throw await settledError(raw, admission, route, started, guard);
   }
-  // What the week holds before this request's pages: the credits come at the end.
-  writeUsageHeaders(set.headers, admission, { credits: 0, weeklyUsed: admission.weekly.used });
-  delete set.headers["x-credits-used"];
-  const { events, credits, tokens } = outcome;
+  const { events, credits, tokens, creditsUpfront, degraded } = outcome;
+  // What the week holds with this request's credits when they are known now; else the week
+  // before them (they come at the end).
+  const upfront = creditsUpfront ?? 0;
+  writeUsageHeaders(set.headers, admission, {
+    credits: upfront,
+    weeklyUsed: admission.weekly.used + upfront,
+  });
+  if (creditsUpfront === undefined) delete set.headers["x-credits-used"];
+  if (degraded) {
+    const soft = set.headers["x-degraded"];
+    set.headers["x-degraded"] = soft ? `${soft}; ${degraded}` : degraded;
+  }
   async function* charged() {
     try {
       yield* events;

@@ -235,7 +235,7 @@ export async function runJobTool<K extends "crawl" | "batch">(
   else {
     job = await ctx.host.meter(options.type, async (grant) => {
       const now = ctx.host.deps.now?.() ?? Date.now();
-      const started = await startJob(options.type, await options.input(), grant.accountId, {
+      const started = await startJob(options.type, await options.input(), grant, {
         ...ctx.host.deps,
         runner: ctx.host.runner,
         now,

@@ -125,7 +125,7 @@ async function runSiphon(home: string): Promise<Outcome> {
       maxDepth: 20,
       maxConcurrency: concurrency / crawls,
     });
-    const job = await submitCrawl(input, LOCAL_ACCOUNT_ID, { store, config, now: Date.now() });
+    const job = await submitCrawl(input, { accountId: LOCAL_ACCOUNT_ID }, { store, config, now: Date.now() });
     runner.submit(job.id);
     jobs.push(job);
   }

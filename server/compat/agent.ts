@@ -1,7 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
-import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
-import { startJob } from "../../src/jobs/read.ts";
+import { jobOwner, startJob } from "../../src/jobs/read.ts";
 import { AgentAsyncBody, type AgentResponse, MAX_PROMPT_CHARS } from "../../src/schemas/agent.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { LlmFieldsOptional } from "../../src/schemas/llm.ts";
@@ -107,11 +106,10 @@ function startAgent(
 ) {
   const agent = toAgent(raw, deps);
   return compatMetered(guard, request, set, "agent", async (admission) => {
-    const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
     const job = await startJob(
       "agent",
       agent.input,
-      accountId,
+      jobOwner(admission?.principal),
       { ...deps, now: guard.now() },
       { surface: agent.surface, webhook: agent.webhook },
     );

@@ -1,9 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
-import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
 import { extractSummary, pagesOf } from "../../src/jobs/extract-job.ts";
-import { startJob } from "../../src/jobs/read.ts";
+import { jobOwner, startJob } from "../../src/jobs/read.ts";
 import { ExtractBody, MAX_EXTRACT_URLS } from "../../src/schemas/extract.ts";
 import { LlmFieldsOptional } from "../../src/schemas/llm.ts";
 import { validate } from "../../src/schemas/validate.ts";
@@ -106,11 +105,10 @@ export async function startExtract(
 ) {
   const extract = toExtract(raw, deps);
   return compatMetered(guard, request, set, "extract", async (admission) => {
-    const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
     const job = await startJob(
       "extract",
       extract.input,
-      accountId,
+      jobOwner(admission?.principal),
       { ...deps, now: guard.now() },
       { surface: extract.surface, webhook: extract.webhook },
     );

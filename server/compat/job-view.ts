@@ -1,7 +1,13 @@
-import { LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import { allResults, finishedCount, type JobInputs, readResults, startJob } from "../../src/jobs/read.ts";
+import {
+  allResults,
+  finishedCount,
+  type JobInputs,
+  jobOwner,
+  readResults,
+  startJob,
+} from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import { type JobSurface, type PageView, type SurfaceSubmit, surfaceOf } from "../../src/jobs/surface.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
@@ -218,12 +224,11 @@ export function startFirecrawlJob<K extends "crawl" | "batch">(
 ) {
   const { deps, guard, request, set } = http;
   return compatMetered(guard, request, set, type, async (admission) => {
-    const accountId = admission?.principal.account.id ?? LOCAL_ACCOUNT_ID;
     const input = start.admit ? await start.admit(start.input, deps.config) : start.input;
     const job = await startJob(
       type,
       input,
-      accountId,
+      jobOwner(admission?.principal),
       { ...deps, now: guard.now() },
       { surface: { name: "firecrawl", pages: start.pages }, webhook: start.webhook },
     );

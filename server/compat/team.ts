@@ -219,4 +219,4 @@ const CONC = "concurrency: the caller's jobs processing now; maxConcurrency: SIP
 const TOKENS =
   "LLM tokens (input and output) the account's requests used this quota week (extraction, summaries, answers; from the request log): tokensUsed, the week as the billing period; siphon has no token quota, so remaining and plan tokens are 2147483647.";
 const HISTORY =
-  "{success, periods: [{startDate, endDate, creditsUsed | tokensUsed}]}: one period per quota week (Monday 00:00 UTC) over the last 26 weeks, from the request log; ?byApiKey=true splits each week by key (apiKey: the key's id, null for requests without one).";
+  "{success, periods: [{startDate, endDate, creditsUsed | tokensUsed}]}: one period per quota week (Monday 00:00 UTC) over the last 26 weeks, from the request log (async jobs' pages included, under the key that started the job); ?byApiKey=true splits each week by key (apiKey: the key's id, null for requests without one).";

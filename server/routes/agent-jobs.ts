@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { agentJobView } from "../../src/jobs/agent-job.ts";
-import { startJob } from "../../src/jobs/read.ts";
+import { jobOwner, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { AgentAsyncBody, AgentResponse } from "../../src/schemas/agent.ts";
@@ -47,8 +47,8 @@ export function agentJobRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner)
       ({ body, set, request }) => {
         const input = validate(AgentAsyncBody, withSearchKeyHeader(body, request));
         return metered(guard, request, set, "agent", async (admission) => {
-          const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
-          const job = await startJob("agent", input, accountId, { ...deps, runner, now: guard.now() });
+          const owner = jobOwner(admission?.principal ?? (await identify(guard, request)));
+          const job = await startJob("agent", input, owner, { ...deps, runner, now: guard.now() });
           set.status = 202;
           const self = new URL(request.url);
           return { body: { success: true, id: job.id, url: `${self.origin}${PATH}/${job.id}` }, credits: 0 };

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { answer, answerStream } from "../../src/answer/index.ts";
+import type { Admission } from "../../src/auth/meter.ts";
 import { operationCredits, usedTokens } from "../../src/pipeline/credits.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import {
@@ -10,10 +11,9 @@ import {
   AnswerResponse,
 } from "../../src/schemas/answer.ts";
 import { validate } from "../../src/schemas/validate.ts";
-import { type Guard, metered } from "../guard.ts";
+import { type Guard, metered, meteredStream } from "../guard.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
 import { SEARCH_KEY_HEADER, withSearchKeyHeader } from "../search-key.ts";
-import { sseResponse } from "../sse.ts";
 
 const description =
   "Answers a question from the web with numbered citations. Searches (searchProvider, default duckduckgo), " +
@@ -34,22 +34,33 @@ export function answerRoutes(deps: FetchDeps, guard: Guard, log?: (line: string)
     "/v1/answer",
     ({ body, set, request }) => {
       const input = validate(AnswerBody, withSearchKeyHeader(body, request));
-      return metered<AnswerResponse | Response>(guard, request, set, "answer", async (admission) => {
-        const answerDeps = { ...deps, signal: request.signal, httpOnly: admission?.softLimited, llmLog: log };
-        if (!input.stream) {
-          const outcome = await answer(input, answerDeps);
+      const answerDeps = (admission: Admission | null) => ({
+        ...deps,
+        signal: request.signal,
+        httpOnly: admission?.softLimited,
+        llmLog: log,
+      });
+      if (input.stream) {
+        // Settled when the stream ends, so the request log holds the model's tokens.
+        return meteredStream(guard, request, set, "answer", async (admission) => {
+          const outcome = await answerStream(input, answerDeps(admission));
+          const credits = operationCredits.reading(outcome.pagesFetched);
           return {
-            body: outcome.response,
-            credits: operationCredits.reading(outcome.pagesFetched),
+            events: outcome.events,
+            credits: () => credits,
+            creditsUpfront: credits,
+            tokens: outcome.tokens,
             degraded: outcome.degraded,
-            tokens: usedTokens(outcome.response.tokensUsed),
           };
-        }
-        const outcome = await answerStream(input, answerDeps);
+        });
+      }
+      return metered<AnswerResponse>(guard, request, set, "answer", async (admission) => {
+        const outcome = await answer(input, answerDeps(admission));
         return {
-          body: sseResponse(outcome.events),
+          body: outcome.response,
           credits: operationCredits.reading(outcome.pagesFetched),
           degraded: outcome.degraded,
+          tokens: usedTokens(outcome.response.tokensUsed),
         };
       });
     },

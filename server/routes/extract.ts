@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jobActivity } from "../../src/jobs/activity.ts";
 import { extractJobView, extractTargets, pagesOf } from "../../src/jobs/extract-job.ts";
-import { allResults, startJob } from "../../src/jobs/read.ts";
+import { allResults, jobOwner, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
@@ -74,8 +74,8 @@ export function extractHandlers(
         const targets = extractTargets(input);
         if ("urls" in targets) {
           return metered(guard, request, set, "extract", async (admission) => {
-            const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
-            const job = await startJob("extract", input, accountId, { ...deps, now: guard.now() });
+            const owner = jobOwner(admission?.principal ?? (await identify(guard, request)));
+            const job = await startJob("extract", input, owner, { ...deps, now: guard.now() });
             set.status = 202;
             const self = new URL(request.url);
             // The start is one request in the burst window; each page is charged as it is fetched.

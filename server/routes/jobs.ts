@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { applyCrawlPrompt } from "../../src/crawl/prompt.ts";
 import { jobActivity } from "../../src/jobs/activity.ts";
-import { finishedCount, jobProgress, readResults, startJob } from "../../src/jobs/read.ts";
+import { finishedCount, jobOwner, jobProgress, readResults, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
 import type { FetchDeps } from "../../src/pipeline/fetch-page.ts";
 import { queryNumber } from "../../src/schemas/common.ts";
@@ -61,7 +61,7 @@ export function jobHandlers(
       handler: ({ body, set, request }) =>
         metered(guard, request, set, type, async (admission) => {
           const at = guard.now();
-          const accountId = (admission?.principal ?? (await identify(guard, request))).account.id;
+          const owner = jobOwner(admission?.principal ?? (await identify(guard, request)));
           const start = { ...deps, runner, now: at };
           // A crawl's prompt becomes its options (with the request's LLM, else the operator's) before it is checked.
           const prompted =
@@ -75,8 +75,8 @@ export function jobHandlers(
               : { body, params: null };
           const job =
             type === "crawl"
-              ? await startJob("crawl", validate(CrawlBody, prompted.body), accountId, start)
-              : await startJob("batch", validate(BatchBody, body), accountId, start);
+              ? await startJob("crawl", validate(CrawlBody, prompted.body), owner, start)
+              : await startJob("batch", validate(BatchBody, body), owner, start);
           set.status = 202;
           const self = new URL(request.url);
           const answer: Record<string, unknown> = {

@@ -63,6 +63,7 @@ export function mcpRoutes(deps: McpRouteDeps, guard: Guard, version: string) {
               return await metered(guard, request, { headers: usage }, `mcp:${route}`, (admission) =>
                 run({
                   accountId: admission?.principal.account.id ?? principal.account.id,
+                  keyId: (admission?.principal ?? principal).key?.id ?? null,
                   httpOnly: admission?.softLimited ?? false,
                 }),
               );

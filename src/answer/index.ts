@@ -28,6 +28,8 @@ export interface AnswerStreamOutcome {
   events: AsyncIterable<AnswerEvent>;
   pagesFetched: number;
   degraded?: string;
+  /** The LLM tokens the stream used (input + output): 0 until its last event. */
+  tokens(): number;
   /** Stops the model's stream (a client that went away). */
   abort(): void;
 }
@@ -118,6 +120,7 @@ export async function answerStream(input: AnswerInput, deps: AnswerDeps): Promis
     llmDeps(deps),
   );
   const filter = new MarkerFilter(prepared.prompt.citations.length);
+  let tokens = 0;
 
   async function* events(): AsyncGenerator<AnswerEvent> {
     try {
@@ -128,6 +131,7 @@ export async function answerStream(input: AnswerInput, deps: AnswerDeps): Promis
       const rest = filter.end();
       if (rest) yield { type: "chunk", text: rest };
       const result = await stream.done;
+      tokens = result.usage.input + result.usage.output;
       yield { type: "done", ...closing(prepared, result) };
     } catch (raw) {
       if (deps.signal?.aborted) return;
@@ -146,6 +150,7 @@ export async function answerStream(input: AnswerInput, deps: AnswerDeps): Promis
     events: events(),
     pagesFetched: prepared.gathered.pagesFetched,
     degraded: prepared.gathered.degraded,
+    tokens: () => tokens,
     abort: () => stream.abort(),
   };
 }

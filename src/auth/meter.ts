@@ -1,5 +1,5 @@
 import { SiphonError } from "../errors.ts";
-import type { Awaitable, BurstVerdict } from "../store/types.ts";
+import type { Awaitable, BurstVerdict, Store } from "../store/types.ts";
 import type { AuthContext, Principal } from "./principal.ts";
 import { nextWeekStart, weekStart } from "./week.ts";
 
@@ -115,6 +115,38 @@ export function admit(principal: Principal, ctx: AuthContext): Awaitable<Admissi
   return verdict instanceof Promise
     ? verdict.then((counted) => admitCounted(principal, counted, now, ctx))
     : admitCounted(principal, verdict, now, ctx);
+}
+
+/** Work done after the request that asked for it: a job's page or run, a scheduled watch check. */
+export interface LaterWork {
+  accountId: string;
+  /** The key the work was asked for with; null when keyless (or unknown, for a scheduled check). */
+  keyId: string | null;
+  /** The route that started it (crawl, batch, agent, extract, watch). */
+  route: string;
+  credits: number;
+  /** LLM tokens (input and output) it used. */
+  tokens?: number;
+  at: number;
+}
+
+/**
+ * Charges later work to its account's week and logs it in the request log as no request (its
+ * start was counted), so the usage history's credits and tokens include it.
+ */
+export async function chargeLaterWork(store: Store, work: LaterWork): Promise<void> {
+  if (work.credits) await store.usage.addCredits(work.accountId, weekStart(work.at), work.credits);
+  await store.usage.logRequest({
+    accountId: work.accountId,
+    keyId: work.keyId,
+    route: work.route,
+    status: 200,
+    durationMs: 0,
+    credits: work.credits,
+    tokens: work.tokens ?? 0,
+    at: work.at,
+    count: 0,
+  });
 }
 
 /** Adds a request's credits to the week and charges extra usage when it applies. */

@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import { checkJsonSchema } from "../llm/index.ts";
 import type { AgentAsyncInput, AgentInput, AgentResponse } from "../schemas/agent.ts";
 import type { JobRecord, Store } from "../store/types.ts";
-import { newJob } from "./submit.ts";
+import { type JobOwner, newJob } from "./submit.ts";
 import type { SurfaceSubmit } from "./surface.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
@@ -17,7 +17,7 @@ import { checkWebhookTarget } from "./webhooks.ts";
  */
 export async function submitAgent(
   input: AgentAsyncInput | Omit<AgentAsyncInput, "llmApiKey">,
-  accountId: string,
+  owner: JobOwner,
   deps: { store: Store; config: Config; now: number },
   extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
@@ -28,7 +28,7 @@ export async function submitAgent(
   const { webhook: _webhook, ...rest } = input;
   // A job has no one to stream to: it keeps the whole response.
   const stored = { ...rest, stream: false, ...(extra ? { surface: extra.surface } : {}) } as AgentInput;
-  const job = newJob("agent", accountId, stored, webhook, deps.now);
+  const job = newJob("agent", owner, stored, webhook, deps.now);
   await deps.store.jobs.create({ ...job, total: 1 }, []);
   return (await deps.store.jobs.get(job.id)) as JobRecord;
 }

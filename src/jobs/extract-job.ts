@@ -8,7 +8,7 @@ import { extractUrl } from "../structured/fetch.ts";
 import { type ExtractRequest, extractRequest } from "../structured/index.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
 import { serviceLlm } from "../summary/index.ts";
-import { newJob } from "./submit.ts";
+import { type JobOwner, newJob } from "./submit.ts";
 import type { JobSurface, SurfaceSubmit } from "./surface.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
@@ -78,7 +78,7 @@ export async function extractRequestFor(
  */
 export async function submitExtract(
   input: ExtractInput,
-  accountId: string,
+  owner: JobOwner,
   deps: { store: Store; config: Config; now: number },
   extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
@@ -89,7 +89,7 @@ export async function submitExtract(
   if (webhook) checkWebhookTarget(webhook.url, deps.config);
   const { webhook: _webhook, ...rest } = input;
   const stored = extra ? { ...rest, surface: extra.surface } : rest;
-  const job = newJob("extract", accountId, stored, webhook, deps.now);
+  const job = newJob("extract", owner, stored, webhook, deps.now);
   await deps.store.jobs.create(
     job,
     targets.urls.map((url) => ({ url, depth: 0 })),

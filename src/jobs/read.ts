@@ -3,6 +3,7 @@
  * dashboard): starting a job (store, then queue, in one call), finding a caller's job, its
  * progress, and a page of its results. A surface only reshapes what these answer.
  */
+import { LOCAL_ACCOUNT_ID, type Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import type { AgentAsyncInput } from "../schemas/agent.ts";
@@ -12,7 +13,7 @@ import { type JobItem, type JobRecord, type JobType, type Store, TERMINAL_STATUS
 import { submitAgent } from "./agent-job.ts";
 import { submitExtract } from "./extract-job.ts";
 import type { JobRunner } from "./runner.ts";
-import { submitBatch, submitCrawl } from "./submit.ts";
+import { type JobOwner, submitBatch, submitCrawl } from "./submit.ts";
 import type { SurfaceSubmit } from "./surface.ts";
 
 /** The input each kind of job starts from. */
@@ -34,7 +35,7 @@ export interface JobStartDeps {
 const SUBMIT: {
   [K in JobType]: (
     input: JobInputs[K],
-    accountId: string,
+    owner: JobOwner,
     deps: { store: Store; config: Config; now: number },
     extra?: SurfaceSubmit,
   ) => Promise<JobRecord>;
@@ -48,13 +49,20 @@ const SUBMIT: {
 export async function startJob<K extends JobType>(
   type: K,
   input: JobInputs[K],
-  accountId: string,
+  owner: JobOwner,
   deps: JobStartDeps,
   extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
-  const job = await SUBMIT[type](input, accountId, deps, extra);
+  const job = await SUBMIT[type](input, owner, deps, extra);
   deps.runner.submit(job.id);
   return job;
+}
+
+/** The owner of the jobs `principal` starts: its account and key; the local account without one. */
+export function jobOwner(principal: Pick<Principal, "account" | "key"> | null | undefined): JobOwner {
+  return principal
+    ? { accountId: principal.account.id, keyId: principal.key?.id ?? null }
+    : { accountId: LOCAL_ACCOUNT_ID, keyId: null };
 }
 
 /** Who asks for a job, and when. */

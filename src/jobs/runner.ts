@@ -1,3 +1,4 @@
+import { chargeLaterWork } from "../auth/meter.ts";
 import type { Plan } from "../auth/plans.ts";
 import { accountTier } from "../auth/principal.ts";
 import { weekStart } from "../auth/week.ts";
@@ -161,9 +162,15 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
       notify: (event, data) => notify(job, event, data),
       httpOnly: () => httpOnly(job.accountId),
       pageView: surface ? pageViews.get(surface.name) : undefined,
-      charge: async (credits) => {
-        await deps.store.usage.addCredits(job.accountId, weekStart(now()), credits);
-      },
+      charge: (credits, tokens) =>
+        chargeLaterWork(deps.store, {
+          accountId: job.accountId,
+          keyId: job.keyId ?? null,
+          route: job.type,
+          credits,
+          tokens,
+          at: now(),
+        }),
       log,
       dispatch,
     };

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { SiphonError, toSiphonError } from "../errors.ts";
+import { usedTokens } from "../pipeline/credits.ts";
 import { type ScrapeDeps, scrape } from "../pipeline/scrape.ts";
 import type { ExtractInput } from "../schemas/extract.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../schemas/fetch.ts";
@@ -26,6 +27,8 @@ export interface PageDone {
   data: Record<string, unknown>;
   /** What the page cost (pageCredits): 1 when it came from its site, 0 for a cache hit. */
   credits: number;
+  /** The LLM tokens its formats used (extraction, summary, answer); none when absent. */
+  tokens?: number;
 }
 
 /** What running a job needs to know about its type. */
@@ -66,8 +69,8 @@ async function fetchedPage(
   job: JobRecord,
   deps: ScrapeDeps,
 ): Promise<PageDone> {
-  const { result, credits } = await scrape({ fetch: input, accountId: job.accountId }, deps);
-  return { url: result.url, title: result.title, links: result.links, data: item(result), credits };
+  const { result, credits, tokens } = await scrape({ fetch: input, accountId: job.accountId }, deps);
+  return { url: result.url, title: result.title, links: result.links, data: item(result), credits, tokens };
 }
 
 /**
@@ -98,6 +101,7 @@ async function scrapedPage(
     links: result.links,
     data: view ? view({ url, outcome, credits, at, view: pages.view }) : crawlItem(result),
     credits,
+    tokens: outcome.tokens,
   };
 }
 
@@ -151,7 +155,7 @@ export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
             ...deps,
             apiBasePolicy: policy ?? deps.apiBasePolicy,
           });
-          return { url: result.url, links: [], data: result, credits };
+          return { url: result.url, links: [], data: result, credits, tokens: usedTokens(result.tokensUsed) };
         } catch (raw) {
           // The operator's key is not in the job's input, where the pool scrubs the caller's from.
           if (!policy) throw raw;

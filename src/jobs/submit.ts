@@ -22,10 +22,16 @@ const ID_PREFIX: Record<JobRecord["type"], string> = {
   extract: "extract_",
 };
 
+/** Who a job belongs to: its account, and the API key it was started with (null: none). */
+export interface JobOwner {
+  accountId: string;
+  keyId?: string | null;
+}
+
 /** A queued job of `type` with a fresh id, ready for the store. */
 export function newJob(
   type: JobRecord["type"],
-  accountId: string,
+  owner: JobOwner,
   input: unknown,
   webhook: unknown,
   at: number,
@@ -35,7 +41,8 @@ export function newJob(
     id: `${prefix}${crypto.randomUUID()}`,
     type,
     status: "queued",
-    accountId,
+    accountId: owner.accountId,
+    keyId: owner.keyId ?? null,
     input,
     webhook: webhook ?? null,
     error: null,
@@ -118,7 +125,7 @@ function surfaced<T extends object>(input: T, webhook: unknown, extra: SurfaceSu
  */
 export async function submitCrawl(
   input: CrawlInput,
-  accountId: string,
+  owner: JobOwner,
   deps: { store: Store; config: Config; now: number },
   extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
@@ -135,7 +142,7 @@ export async function submitCrawl(
   if (stored.webhook) checkWebhookTarget((stored.webhook as { url: string }).url, deps.config);
   const refusal = (await refusedUrls([input.url], deps.config)).get(input.url);
   if (refusal) throw refusal;
-  const job = newJob("crawl", accountId, stored.input, stored.webhook, deps.now);
+  const job = newJob("crawl", owner, stored.input, stored.webhook, deps.now);
   // With sitemap "only" the crawl is the sitemaps' URLs, which the job finds when it runs.
   const first = sitemapUse(input) === "only" ? [] : [{ url: normalizeUrl(start) ?? start.href, depth: 0 }];
   await deps.store.jobs.create(job, first);
@@ -179,7 +186,7 @@ export function batchPageInput(input: BatchInput, url: string): FetchInput {
  */
 export async function submitBatch(
   input: BatchInput,
-  accountId: string,
+  owner: JobOwner,
   deps: { store: Store; config: Config; now: number },
   extra?: SurfaceSubmit,
 ): Promise<JobRecord> {
@@ -198,7 +205,7 @@ export async function submitBatch(
       { hint: first.hint },
     );
   }
-  const job = newJob("batch", accountId, stored.input, stored.webhook, deps.now);
+  const job = newJob("batch", owner, stored.input, stored.webhook, deps.now);
   await deps.store.jobs.create(
     job,
     input.urls.map((url) => ({ url, depth: 0 })),

@@ -86,5 +86,14 @@ export const PG_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795937688828,
     "hash": "20866a46dbe985b4f684fe822b6bb0dca5b3ef6cf19bade420bbf1f4b6edb5e6",
     "tag": "0005_request_log_tokens"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"jobs\" ADD COLUMN \"key_id\" text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795945080093,
+    "hash": "28746a8ebbf5e22a59e61baaad3acfc3596c829e05036c4720774c22c19872cc",
+    "tag": "0006_jobs_key_id"
   }
 ];

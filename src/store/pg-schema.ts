@@ -121,6 +121,8 @@ export const jobs = pgTable(
     type: text("type").notNull(),
     status: text("status").notNull(),
     accountId: text("account_id").notNull(),
+    /** The API key the job was started with (its work is logged under it); null without one. */
+    keyId: text("key_id"),
     input: text("input").notNull(),
     webhook: text("webhook"),
     total: integer("total").notNull().default(0),

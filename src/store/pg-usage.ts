@@ -182,7 +182,7 @@ export function pgUsage(pg: PgConnection): PgUsage {
       });
     },
     logRequest(entry) {
-      add(keyOf(entry), { ...entry, count: 1 });
+      add(keyOf(entry), { ...entry, count: entry.count ?? 1 });
       if (pending.size >= FLUSH_AT_ROWS) void flush().catch(() => {});
       else schedule();
     },

@@ -6,6 +6,7 @@ interface JobRow {
   type: string;
   status: string;
   account_id: string;
+  key_id: string | null;
   input: string;
   webhook: string | null;
   total: number;
@@ -36,6 +37,7 @@ function job(row: JobRow): JobRecord {
     type: row.type as JobRecord["type"],
     status: row.status as JobRecord["status"],
     accountId: row.account_id,
+    keyId: row.key_id,
     input: parse(row.input),
     webhook: parse(row.webhook),
     total: row.total,
@@ -66,8 +68,8 @@ const item = (row: ItemRow): JobItem => ({
  */
 export function sqliteJobs(sqlite: Database): JobStore {
   const insertJob = sqlite.prepare(
-    "INSERT INTO jobs (id, type, status, account_id, input, webhook, total, created_at, updated_at, finished_at, expires_at, error) " +
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?12, ?7, ?8, ?9, ?10, ?11)",
+    "INSERT INTO jobs (id, type, status, account_id, input, webhook, total, created_at, updated_at, finished_at, expires_at, error, key_id) " +
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?12, ?7, ?8, ?9, ?10, ?11, ?13)",
   );
   const insertItem = sqlite.prepare(
     "INSERT OR IGNORE INTO job_items (job_id, url, depth, state) VALUES (?1, ?2, ?3, 'pending')",
@@ -147,6 +149,7 @@ export function sqliteJobs(sqlite: Database): JobStore {
             j.expiresAt,
             j.error,
             j.total ?? 0,
+            j.keyId ?? null,
           );
           addItems(j.id, items, Number.MAX_SAFE_INTEGER);
         })

@@ -117,5 +117,14 @@ export const SQLITE_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
     "folderMillis": 1795937688210,
     "hash": "21ed9b2442672326b9d95648281ff831324fc51e4019dcc7c7a0d8a68b9138c8",
     "tag": "0009_request_log_tokens"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `jobs` ADD `key_id` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795945079355,
+    "hash": "c041ff0b69dd69c0b3bbcb46250ce97e457137b7b5205b175b43fa85c808ee92",
+    "tag": "0010_jobs_key_id"
   }
 ];

@@ -102,6 +102,8 @@ export const jobs = sqliteTable(
     type: text("type").notNull(),
     status: text("status").notNull(),
     accountId: text("account_id").notNull(),
+    /** The API key the job was started with (its work is logged under it); null without one. */
+    keyId: text("key_id"),
     /** The validated request, as JSON. */
     input: text("input").notNull(),
     /** Webhook config as JSON, or null. */

@@ -171,7 +171,7 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
         }
         lastRow = row;
       }
-      row.count++;
+      row.count += entry.count ?? 1;
       row.durationMs += entry.durationMs;
       row.credits += entry.credits;
       row.tokens = (row.tokens ?? 0) + (entry.tokens ?? 0);

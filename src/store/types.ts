@@ -84,6 +84,12 @@ export interface RequestLogEntry {
   /** LLM tokens (input and output) the request used; 0 when it used none. */
   tokens?: number;
   at: number;
+  /**
+   * Requests the entry counts: 1 (the default) for a request; 0 for work a job did after the
+   * request that started it (its pages' credits and tokens), which no rate window or request
+   * statistic counts.
+   */
+  count?: number;
 }
 
 /** What an account (or one of its keys) used in one quota week, from the request log. */
@@ -164,6 +170,8 @@ export interface JobRecord {
   type: JobType;
   status: JobStatus;
   accountId: string;
+  /** The API key the job was started with (the request log counts its pages under it); null without one. */
+  keyId: string | null;
   input: unknown;
   webhook: unknown;
   total: number;
@@ -180,7 +188,8 @@ export interface JobRecord {
 }
 
 /** A job about to be created: counters start at 0, `total` at the number of its items unless given. */
-export type NewJob = Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed" | "result"> & {
+export type NewJob = Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed" | "result" | "keyId"> & {
+  keyId?: string | null;
   total?: number;
 };
 

@@ -1,3 +1,4 @@
+import { chargeLaterWork } from "../auth/meter.ts";
 import type { Plan } from "../auth/plans.ts";
 import { loadPlans } from "../auth/plans.ts";
 import { accountTier } from "../auth/principal.ts";
@@ -344,7 +345,13 @@ export function createWatchService(deps: WatchDeps): WatchService {
         });
         // Like a job's page: the account pays for a page read, not for a check that could not read it.
         if (done.recorded && !done.error) {
-          await deps.store.usage.addCredits(watch.accountId, weekStart(done.check.checkedAt), 1);
+          await chargeLaterWork(deps.store, {
+            accountId: watch.accountId,
+            keyId: null,
+            route: "watch",
+            credits: 1,
+            at: done.check.checkedAt,
+          });
         }
         if (done.error && done.recorded) log(`watch ${watch.id}: check failed: ${done.error.message}`);
       } catch (raw) {

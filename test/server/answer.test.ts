@@ -107,6 +107,21 @@ describe("POST /v1/answer", () => {
       ),
     );
     expect(await history()).toBe(307);
+
+    // A streamed answer is settled when its stream ends, with the tokens its done event reports.
+    llm.reply = () => ({
+      chunks: ["The council ", "approved it [1]."],
+      usage: { prompt_tokens: 400, completion_tokens: 9 },
+    });
+    const streamed = await ask(
+      { question: "What did the city council approve?", maxSources: 1, stream: true },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(streamed.headers.get("x-credits-used")).toBe("0");
+    const done = (await events(streamed)).at(-1);
+    expect(done).toMatchObject({ type: "done", tokensUsed: { input: 400, output: 9 } });
+    for (let i = 0; i < 50 && (await history()) < 716; i++) await Bun.sleep(20);
+    expect(await history()).toBe(716);
   });
 
   test("numbers the fetched sources, keeps markers in range and drops the rest", async () => {

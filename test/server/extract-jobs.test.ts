@@ -395,6 +395,38 @@ describe("extraction in batch and crawl", () => {
     expect(viaFormats.data[0]?.json).toEqual({ title: PRODUCT_NAME });
   });
 
+  test("a job's pages count in the usage history: credits and LLM tokens, under the key that started it", async () => {
+    const own = await startTestApp({ auth: "required", openaiBaseUrl: llm.baseUrl("openai"), escalation: false });
+    try {
+      const { key, keyId } = await own.createKey("max");
+      const auth = { authorization: `Bearer ${key}` };
+      llm.reply = (req) => ({
+        json: { name: pageOf(req), price: 2, tags: [] },
+        usage: { prompt_tokens: 7, completion_tokens: 3 },
+      });
+      const urls = [fresh("/product"), fresh("/article")];
+      const started = await start(
+        { urls, extract: { schema: SCHEMA }, llmProvider: "openai", llmApiKey: KEY },
+        "/v1/batch/scrape",
+        own,
+        auth,
+      );
+      expect((await until(`/v1/batch/scrape/${started.id}`, own, auth)).status).toBe("completed");
+      const history = async (kind: "token" | "credit") => {
+        const res = await own.request(`/v2/team/${kind}-usage/historical?byApiKey=true`, { headers: auth });
+        return ((await res.json()) as { periods: Record<string, unknown>[] }).periods;
+      };
+      // Settled as each page finishes, so the history has them once the job has ended.
+      expect(await history("token")).toEqual([expect.objectContaining({ apiKey: keyId, tokensUsed: 20 })]);
+      expect(await history("credit")).toEqual([expect.objectContaining({ apiKey: keyId, creditsUsed: 2 })]);
+      // The pages are no requests: the account's statistics count the start alone (polls are unmetered).
+      const stats = (await (await own.request("/v1/stats", { headers: auth })).json()) as { totalRequests: number };
+      expect(stats.totalRequests).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
   test("crawl scrapeOptions.extract: every page gains json; the key in scrapeOptions is erased at the end", async () => {
     llm.reply = (req) => ({ json: { name: pageOf(req), price: null, tags: ["x"] } });
     const url = fresh("/article");

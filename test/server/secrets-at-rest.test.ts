@@ -311,7 +311,7 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
       try {
         const job = newJob(
           "extract",
-          "acct",
+          { accountId: "acct" },
           { urls: ["https://a.example/"], llmApiKey: KEYS.extract },
           null,
           Date.now(),
@@ -345,7 +345,7 @@ describe.skipIf(!postgresBin())("PostgreSQL", () => {
       const stores = [await openStore(config)];
       try {
         const survivor = stores[0]!;
-        const job = (input: unknown) => newJob("extract", "acct", input, null, Date.now());
+        const job = (input: unknown) => newJob("extract", { accountId: "acct" }, input, null, Date.now());
         const early = job({ urls: ["https://a.example/"], llmApiKey: "sk-early-0123456789" });
         await survivor.jobs.create(early, [{ url: "https://a.example/", depth: 0 }]);
         await redis.stop();

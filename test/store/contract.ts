@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { hashKey } from "../../src/auth/keys.ts";
+import { weekStart } from "../../src/auth/week.ts";
 import { MAX_CACHE_AGE_MS } from "../../src/schemas/fetch.ts";
 import type { Account, ApiKeyInfo, NewJob, PageSnapshot, Store } from "../../src/store/types.ts";
 import { readWhileFinishing } from "../helpers/read-while-finishing.ts";
@@ -53,6 +54,7 @@ const newJob = (over: Partial<NewJob> = {}): NewJob => ({
   type: "crawl",
   status: "queued",
   accountId: "acct_a",
+  keyId: "key_a",
   input: { url: "https://a.example/", limit: 10 },
   webhook: null,
   error: null,
@@ -535,6 +537,24 @@ export function storeContract(name: string, backend: () => Backend): void {
       expect(await store.usage.periods("nobody", 0, false)).toEqual([]);
     });
 
+    test("later work (count 0) adds credits and tokens to periods, and no request to stats, daily or bursts", async () => {
+      const { store } = await fresh();
+      const at = Math.floor(Date.now() / 1000) * 1000;
+      const entry = { accountId: "a1", keyId: "k1", route: "crawl", status: 200, durationMs: 40 };
+      await store.usage.logRequest({ ...entry, credits: 0, at });
+      // A crawl's pages, in the same row's second and in a later one.
+      await store.usage.logRequest({ ...entry, durationMs: 0, credits: 1, tokens: 30, at, count: 0 });
+      await store.usage.logRequest({ ...entry, durationMs: 0, credits: 2, tokens: 0, at: at + 1500, count: 0 });
+      const week = weekStart(at);
+      expect(await store.usage.periods("a1", week, true)).toEqual([
+        { start: week, keyId: "k1", credits: 3, tokens: 30 },
+      ]);
+      expect(await store.usage.stats("a1")).toEqual({ totalRequests: 1, successRate: 100, avgResponseTime: 40 });
+      const daily = await store.usage.daily("a1", at - 86_400_000);
+      expect(daily.reduce((sum, day) => sum + day.requests, 0)).toBe(1);
+      expect((await store.usage.peekBurst("key:k1", at + 2000, 3_600_000)).used).toBe(1);
+    });
+
     test("logged requests are kept when the store closes, and another process sees them", async () => {
       const { store, another } = await fresh();
       const at = Math.floor(Date.now() / 1000) * 1000;
@@ -560,12 +580,16 @@ export function storeContract(name: string, backend: () => Backend): void {
       await store.jobs.create(job, [...urls("p", 3), { url: "https://a.example/p0", depth: 1 }]);
       expect(await store.jobs.get("job_1")).toEqual({
         ...job,
+        keyId: "key_a",
         total: 5,
         completed: 0,
         failed: 0,
         creditsUsed: 0,
         result: null,
       });
+      // A job started without a key reads back with none.
+      await store.jobs.create(newJob({ id: "job_2", keyId: undefined }), []);
+      expect((await store.jobs.get("job_2"))?.keyId).toBeNull();
       expect((await store.jobs.pending("job_1", 10)).map((i) => i.url)).toEqual(
         urls("p", 3).map((u) => u.url),
       );

@@ -1,6 +1,7 @@
 import { runAgent } from "../../agent/index.ts";
 import type { Config } from "../../config.ts";
 import { toSiphonError } from "../../errors.ts";
+import { usedTokens } from "../../pipeline/credits.ts";
 import type { AgentInput, AgentResponse } from "../../schemas/agent.ts";
 import { serviceLlm } from "../../summary/index.ts";
 import { scrubSecrets } from "../secrets.ts";
@@ -62,7 +63,8 @@ async function runAgentJob(ctx: JobContext): Promise<JobEnd | null> {
     const kept = await ctx.store.jobs.setResult(job.id, outcome.response, outcome.pagesFetched, ctx.now());
     // Cancelled while the answer was written: the job ended without it.
     if (!kept) return null;
-    if (outcome.pagesFetched) await ctx.charge(outcome.pagesFetched);
+    const tokens = usedTokens(outcome.response.tokensUsed);
+    if (outcome.pagesFetched || tokens) await ctx.charge(outcome.pagesFetched, tokens);
     return { status: "completed", completed: completedData(outcome.response) };
   } catch (raw) {
     if (signal.aborted) return null;

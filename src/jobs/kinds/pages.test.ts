@@ -12,6 +12,7 @@ const batch: JobRecord = {
   type: "batch",
   status: "processing",
   accountId: "local",
+  keyId: null,
   input: { urls: ["https://a.example/"] },
   webhook: null,
   total: 1,

@@ -69,9 +69,9 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
       apiBasePolicy: "guard",
       llmLog: ctx.log,
     });
-    const { data, credits } = done;
+    const { data, credits, tokens = 0 } = done;
     await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
-    if (credits) await ctx.charge(credits);
+    if (credits || tokens) await ctx.charge(credits, tokens);
     if (plan?.followsLinks && depth < spec.maxDepth) {
       // The store ignores URLs it has; skipping those this run already queued saves it the writes.
       const items: { url: string; depth: number }[] = [];

@@ -29,7 +29,11 @@ export interface JobContext {
   /** True when the job's account is past its weekly quota and must fetch HTTP-only (DECISIONS.md "Plans and limits"). */
   httpOnly(): Promise<boolean>;
   /** Adds credits to the job's account's weekly usage. */
-  charge(credits: number): Promise<void>;
+  /**
+   * Charges work the job did after its request (a page, an agent's run) to its account's week,
+   * and logs its credits and LLM tokens under the job's key, so usage history counts them.
+   */
+  charge(credits: number, tokens?: number): Promise<void>;
   /** The page view of the surface that started the job, when another surface did and registered one. */
   pageView?: PageView;
   /** Warnings for the operator (a refused LLM call); never keys or bodies. */

@@ -33,9 +33,27 @@ const BY_EXTENSION: Record<string, string> = {
 };
 const GENERIC = /^(application\/octet-stream|binary\/octet-stream)?$/i;
 
-/** The media type a document is read as: the one given, unless generic, else its extension's, else sniffed. */
+const UTF8_CHARSET = /;\s*charset\s*=\s*"?utf-?8"?\s*(?=;|$)/i;
+
+/** Whether `bytes` are well-formed UTF-8. */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The media type a document is read as: the one given, unless generic, else its extension's, else
+ * sniffed. A UTF-8 charset on bytes that are not UTF-8 is dropped, so the document's own
+ * declaration (a meta charset) or sniffing decides: Bun's multipart parser adds `charset=utf-8`
+ * to every text part that names none, which would garble a Shift_JIS or windows-1252 upload.
+ */
 export function documentType(doc: GivenDocument): string {
   const given = doc.contentType?.trim() ?? "";
+  if (UTF8_CHARSET.test(given) && !isUtf8(doc.body)) return given.replace(UTF8_CHARSET, "");
   if (!GENERIC.test(given)) return given;
   const extension = /\.([a-z0-9]+)$/i.exec(doc.filename.trim())?.[1]?.toLowerCase();
   return (extension && BY_EXTENSION[extension]) ?? "";

@@ -67,6 +67,17 @@ function postForm(file: Blob, name: string, options?: Record<string, unknown>, o
   return on.request("/v1/parse", { method: "POST", body: form });
 }
 
+/** A multipart upload as curl -F sends it: the part's type exactly as given (Bun's Blob would add a UTF-8 charset). */
+function postRawForm(bytes: Uint8Array, name: string, type: string, on = app) {
+  const boundary = "siphon-test-boundary";
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`;
+  return on.request("/v1/parse", {
+    method: "POST",
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+  });
+}
+
 async function resultOf(response: Response): Promise<FetchResult> {
   if (response.status !== 200)
     throw new Error(`expected 200, got ${response.status}: ${await response.text()}`);
@@ -112,6 +123,38 @@ describe("POST /v1/parse", () => {
     );
     expect(read.content).toContain("The mill pond fills at high water.");
     expect(site.hits("/")).toBe(0);
+  });
+
+  test("documents in other encodings are read in theirs: a meta charset, a part's charset, none at all", async () => {
+    // Shift_JIS, named by the page's <meta charset>: "東京の天気" / "今日は晴れです。".
+    const tokyo = Buffer.concat([
+      Buffer.from('<html><head><meta charset="shift_jis"><title>Tenki</title></head><body><article><h1>'),
+      Buffer.from("938c8b9e82cc93568b43", "hex"),
+      Buffer.from("</h1><p>"),
+      Buffer.from("8da193fa82cd90b082ea82c582b78142", "hex"),
+      Buffer.from("</p></article></body></html>"),
+    ]);
+    const japanese = await resultOf(await postRawForm(tokyo, "tenki.html", "text/html"));
+    expect(japanese.content).toContain("# 東京の天気");
+    expect(japanese.content).toContain("今日は晴れです。");
+    // windows-1252 named by the upload part's charset, and the same bytes with no charset at all.
+    const cp1252 = Buffer.from([
+      ...Buffer.from("Caf\u00e9 cr\u00e8me ", "latin1"),
+      0x97,
+      0x20,
+      0x93,
+      ...Buffer.from("na\u00efve fa\u00e7ade", "latin1"),
+      0x94,
+    ]);
+    const named = await resultOf(await postRawForm(cp1252, "menu.txt", "text/plain; charset=windows-1252"));
+    expect(named.content).toContain("Café crème — “naïve façade”");
+    const html = Buffer.concat([
+      Buffer.from("<html><body><article><p>"),
+      cp1252,
+      Buffer.from("</p></article></body></html>"),
+    ]);
+    const unnamed = await resultOf(await postJson({ filename: "menu.html", data: base64(html) }));
+    expect(unnamed.content).toContain("Café crème — “naïve façade”");
   });
 
   test("bad uploads are clear 4xx errors before anything is read", async () => {

@@ -18,4 +18,8 @@ export const jobPageFlagPicks = {
   },
   maxAge: { valueHint: "ms" },
   storeInCache: { description: "Write each page to the cache" },
+  siteMarkdown: {
+    description:
+      "Use a page's own markdown twin when its site offers one (also llms.txt's .md twins); --no-site-markdown always extracts",
+  },
 } as const;

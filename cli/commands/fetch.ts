@@ -68,6 +68,10 @@ const pageFlags = schemaFlags(FetchBody, {
   },
   render: { description: "Force browser rendering" },
   wait: { description: "ms to wait after load (implies --render)", valueHint: "ms" },
+  siteMarkdown: {
+    description:
+      "Use the site's own markdown twin when it offers one (Accept: text/markdown, <link rel=alternate>, Link header); --no-site-markdown always extracts",
+  },
   ...browserFlagOptions,
 });
 

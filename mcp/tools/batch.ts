@@ -57,6 +57,7 @@ export const BatchToolInput = T.Object(
     cookies: p.cookies,
     maxAge: p.maxAge,
     storeInCache: p.storeInCache,
+    siteMarkdown: p.siteMarkdown,
     timeout: p.timeout,
     ...jobWaitFields("siphon_batch", "batch_"),
   },

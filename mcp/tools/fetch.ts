@@ -102,6 +102,7 @@ export const FetchToolInput = T.Object(
     cookies: p.cookies,
     maxAge: p.maxAge,
     storeInCache: p.storeInCache,
+    siteMarkdown: p.siteMarkdown,
     lockdown: p.lockdown,
     minAge: p.minAge,
     timeout: p.timeout,

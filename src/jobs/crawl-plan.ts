@@ -1,5 +1,6 @@
+import { loadLlmsTxt, twinLookup } from "../crawl/llms-txt.ts";
 import { normalizeUrl, sameSite } from "../crawl/normalize.ts";
-import { loadRobots, type Robots } from "../crawl/robots.ts";
+import { loadRobots } from "../crawl/robots.ts";
 import { collectSitemapUrls, sitemapUse } from "../crawl/sitemap.ts";
 import { SiphonError } from "../errors.ts";
 import type { FetchEngine } from "../fetch/types.ts";
@@ -39,6 +40,8 @@ export interface CrawlPlan {
   followsLinks: boolean;
   /** Crawl-delay of the start origin's robots.txt, in ms. */
   delayMs: number | undefined;
+  /** The markdown twin the start origin's llms.txt lists for a page (site markdown on); else none. */
+  markdownTwin?: (url: string) => string | undefined;
 }
 
 /**
@@ -57,9 +60,11 @@ export async function planCrawl(
   const use = sitemapUse(input);
   const include = compilePatterns(input.includePaths, "includePaths");
   const exclude = compilePatterns(input.excludePaths, "excludePaths");
-  const robots: Robots | undefined = input.ignoreRobotsTxt
-    ? undefined
-    : await loadRobots(start.origin, engine, userAgent, { signal });
+  const [robots, llms] = await Promise.all([
+    input.ignoreRobotsTxt ? undefined : loadRobots(start.origin, engine, userAgent, { signal }),
+    // The pages' markdown twins, when the site lists them and the crawl takes site markdown.
+    input.scrapeOptions?.siteMarkdown === false ? undefined : loadLlmsTxt(start.origin, engine, signal),
+  ]);
   const decide = (raw: string): string | null => {
     const normal = normalizeUrl(raw);
     if (!normal) return null;
@@ -88,6 +93,7 @@ export async function planCrawl(
     start,
     follow,
     delayMs: robots?.crawlDelayMs,
+    markdownTwin: llms ? twinLookup(llms) : undefined,
     followsLinks: use !== "only",
     async seeds(limit, seedSignal) {
       if (use === "skip") return [];

@@ -16,7 +16,7 @@ export function truncateTokens(content: string, maxTokens: number | undefined): 
  */
 export function crawlItem(result: FetchResult) {
   const { html, text, rawHtml, images, screenshot, warning, json, extractTokensUsed } = result;
-  const { summary, summaryTokensUsed, branding, changeTracking } = result;
+  const { summary, summaryTokensUsed, branding, changeTracking, source } = result;
   return {
     url: result.url,
     title: result.title,
@@ -32,6 +32,7 @@ export function crawlItem(result: FetchResult) {
         images,
         screenshot,
         warning,
+        source,
         json,
         extractTokensUsed,
         summary,

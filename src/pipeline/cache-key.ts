@@ -20,6 +20,8 @@ export function cacheKey(url: string, input: FetchInput, start: EngineName, ssrf
     wait: input.wait,
     location: input.location?.toUpperCase() ?? null,
     languages: input.languages ?? [],
+    // Without site markdown the request states no text/markdown, so a negotiating site answers HTML.
+    ...(input.siteMarkdown === false ? { siteMarkdown: false } : {}),
   };
   const text = JSON.stringify(parts);
   let key = keys.get(text);

@@ -9,6 +9,7 @@ import type { ExtractedDocument, ExtractOptions, OutputFormat, PageMetadata } fr
 import { decodeBody } from "../fetch/decode.ts";
 import { detectBotWall } from "../fetch/detect.ts";
 import type { FetchedPage } from "../fetch/types.ts";
+import { isMarkdownType, markdownBody, markdownLinks, markdownTitle } from "./site-markdown.ts";
 
 export interface Converted {
   doc: ExtractedDocument;
@@ -17,6 +18,8 @@ export interface Converted {
   html?: string;
   /** The decoded body of textual answers (HTML, JSON, XML, text): the rawHtml format. */
   raw?: string;
+  /** Set when the answer is the site's own markdown (a text/markdown answer): the content is it. */
+  markdown?: boolean;
   /**
    * Set when the page is a bot-detection page (its description); `doc` is then empty. The caller
    * decides what follows (escalation tries stealth; anything else answers blockedError).
@@ -109,6 +112,11 @@ async function convertOne(
     }
     case "text": {
       const { text } = decodeBody(page.body, header);
+      if (isMarkdownType(header)) {
+        const content = markdownBody(text);
+        const doc = plainDoc(markdownTitle(text), content, markdownLinks(content, page.url));
+        return { doc, contentType: "text", raw: text, markdown: true };
+      }
       return { doc: plainDoc("", text), contentType: "text", raw: text };
     }
     case "pdf": {

@@ -34,7 +34,7 @@ const DISABLED_HINT =
 const MAIN_TEXT: ExtractOptions = { format: "text", onlyMainContent: true, images: false };
 
 /** Length of an attempt's main-content text (HTML pages are extracted once more for it). */
-async function mainTextLength(attempt: Attempt, engines: Engines): Promise<number> {
+export async function mainTextLength(attempt: Attempt, engines: Engines): Promise<number> {
   const { converted, page } = attempt;
   if (converted.html === undefined) return converted.doc.content.trim().length;
   const extract = engines.extract ?? (await import("../extract/pool.ts")).extractInline;

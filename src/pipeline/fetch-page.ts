@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import type { ExtractOptions } from "../extract/types.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
+import { HTML_ACCEPT } from "../fetch/simple.ts";
 import type { EngineFetchOptions, EngineName, FetchedPage } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { parseActions } from "../schemas/actions.ts";
@@ -11,10 +12,21 @@ import { cacheKey } from "./cache-key.ts";
 import { cacheOnlyWindow, nothingCached } from "./cache-only.ts";
 import { blockedError, convertPage } from "./convert.ts";
 import type { Engines } from "./engines.ts";
-import { fetchEscalating } from "./escalate.ts";
+import { type Attempt, type EscalationPlan, fetchEscalating, mainTextLength } from "./escalate.ts";
 import { type ResolvedFormats, resolveFormats } from "./formats.ts";
 import { holdWrite } from "./holdback.ts";
 import { renderResult } from "./result.ts";
+import {
+  announcedTwin,
+  fetchTwin,
+  markdownBody,
+  needsPageBeyondMarkdown,
+  readableLength,
+  type SiteMarkdown,
+  saneSiteMarkdown,
+  TRUSTED_LENGTH,
+  withSiteMarkdown,
+} from "./site-markdown.ts";
 
 /** What fetchPage needs from its caller. */
 export interface FetchDeps {
@@ -35,6 +47,11 @@ export interface FetchDeps {
    * JavaScript): a lesser answer the caller may show while the render runs (Jina's stream).
    */
   onPartial?: (result: FetchResult) => void;
+  /**
+   * The markdown twin a site's llms.txt lists for a page URL (a crawl reads it once per site):
+   * used as an announced twin when the page announces none itself.
+   */
+  markdownTwin?: (url: string) => string | undefined;
 }
 
 export interface CacheInfo {
@@ -67,6 +84,8 @@ interface CachedAttempt {
   headers: Record<string, string>;
   redirects: string[];
   engine: EngineName;
+  /** The site's own markdown of the page, when the fetch found a sane twin (site-markdown.ts). */
+  siteMarkdown?: SiteMarkdown;
 }
 
 /**
@@ -141,7 +160,7 @@ function layOut(input: FetchInput, config: Config): FetchLayout {
       !input.headers &&
       !input.cookies?.length,
     key: cacheKey(target.href, input, requested, !config.disableSsrfProtection),
-    output: JSON.stringify([extract, formats.rawHtml, formats.images]),
+    output: JSON.stringify([extract, formats.rawHtml, formats.images, input.siteMarkdown]),
   };
   if (Object.isFrozen(input)) layouts.set(input, layout);
   return layout;
@@ -180,11 +199,12 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
         return { result: { ...rendered, elapsed: Math.round(performance.now() - started) }, cache };
       const body = entry.body;
       if (body) {
-        const { engine, ...described } = entry.value;
+        const { engine, siteMarkdown, ...described } = entry.value;
         const page: FetchedPage = { ...described, body };
         const converted = await convertPage(page, extract, deps.engines.extract);
         if (converted.blocked) throw blockedError(converted.blocked);
-        const result = renderResult({ page, converted, engine }, formats, performance.now() - started);
+        let result = renderResult({ page, converted, engine }, formats, performance.now() - started);
+        if (siteMarkdown && input.siteMarkdown) result = withSiteMarkdown(result, formats, siteMarkdown);
         deps.engines.renders?.set(memoKey, result);
         return { result, cache };
       }
@@ -194,36 +214,39 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   if (cacheOnly) throw nothingCached(target.href, cacheOnly);
 
   const headers = requestHeaders(input);
-  const attempt = await fetchEscalating(
-    target.href,
-    {
-      start,
-      allowed: deps.config.escalation && !deps.httpOnly,
-      extract,
-      options: (engine): EngineFetchOptions =>
-        engine === "simple"
-          ? { headers, signal: deps.signal }
-          : {
-              headers,
-              signal: deps.signal,
-              wait: input.wait,
-              actions,
-              cookies: input.cookies,
-              location: input.location,
-              languages: input.languages,
-              screenshot: formats.screenshot
-                ? { fullPage: formats.screenshot.fullPage, format: "png" }
-                : undefined,
-              session: deps.browserSession,
-            },
-      onEscalate: deps.onPartial
-        ? (earlier) => deps.onPartial?.(renderResult(earlier, formats, performance.now() - started))
-        : undefined,
+  // The simple engine states markdown in its Accept unless the request or this step says otherwise
+  // (a caller's own Accept wins); the browser sends its own.
+  const plan = (accept = input.siteMarkdown ? undefined : HTML_ACCEPT): EscalationPlan => ({
+    start,
+    allowed: deps.config.escalation && !deps.httpOnly,
+    extract,
+    options: (engine): EngineFetchOptions => {
+      const sent = accept && !headers?.accept ? { ...headers, accept } : headers;
+      return engine === "simple"
+        ? { headers: sent, signal: deps.signal }
+        : {
+            headers,
+            signal: deps.signal,
+            wait: input.wait,
+            actions,
+            cookies: input.cookies,
+            location: input.location,
+            languages: input.languages,
+            screenshot: formats.screenshot
+              ? { fullPage: formats.screenshot.fullPage, format: "png" }
+              : undefined,
+            session: deps.browserSession,
+          };
     },
-    deps.engines,
-  );
+    onEscalate: deps.onPartial
+      ? (earlier) => deps.onPartial?.(renderResult(earlier, formats, performance.now() - started))
+      : undefined,
+  });
+  const found = await fetchWithSiteMarkdown(target.href, input, formats, deps, plan, headers);
+  const { attempt, siteMarkdown } = found;
   if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
-  const result = renderResult(attempt, formats, performance.now() - started);
+  let result = renderResult(attempt, formats, performance.now() - started);
+  if (siteMarkdown) result = withSiteMarkdown(result, formats, siteMarkdown);
 
   // Only a good answer is cached: an error page, a degraded or partial answer, or an empty one
   // should be fetched again next time.
@@ -241,6 +264,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       headers: page.headers,
       redirects: page.redirects,
       engine: attempt.engine,
+      siteMarkdown,
     };
     const createdAt = now();
     // Held until a metered request is paid for (src/pipeline/holdback.ts).
@@ -251,4 +275,47 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   }
   const degraded = [skipped, attempt.degraded].filter(Boolean).join("; ") || undefined;
   return { result, cache: { hit: false }, degraded };
+}
+
+/**
+ * The page's attempt, with the site's own markdown when it offers a sane one (siteMarkdown):
+ * a negotiated markdown answer serves alone when the request asks for nothing beyond markdown,
+ * else the page is fetched again as HTML (an Accept without markdown) and the markdown kept
+ * beside it when it holds at least half the page's main text; an HTML page's announced twin
+ * (Link header, <link rel=alternate>, a crawl's llms.txt) is fetched and kept the same way.
+ */
+async function fetchWithSiteMarkdown(
+  url: string,
+  input: FetchInput,
+  formats: ResolvedFormats,
+  deps: FetchDeps,
+  plan: (accept?: string) => EscalationPlan,
+  headers: Record<string, string> | undefined,
+): Promise<{ attempt: Attempt; siteMarkdown?: SiteMarkdown }> {
+  const attempt = await fetchEscalating(url, plan(), deps.engines);
+  if (!input.siteMarkdown || attempt.page.status < 200 || attempt.page.status >= 300) return { attempt };
+  if (attempt.converted.markdown) {
+    const markdown = attempt.converted.raw ?? "";
+    const alone =
+      saneSiteMarkdown(markdown) &&
+      readableLength(markdownBody(markdown)) >= TRUSTED_LENGTH &&
+      !needsPageBeyondMarkdown(formats, input);
+    if (alone) return { attempt };
+    const page = await fetchEscalating(url, plan(HTML_ACCEPT), deps.engines);
+    // A site that answers markdown to every Accept: its markdown is the page.
+    if (page.converted.markdown) return { attempt: page };
+    const sane = saneSiteMarkdown(markdown, await mainTextLength(page, deps.engines));
+    return { attempt: page, siteMarkdown: sane ? { url: attempt.page.url, markdown } : undefined };
+  }
+  if (attempt.converted.html === undefined || input.includeTags?.length || input.excludeTags?.length)
+    return { attempt };
+  const twin = announcedTwin(attempt.page, attempt.converted.html, deps.markdownTwin);
+  if (!twin) return { attempt };
+  const siteMarkdown = await fetchTwin(
+    twin,
+    await deps.engines.get("simple"),
+    { headers, signal: deps.signal },
+    await mainTextLength(attempt, deps.engines),
+  );
+  return { attempt, siteMarkdown };
 }

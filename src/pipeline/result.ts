@@ -56,5 +56,6 @@ export function renderResult(source: RenderSource, formats: ResolvedFormats, ela
   if (page.screenshot) result.screenshot = base64(page.screenshot);
   if (page.actionOutputs) result.actions = actionsJson(page.actionOutputs);
   if (source.warning) result.warning = source.warning;
+  if (converted.markdown) result.source = "site-markdown";
   return result;
 }

@@ -102,6 +102,11 @@ export const FetchBody = T.Object(
       description: "Accept a cached result at most this old (ms, at most 30 days); 0 bypasses the cache",
     }),
     storeInCache: T.Boolean({ default: true, description: "false: do not write this result to the cache" }),
+    siteMarkdown: T.Boolean({
+      default: true,
+      description:
+        "Use the site's own markdown of the page when it offers one (it answers Accept: text/markdown, or announces a markdown twin with <link rel=alternate type=text/markdown> or a Link header; a crawl also reads /llms.txt's .md twins) and it is sane: then markdown comes from it and `source` is \"site-markdown\"; every other format still comes from the page. false: always extract the page",
+    }),
     lockdown: T.Boolean({
       default: false,
       description:
@@ -175,6 +180,7 @@ export const FetchQuery = T.Object({
   actions: T.Optional(T.String({ description: "JSON-encoded array of page actions" })),
   maxAge: T.Optional(T.String({ description: "Cache freshness threshold, ms (0 bypasses)" })),
   storeInCache: T.Optional(T.String({ description: "false skips caching the response" })),
+  siteMarkdown: T.Optional(T.String({ description: "false: never use the site's own markdown twin" })),
   lockdown: T.Optional(T.String({ description: "true: answer from the cache only, never reach the site" })),
   minAge: T.Optional(T.String({ description: "ms: answer from a cached copy at least this old, else 404" })),
   timeout: T.Optional(T.String({ description: "ms for the whole request, 1000-300000 (504 past it)" })),
@@ -187,7 +193,7 @@ export const FetchQuery = T.Object({
 export function fetchInputFromQuery(query: Record<string, unknown>): Record<string, unknown> {
   return inputFromQuery(query, {
     lists: ["includeTags", "excludeTags", "languages", "formats"],
-    booleans: ["render", "onlyMainContent", "images", "storeInCache", "lockdown"],
+    booleans: ["render", "onlyMainContent", "images", "storeInCache", "lockdown", "siteMarkdown"],
     numbers: ["wait", "maxAge", "timeout", "minAge"],
     json: ["actions"],
   });
@@ -218,6 +224,12 @@ export const FetchResult = T.Object({
   links: T.Array(T.String(), { description: "All links on the page, absolute and deduplicated" }),
   tokens: T.Integer({ description: "ceil(content.length / 4)" }),
   method: StringEnum(["simple", "browser", "stealth"]),
+  source: T.Optional(
+    StringEnum(["site-markdown"], {
+      description:
+        "site-markdown: the markdown is the site's own twin of the page (siteMarkdown), not extracted; absent: extracted from the page",
+    }),
+  ),
   elapsed: T.Number({ description: "Processing time in ms" }),
   contentType: StringEnum(["html", "json", "xml", "text", "document"]),
   quality: T.Number({ minimum: 0, maximum: 1, description: "Extraction quality score (see README)" }),

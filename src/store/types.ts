@@ -188,7 +188,10 @@ export interface JobRecord {
 }
 
 /** A job about to be created: counters start at 0, `total` at the number of its items unless given. */
-export type NewJob = Omit<JobRecord, "total" | "completed" | "failed" | "creditsUsed" | "result" | "keyId"> & {
+export type NewJob = Omit<
+  JobRecord,
+  "total" | "completed" | "failed" | "creditsUsed" | "result" | "keyId"
+> & {
   keyId?: string | null;
   total?: number;
 };

@@ -35,6 +35,7 @@ import { KNOWLEDGE_PAGES, knowledgePage } from "./site-pages/knowledge.ts";
 import { listingPage } from "./site-pages/listing.ts";
 import { productPage } from "./site-pages/product.ts";
 import { servicePage } from "./site-pages/service.ts";
+import { siteMarkdownRoutes } from "./site-pages/site-markdown.ts";
 import {
   BOTWALL_HEADERS,
   botwallPage,
@@ -78,6 +79,7 @@ export { COOKIE_TEXT, FOOTER_TEXT, NAV_TEXT, SITE_NAME } from "./site-pages/layo
 export * from "./site-pages/listing.ts";
 export * from "./site-pages/product.ts";
 export * from "./site-pages/service.ts";
+export * from "./site-pages/site-markdown.ts";
 export * from "./site-pages/special.ts";
 export * from "./site-pages/structured.ts";
 export * from "./site-pages/watch.ts";
@@ -167,6 +169,8 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
   for (const page of ENCODED_PAGES) table.push([page.path, () => text(page.body, page.contentType)]);
   for (const page of KNOWLEDGE_PAGES) table.push([page.path, () => html(knowledgePage(page))]);
   for (const route of compatSiteRoutes()) table.push(route);
+  // Another origin of the same server: localhost for 127.0.0.1.
+  for (const route of siteMarkdownRoutes(() => origin.replace("127.0.0.1", "localhost"))) table.push(route);
   for (const page of STRUCTURED_PAGES) table.push([page.path, () => html(structuredPage(page, origin))]);
   return new Map(table);
 }

@@ -68,6 +68,7 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
       // The caller is remote: an llmApiBase passes the same SSRF rules as every fetch.
       apiBasePolicy: "guard",
       llmLog: ctx.log,
+      markdownTwin: plan?.markdownTwin,
     });
     const { data, credits, tokens = 0 } = done;
     await store.jobs.finishItem(job.id, url, { state: "done", data, credits });

@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<CommandDef>> = {
   batch: () => import("./commands/batch.ts").then((m) => m.default as CommandDef),
   jobs: () => import("./commands/jobs.ts").then((m) => m.default as CommandDef),
   map: () => import("./commands/map.ts").then((m) => m.default as CommandDef),
+  llmstxt: () => import("./commands/llmstxt.ts").then((m) => m.default as CommandDef),
   search: () => import("./commands/search.ts").then((m) => m.default as CommandDef),
   ask: () => import("./commands/ask.ts").then((m) => m.default as CommandDef),
   answer: () => import("./commands/answer.ts").then((m) => m.default as CommandDef),

@@ -5,6 +5,7 @@ import { browserTool } from "./browser.ts";
 import { crawlTool } from "./crawl.ts";
 import { extractTool } from "./extract.ts";
 import { fetchTool } from "./fetch.ts";
+import { llmstxtTool } from "./llmstxt.ts";
 import { mapTool } from "./map.ts";
 import { parseTool } from "./parse.ts";
 import { searchTool } from "./search.ts";
@@ -20,4 +21,5 @@ export const TOOLS: ToolDef<never>[] = [
   agentTool,
   browserTool,
   parseTool,
+  llmstxtTool,
 ] as unknown as ToolDef<never>[];

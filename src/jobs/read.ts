@@ -9,9 +9,11 @@ import { SiphonError } from "../errors.ts";
 import type { AgentAsyncInput } from "../schemas/agent.ts";
 import type { ExtractInput } from "../schemas/extract.ts";
 import type { BatchInput, CrawlInput } from "../schemas/jobs.ts";
+import type { LlmstxtInput } from "../schemas/llmstxt.ts";
 import { type JobItem, type JobRecord, type JobType, type Store, TERMINAL_STATUSES } from "../store/types.ts";
 import { submitAgent } from "./agent-job.ts";
 import { submitExtract } from "./extract-job.ts";
+import { submitLlmstxt } from "./llmstxt-job.ts";
 import type { JobRunner } from "./runner.ts";
 import { type JobOwner, submitBatch, submitCrawl } from "./submit.ts";
 import type { SurfaceSubmit } from "./surface.ts";
@@ -22,6 +24,7 @@ export interface JobInputs {
   batch: BatchInput;
   agent: AgentAsyncInput | Omit<AgentAsyncInput, "llmApiKey">;
   extract: ExtractInput;
+  llmstxt: LlmstxtInput;
 }
 
 /** What starting a job needs: where it is kept and what runs it (this process's runner, or the queue). */
@@ -39,7 +42,13 @@ const SUBMIT: {
     deps: { store: Store; config: Config; now: number },
     extra?: SurfaceSubmit,
   ) => Promise<JobRecord>;
-} = { crawl: submitCrawl, batch: submitBatch, agent: submitAgent, extract: submitExtract };
+} = {
+  crawl: submitCrawl,
+  batch: submitBatch,
+  agent: submitAgent,
+  extract: submitExtract,
+  llmstxt: submitLlmstxt,
+};
 
 /**
  * Checks and stores a job of `type`, then hands it to the runner: the job exists (and survives a

@@ -137,9 +137,10 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
    * The patch of a terminal transition: retention, and the input as the kind keeps it once
    * ended, without the caller's secrets whatever the kind (every job type's LLM key).
    */
-  function ending(kind: JobKind, job: JobRecord, at: number, error?: string) {
+  function ending(kind: JobKind, job: JobRecord, at: number, error?: string, result?: unknown) {
     return {
       error,
+      result,
       finishedAt: at,
       expiresAt: at + deps.config.jobRetentionMs,
       input: withoutSecrets(kind.endedInput ? kind.endedInput(job.input) : job.input),
@@ -199,7 +200,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
       id,
       ["processing"],
       end.status,
-      ending(kind, job, at, end.error),
+      ending(kind, job, at, end.error, end.result),
       at,
     );
     if (!ended) return;

@@ -6,11 +6,13 @@ import type { ExtractInput } from "../schemas/extract.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../schemas/fetch.ts";
 import { deepFreeze } from "../schemas/freeze.ts";
 import { type BatchInput, type CrawlInput, DEFAULT_MAX_CONCURRENCY } from "../schemas/jobs.ts";
+import type { LlmstxtInput } from "../schemas/llmstxt.ts";
 import { validate } from "../schemas/validate.ts";
 import type { JobRecord } from "../store/types.ts";
 import { extractUrl } from "../structured/fetch.ts";
 import type { ExtractDeps } from "../structured/inline.ts";
 import { extractRequestFor } from "./extract-job.ts";
+import { llmsCrawlInput } from "./llmstxt-job.ts";
 import { batchItem, crawlItem } from "./page-result.ts";
 import { scrubSecrets } from "./secrets.ts";
 import { batchPageInput } from "./submit.ts";
@@ -116,8 +118,10 @@ export interface SpecEnv {
 export async function jobSpec(job: JobRecord, env: SpecEnv): Promise<JobSpec> {
   const pages = surfaceOf(job)?.pages;
   const scraped = pageInputs((url) => ({ ...pages?.fetch, url }));
-  if (job.type === "crawl") {
-    const input = job.input as CrawlInput;
+  if (job.type === "crawl" || job.type === "llmstxt") {
+    // An llms.txt job runs the crawl its request describes.
+    const input =
+      job.type === "crawl" ? (job.input as CrawlInput) : llmsCrawlInput(job.input as LlmstxtInput);
     const languages = typeof input.languages === "string" ? [input.languages] : input.languages;
     // The crawl's own location and languages win when given; absent, they leave scrapeOptions' alone.
     const base = {

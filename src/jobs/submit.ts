@@ -20,6 +20,7 @@ const ID_PREFIX: Record<JobRecord["type"], string> = {
   batch: "batch_",
   agent: "job_",
   extract: "extract_",
+  llmstxt: "llmstxt_",
 };
 
 /** Who a job belongs to: its account, and the API key it was started with (null: none). */
@@ -123,11 +124,26 @@ function surfaced<T extends object>(input: T, webhook: unknown, extra: SurfaceSu
  * Throws SiphonError invalid_request, invalid_url or forbidden_url; a job that
  * is accepted is never lost.
  */
-export async function submitCrawl(
+export function submitCrawl(
   input: CrawlInput,
   owner: JobOwner,
   deps: { store: Store; config: Config; now: number },
   extra?: SurfaceSubmit,
+): Promise<JobRecord> {
+  return createCrawlJob("crawl", input, owner, deps, extra);
+}
+
+/**
+ * Checks and stores a job that crawls as `input` says: a crawl, or another type that runs a crawl
+ * (llmstxt), which keeps its own request (`stored`) and builds the crawl from it when it runs.
+ */
+export async function createCrawlJob(
+  type: "crawl" | "llmstxt",
+  input: CrawlInput,
+  owner: JobOwner,
+  deps: { store: Store; config: Config; now: number },
+  extra?: SurfaceSubmit,
+  stored?: unknown,
 ): Promise<JobRecord> {
   const start = parseTargetUrl(input.url);
   compilePatterns(input.includePaths, "includePaths");
@@ -138,11 +154,11 @@ export async function submitCrawl(
   if (input.scrapeOptions || Object.keys(own).length)
     await checkPageOptions(validate(FetchBody, { ...input.scrapeOptions, ...own, url: input.url }));
   if (extra?.surface.pages) await checkScrapePages(extra.surface.pages, input.url);
-  const stored = surfaced(input, input.webhook, extra);
-  if (stored.webhook) checkWebhookTarget((stored.webhook as { url: string }).url, deps.config);
+  const kept = surfaced(input, input.webhook, extra);
+  if (kept.webhook) checkWebhookTarget((kept.webhook as { url: string }).url, deps.config);
   const refusal = (await refusedUrls([input.url], deps.config)).get(input.url);
   if (refusal) throw refusal;
-  const job = newJob("crawl", owner, stored.input, stored.webhook, deps.now);
+  const job = newJob(type, owner, stored ?? kept.input, kept.webhook, deps.now);
   // With sitemap "only" the crawl is the sitemaps' URLs, which the job finds when it runs.
   const first = sitemapUse(input) === "only" ? [] : [{ url: normalizeUrl(start) ?? start.href, depth: 0 }];
   await deps.store.jobs.create(job, first);

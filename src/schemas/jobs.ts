@@ -154,7 +154,7 @@ export type BatchInput = Static<typeof BatchBody>;
 /** GET /v1/jobs query. */
 export const JobsQuery = T.Object(
   {
-    type: T.Optional(StringEnum(["crawl", "batch", "agent", "extract"])),
+    type: T.Optional(StringEnum(["crawl", "batch", "agent", "extract", "llmstxt"])),
     status: T.Optional(StringEnum(["queued", "processing", "completed", "failed", "cancelled"])),
     limit: T.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   },

@@ -241,6 +241,7 @@ export function pgJobs(pg: PgConnection): JobStore {
             ...(patch.finishedAt !== undefined && { finishedAt: patch.finishedAt }),
             ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt }),
             ...(patch.input !== undefined && { input: JSON.stringify(patch.input) }),
+            ...(patch.result !== undefined && { result: JSON.stringify(patch.result) }),
           })
           .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
           .returning({ id: jobs.id });

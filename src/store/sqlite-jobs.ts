@@ -183,7 +183,8 @@ export function sqliteJobs(sqlite: Database): JobStore {
       const result = sqlite
         .prepare(
           `UPDATE jobs SET status = ?2, updated_at = ?3, error = coalesce(?4, error), finished_at = coalesce(?5, finished_at), ` +
-            `expires_at = coalesce(?${from.length + 6}, expires_at), input = coalesce(?${from.length + 7}, input) ` +
+            `expires_at = coalesce(?${from.length + 6}, expires_at), input = coalesce(?${from.length + 7}, input), ` +
+            `result = coalesce(?${from.length + 8}, result) ` +
             `WHERE id = ?1 AND status IN (${marks})`,
         )
         .run(
@@ -195,6 +196,7 @@ export function sqliteJobs(sqlite: Database): JobStore {
           ...from,
           patch.expiresAt ?? null,
           input,
+          patch.result === undefined ? null : JSON.stringify(patch.result),
         );
       return result.changes > 0;
     },

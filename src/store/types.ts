@@ -157,7 +157,7 @@ export interface DayUsage {
   succeeded: number;
 }
 
-export type JobType = "crawl" | "batch" | "agent" | "extract";
+export type JobType = "crawl" | "batch" | "agent" | "extract" | "llmstxt";
 export type JobStatus = "queued" | "processing" | "completed" | "failed" | "cancelled";
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "cancelled"];
 
@@ -218,13 +218,14 @@ export interface JobStore {
   }): Promise<JobRecord[]>;
   /**
    * Moves a job from one of `from` to `to`; false (and nothing changes) when it was not in `from`.
-   * `patch.input` replaces the stored input in the same step (a job that ends erases its secrets).
+   * `patch.input` replaces the stored input in the same step (a job that ends erases its secrets);
+   * `patch.result` sets the result (a job whose result is made of its pages, as it ends).
    */
   transition(
     id: string,
     from: JobStatus[],
     to: JobStatus,
-    patch?: { error?: string; finishedAt?: number; expiresAt?: number; input?: unknown },
+    patch?: { error?: string; finishedAt?: number; expiresAt?: number; input?: unknown; result?: unknown },
     at?: number,
   ): Promise<boolean>;
   /**

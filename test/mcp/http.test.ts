@@ -22,6 +22,7 @@ const TOOL_NAMES = [
   "siphon_agent",
   "siphon_browser",
   "siphon_parse",
+  "siphon_llmstxt",
 ];
 
 let site: FixtureSite;
@@ -98,7 +99,7 @@ const fetchCall = (url: string, id = 1) => ({
 });
 
 describe("initialize and tools/list", () => {
-  test("the server names itself and lists the nine tools", async () => {
+  test("the server names itself and lists the ten tools", async () => {
     expect(client.getServerVersion()?.name).toBe("siphon");
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toContain("siphon_fetch");
@@ -414,7 +415,7 @@ describe("HTTP: auth, methods, metering", () => {
     const del = await fetch(`${base}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
     expect(del.status).toBe(200);
     // The server still answers as before.
-    expect((await client.listTools()).tools).toHaveLength(9);
+    expect((await client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
   });
 
   test("malformed JSON is a format-B 400", async () => {

@@ -64,7 +64,7 @@ describe("MCP Inspector CLI", () => {
     const list = await inspect([...stdio(), "--method", "tools/list", "--strict"]);
     expect(list.stderr).toBe("");
     expect(list.code).toBe(0);
-    expect(toolNames(list.stdout)).toHaveLength(9);
+    expect(toolNames(list.stdout)).toHaveLength(10);
     const called = await inspect([...stdio(), ...fetchArgs()]);
     expect(called.code).toBe(0);
     const result = JSON.parse(called.stdout) as {

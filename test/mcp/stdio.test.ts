@@ -64,7 +64,7 @@ const call = (name: string, args: Record<string, unknown>) =>
   client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
 describe("dist/siphon mcp over stdio", () => {
-  test("initializes and lists the same nine tools, with the same schemas, as the HTTP endpoint", async () => {
+  test("initializes and lists the same ten tools, with the same schemas, as the HTTP endpoint", async () => {
     expect(client.getServerVersion()?.name).toBe("siphon");
     const { tools } = await client.listTools();
     expect(tools).toEqual(JSON.parse(JSON.stringify(listTools())));

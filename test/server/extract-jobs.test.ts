@@ -396,7 +396,11 @@ describe("extraction in batch and crawl", () => {
   });
 
   test("a job's pages count in the usage history: credits and LLM tokens, under the key that started it", async () => {
-    const own = await startTestApp({ auth: "required", openaiBaseUrl: llm.baseUrl("openai"), escalation: false });
+    const own = await startTestApp({
+      auth: "required",
+      openaiBaseUrl: llm.baseUrl("openai"),
+      escalation: false,
+    });
     try {
       const { key, keyId } = await own.createKey("max");
       const auth = { authorization: `Bearer ${key}` };
@@ -420,7 +424,9 @@ describe("extraction in batch and crawl", () => {
       expect(await history("token")).toEqual([expect.objectContaining({ apiKey: keyId, tokensUsed: 20 })]);
       expect(await history("credit")).toEqual([expect.objectContaining({ apiKey: keyId, creditsUsed: 2 })]);
       // The pages are no requests: the account's statistics count the start alone (polls are unmetered).
-      const stats = (await (await own.request("/v1/stats", { headers: auth })).json()) as { totalRequests: number };
+      const stats = (await (await own.request("/v1/stats", { headers: auth })).json()) as {
+        totalRequests: number;
+      };
       expect(stats.totalRequests).toBe(1);
     } finally {
       await own.close();

@@ -544,12 +544,23 @@ export function storeContract(name: string, backend: () => Backend): void {
       await store.usage.logRequest({ ...entry, credits: 0, at });
       // A crawl's pages, in the same row's second and in a later one.
       await store.usage.logRequest({ ...entry, durationMs: 0, credits: 1, tokens: 30, at, count: 0 });
-      await store.usage.logRequest({ ...entry, durationMs: 0, credits: 2, tokens: 0, at: at + 1500, count: 0 });
+      await store.usage.logRequest({
+        ...entry,
+        durationMs: 0,
+        credits: 2,
+        tokens: 0,
+        at: at + 1500,
+        count: 0,
+      });
       const week = weekStart(at);
       expect(await store.usage.periods("a1", week, true)).toEqual([
         { start: week, keyId: "k1", credits: 3, tokens: 30 },
       ]);
-      expect(await store.usage.stats("a1")).toEqual({ totalRequests: 1, successRate: 100, avgResponseTime: 40 });
+      expect(await store.usage.stats("a1")).toEqual({
+        totalRequests: 1,
+        successRate: 100,
+        avgResponseTime: 40,
+      });
       const daily = await store.usage.daily("a1", at - 86_400_000);
       expect(daily.reduce((sum, day) => sum + day.requests, 0)).toBe(1);
       expect((await store.usage.peekBurst("key:k1", at + 2000, 3_600_000)).used).toBe(1);

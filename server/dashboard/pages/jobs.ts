@@ -14,7 +14,7 @@ const PAGES_PER_SCREEN = 20;
 
 const finished = finishedCount;
 const running = (job: JobRecord) => !isEnded(job);
-const JOB_TYPES = ["crawl", "batch", "agent", "extract"] as const;
+const JOB_TYPES = ["crawl", "batch", "agent", "extract", "llmstxt"] as const;
 
 /** The account whose jobs the viewer sees; null for the operator, who has none. */
 function ownerOf(ctx: PageRequest): string | null {

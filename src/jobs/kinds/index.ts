@@ -11,4 +11,5 @@ export const JOB_KINDS: Record<JobType, () => Promise<JobKind>> = {
   batch: async () => pagesKind,
   agent: () => import("./agent.ts").then((m) => m.agentKind),
   extract: () => import("./extract.ts").then((m) => m.extractKind),
+  llmstxt: () => import("./llmstxt.ts").then((m) => m.llmstxtKind),
 };

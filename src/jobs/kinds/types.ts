@@ -52,6 +52,8 @@ export interface JobEnd {
   error?: string;
   /** Extra fields of the completed webhook, beside jobId, total and completed. */
   completed?: Record<string, unknown>;
+  /** The job's result, stored as it ends (a job whose result is made of its pages: llms.txt). */
+  result?: unknown;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureLocalAccount } from "../src/auth/principal.ts";
 import { loadConfig } from "../src/config.ts";
@@ -6,6 +6,7 @@ import { startJobRunner } from "../src/jobs/index.ts";
 import { finishedCount, type JobInputs, jobOwner, readResults, startJob } from "../src/jobs/read.ts";
 import type { JobRunner } from "../src/jobs/runner.ts";
 import type { JobRecord } from "../src/store/types.ts";
+import { chunkLines } from "./chunk-flags.ts";
 import { type CliContext, openContext } from "./context.ts";
 import { log, writeStdout } from "./output.ts";
 import { callApi, type Remote, remoteOf } from "./remote.ts";
@@ -89,13 +90,15 @@ function fileName(url: string, used: Set<string>): string {
  */
 export async function followJob(
   host: JobHost,
-  options: { json: boolean; outDir?: string; contentKey: string },
+  options: { json: boolean; outDir?: string; contentKey: string; chunks?: boolean },
 ): Promise<number> {
   const stop = () => void host.cancel();
   process.once("SIGINT", stop);
   const used = new Set<string>();
   const index: { url: string; title?: unknown; file?: string; error?: unknown }[] = [];
   if (options.outDir) mkdirSync(options.outDir, { recursive: true });
+  // A folder written before holds an old chunks.jsonl: this run's replaces it.
+  if (options.outDir && options.chunks) writeFileSync(join(options.outDir, "chunks.jsonl"), "");
   let skip = 0;
   let poll: JobPoll;
   try {
@@ -107,8 +110,11 @@ export async function followJob(
         if (options.outDir) {
           const file = item.error ? undefined : fileName(url, used);
           if (file) writeFileSync(join(options.outDir, file), String(item[options.contentKey] ?? ""));
+          // Every page's chunks in one file, as pages finish.
+          if (options.chunks) appendFileSync(join(options.outDir, "chunks.jsonl"), chunkLines(item));
           index.push({ url, title: item.title, file, error: item.error });
         } else if (options.json) await writeStdout(`${JSON.stringify(item)}\n`);
+        else if (options.chunks) await writeStdout(chunkLines(item));
         else if (!item.error)
           await writeStdout(`<!-- ${url} -->\n${String(item[options.contentKey] ?? "")}\n\n`);
         if (item.error) log.warn(`${url}: ${JSON.stringify(item.error)}`);
@@ -155,7 +161,12 @@ export async function runJobCommand<K extends "crawl" | "batch">(
   input: JobInputs[K],
   contentKey: string,
 ): Promise<number> {
-  const options = { json: args.json === true, outDir: args.output as string | undefined, contentKey };
+  const options = {
+    json: args.json === true,
+    outDir: args.output as string | undefined,
+    contentKey,
+    chunks: args.chunks === true,
+  };
   const remote = remoteOf(args, loadConfig());
   if (remote) return followJob(await remoteJob(remote, JOB_PATHS[type], input), options);
   const ctx = await openContext();

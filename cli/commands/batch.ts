@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { BatchBody } from "../../src/schemas/jobs.ts";
+import { chunkArgs, chunkEntry, withChunks } from "../chunk-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { setQuiet } from "../output.ts";
@@ -56,15 +57,23 @@ export default defineCommand({
     file: { type: "positional", required: true, description: "File of URLs, one a line, or -" },
     ...batchFlags.args,
     ...pageFlags.args,
+    ...chunkArgs,
     ...jobOutputArgs,
     ...remoteArgs,
   },
   async run({ args }) {
     setQuiet(args.quiet === true);
     refuseTogether(args, "output", "json", "-o DIR writes the pages to files, --json prints them");
+    const own = batchFlags.read(args);
+    const chunks = chunkEntry(args);
     const input = validateFlags(
       BatchBody,
-      { urls: readList(args.file), ...batchFlags.read(args), ...pageFlags.read(args) },
+      {
+        urls: readList(args.file),
+        ...own,
+        ...(chunks ? { formats: withChunks(own.formats, chunks) } : {}),
+        ...pageFlags.read(args),
+      },
       [batchFlags, pageFlags],
     );
     return runJobCommand(args, "batch", input, "content");

@@ -3,6 +3,7 @@ import { loadConfig } from "../../src/config.ts";
 import { applyCrawlPrompt } from "../../src/crawl/prompt.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { CrawlBody, type CrawlInput, ScrapeOptions } from "../../src/schemas/jobs.ts";
+import { chunkArgs, chunkEntry, withChunks } from "../chunk-flags.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { jobOutputArgs, runJobCommand } from "../job-follow.ts";
 import { llmArgs, llmRequestFields } from "../llm-flags.ts";
@@ -55,6 +56,7 @@ export default defineCommand({
     url: { type: "positional", required: true, description: "Starting URL" },
     ...crawlFlags.args,
     ...pageFlags.args,
+    ...chunkArgs,
     prompt: {
       type: "string",
       description:
@@ -72,7 +74,10 @@ export default defineCommand({
   async run({ args }) {
     setQuiet(args.quiet === true);
     refuseTogether(args, "output", "json", "-o DIR writes the pages to files, --json prints them");
-    const raw = { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pageFlags.read(args)) };
+    const pages = pageFlags.read(args);
+    const chunks = chunkEntry(args);
+    if (chunks) pages.formats = withChunks(pages.formats, chunks);
+    const raw = { url: args.url, ...crawlFlags.read(args), scrapeOptions: nonEmpty(pages) };
     const prompt = typeof args.prompt === "string" ? args.prompt : undefined;
     if (args.preview && !prompt)
       throw new SiphonError("invalid_request", "--preview shows what --prompt gives: add --prompt");

@@ -12,6 +12,7 @@ import { InlineExtract } from "../../src/schemas/extract-spec.ts";
 import { FetchBody, type FetchInput, type FetchResult } from "../../src/schemas/fetch.ts";
 import { PARSE_OPTIONS } from "../../src/schemas/parse.ts";
 import { browserFlagOptions, defined } from "../browser-flags.ts";
+import { chunkArgs, chunkEntry, chunkLines, withChunks } from "../chunk-flags.ts";
 import { type CliContext, onePageOverrides, openContext } from "../context.ts";
 import { llmArgs, llmRequestFields } from "../llm-flags.ts";
 import {
@@ -113,6 +114,7 @@ const args = {
   ...extractFlags.args,
   ...llmArgs,
   ...pageFlags.args,
+  ...chunkArgs,
   // Not a field: maxAge 0 and storeInCache false together.
   cache: {
     type: "boolean",
@@ -170,9 +172,12 @@ function readFlagFile(path: string, flag: string): string {
  */
 function inputFor(url: string, a: Args): FetchInput {
   const noCache = a.cache === false ? { maxAge: 0, storeInCache: false } : {};
+  const output = outputFlags.read(a);
+  const chunks = chunkEntry(a);
   const body = {
     url,
-    ...outputFlags.read(a),
+    ...output,
+    ...(chunks ? { formats: withChunks(output.formats, chunks) } : {}),
     ...pageFlags.read(a),
     extract: nonEmpty(extractFlags.read(a)),
     ...llmRequestFields(a),
@@ -198,8 +203,9 @@ async function readUrls(positional: string[]): Promise<string[]> {
   return urls;
 }
 
-function render(result: FetchResult, json: boolean, many: boolean): string {
+function render(result: FetchResult, json: boolean, many: boolean, chunks: boolean): string {
   if (json) return many ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`;
+  if (chunks) return chunkLines(result);
   const content = result.content.endsWith("\n") ? result.content : `${result.content}\n`;
   return many ? `<!-- ${result.url} -->\n${content}\n` : content;
 }
@@ -304,7 +310,7 @@ async function fetchAll(urls: string[], a: Args, fetchOne: Fetcher): Promise<num
       const result = await fetchOne(input);
       if (result.statusCode >= 400) log.warn(`${result.url} answered HTTP ${result.statusCode}`);
       if (result.warning) log.warn(`${result.url}: ${result.warning}`);
-      outputs.push(render(result, json, many));
+      outputs.push(render(result, json, many, a.chunks === true));
     } catch (error) {
       // One bad URL in a list must not lose the others: report it in place and go on.
       if (!many) throw error;

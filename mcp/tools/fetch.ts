@@ -2,7 +2,12 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { scrape } from "../../src/pipeline/scrape.ts";
 import { StringEnum } from "../../src/schemas/common.ts";
 import { FetchBody, FetchResult } from "../../src/schemas/fetch.ts";
-import { AttributesFormat, HighlightsFormat, QuestionFormat } from "../../src/schemas/formats.ts";
+import {
+  AttributesFormat,
+  ChunksFormat,
+  HighlightsFormat,
+  QuestionFormat,
+} from "../../src/schemas/formats.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { TextPage, textPaging, textWindow } from "../paging.ts";
 import type { ToolDef, ToolImage } from "../types.ts";
@@ -25,6 +30,7 @@ const Formats = T.Array(
       "summary",
       "branding",
       "changeTracking",
+      "chunks",
     ]),
     T.Object(
       {
@@ -57,6 +63,7 @@ const Formats = T.Array(
     AttributesFormat,
     HighlightsFormat,
     QuestionFormat,
+    ChunksFormat,
   ]),
   {
     maxItems: 12,
@@ -68,7 +75,9 @@ const Formats = T.Array(
       '{"type":"changeTracking","modes":["git-diff"]} adds a diff), {"type":"question","question":"…"} (an answer ' +
       "from the page: your LLM's with llmProvider and llmApiKey, else the page's most relevant passage), " +
       '{"type":"highlights","query":"…"} (the passages most relevant to the query), ' +
-      '{"type":"attributes","selectors":[{"selector":"a","attribute":"href"}]} (attribute values). Default: [format]',
+      '{"type":"attributes","selectors":[{"selector":"a","attribute":"href"}]} (attribute values), chunks or ' +
+      '{"type":"chunks","maxTokens":512,"overlap":0} (the markdown in pieces for retrieval, each with its heading ' +
+      "path, token count and a stable id, in the structured answer's chunks). Default: [format]",
   },
 );
 

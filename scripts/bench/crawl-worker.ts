@@ -40,6 +40,8 @@ import { round1 } from "./stats.ts";
 
 const [crawler, startUrl, limitArg, concurrencyArg] = process.argv.slice(2);
 const maxRequests = process.argv.includes("--max-requests");
+/** siphon only: every page also split into chunks (the chunks format), for scripts/bench/chunks.ts. */
+const withChunks = process.argv.includes("--chunks");
 const limit = Number(limitArg);
 const concurrency = Number(concurrencyArg);
 if (
@@ -124,6 +126,7 @@ async function runSiphon(home: string): Promise<Outcome> {
       limit: Math.ceil(limit / crawls),
       maxDepth: 20,
       maxConcurrency: concurrency / crawls,
+      ...(withChunks ? { scrapeOptions: { formats: ["markdown", "chunks"] } } : {}),
     });
     const job = await submitCrawl(input, { accountId: LOCAL_ACCOUNT_ID }, { store, config, now: Date.now() });
     runner.submit(job.id);

@@ -16,7 +16,7 @@ export function truncateTokens(content: string, maxTokens: number | undefined): 
  */
 export function crawlItem(result: FetchResult) {
   const { html, text, rawHtml, images, screenshot, warning, json, extractTokensUsed } = result;
-  const { summary, summaryTokensUsed, branding, changeTracking, source } = result;
+  const { summary, summaryTokensUsed, branding, changeTracking, source, chunks } = result;
   return {
     url: result.url,
     title: result.title,
@@ -33,6 +33,7 @@ export function crawlItem(result: FetchResult) {
         screenshot,
         warning,
         source,
+        chunks,
         json,
         extractTokensUsed,
         summary,

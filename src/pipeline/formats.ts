@@ -1,7 +1,13 @@
 import { SiphonError } from "../errors.ts";
 import type { OutputFormat } from "../extract/types.ts";
 import type { FetchInput } from "../schemas/fetch.ts";
-import { AttributesFormat, checkFormatEntry, HighlightsFormat, QuestionFormat } from "../schemas/formats.ts";
+import {
+  AttributesFormat,
+  ChunksFormat,
+  checkFormatEntry,
+  HighlightsFormat,
+  QuestionFormat,
+} from "../schemas/formats.ts";
 
 /** A screenshot as a formats entry asks for it. */
 export interface ScreenshotFormat {
@@ -45,6 +51,8 @@ export interface ResolvedFormats {
   attributes?: AttributesFormat["selectors"];
   /** {type: "highlights"}: the passages most relevant to a query. */
   highlights?: { query: string };
+  /** "chunks" or {type: "chunks"}: the markdown in chunks for retrieval, with these options. */
+  chunks?: Omit<ChunksFormat, "type">;
   /** {type: "question"}: an answer from the page. */
   question?: { question: string; quote: boolean };
 }
@@ -56,7 +64,7 @@ const NOT_HERE: Record<string, string> = {
   json: "The json format is extraction: it is read by the scrape operation, not by fetchPage",
 };
 const KNOWN =
-  "markdown, text, html, rawHtml, links, images, screenshot, json, summary, branding, changeTracking, attributes, highlights or question";
+  "markdown, text, html, rawHtml, links, images, screenshot, json, summary, branding, changeTracking, attributes, highlights, question or chunks";
 
 /** Most a tag may be: a label of the caller's, not a document. */
 const MAX_TAG_LENGTH = 200;
@@ -196,6 +204,18 @@ export function resolveFormats(input: FetchInput): ResolvedFormats {
     else if (type === "changeTracking") resolved.changeTracking = changeTrackingOf(options, index);
     else if (type === "attributes" || type === "highlights" || type === "question") {
       readingOf(resolved, type, raw, index);
+    } else if (type === "chunks") {
+      if (resolved.chunks) throw new SiphonError("invalid_request", `formats[${index}]: ask for chunks once`);
+      const entry: ChunksFormat =
+        typeof raw === "string" ? { type: "chunks" } : checkFormatEntry(ChunksFormat, raw, index);
+      const { type: _type, ...options } = entry;
+      if (options.overlap !== undefined && options.overlap >= (options.maxTokens ?? 512) / 2) {
+        throw new SiphonError(
+          "invalid_request",
+          `formats[${index}]: overlap must be below half of maxTokens (${options.maxTokens ?? 512})`,
+        );
+      }
+      resolved.chunks = options;
     } else if (NOT_HERE[type]) throw new SiphonError("invalid_request", NOT_HERE[type]);
     else {
       throw new SiphonError("invalid_request", `formats[${index}]: "${type}" is not supported; use ${KNOWN}`);

@@ -69,6 +69,8 @@ export interface ScrapePlan {
   attributes?: ResolvedFormats["attributes"];
   /** The query of a highlights format. */
   highlights?: ResolvedFormats["highlights"];
+  /** The options of a chunks format. */
+  chunks?: ResolvedFormats["chunks"];
   /** A question format's question. */
   question?: ResolvedFormats["question"];
   /** The screenshot taken beside the fetch, as POST /v1/screenshot's input. */
@@ -93,6 +95,7 @@ const SCRAPE_ONLY = new Set([
   "attributes",
   "highlights",
   "question",
+  "chunks",
 ]);
 const CONTENT_FORMATS = ["markdown", "text", "html"];
 
@@ -267,7 +270,8 @@ export async function planScrape(
   }
 
   const needs: string[] = [];
-  const readsText = formats.highlights !== undefined || formats.question !== undefined;
+  const readsText =
+    formats.highlights !== undefined || formats.question !== undefined || formats.chunks !== undefined;
   if (extraction || summary || changeTracking || readsText) needs.push("markdown");
   if (extraction || branding || request.meta || formats.attributes) needs.push("rawHtml");
   const { formats: fetchFormatsList, added } = fetchFormats(input, needs, beside !== undefined);
@@ -306,6 +310,7 @@ export async function planScrape(
     attributes: formats.attributes,
     highlights: formats.highlights,
     question: formats.question,
+    chunks: formats.chunks,
     screenshot,
     meta: request.meta === true,
     timeoutMs,

@@ -130,6 +130,10 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
     const { readAttributes } = await import("../structured/attributes.ts");
     result.attributes = readAttributes(result.rawHtml ?? "", plan.attributes);
   }
+  if (plan.chunks) {
+    const { chunkMarkdown } = await import("../chunks/index.ts");
+    result.chunks = chunkMarkdown(markdown, { url: result.url, title: result.title }, plan.chunks);
+  }
   if (plan.highlights) {
     const { pageHighlights } = await import("../ask/page.ts");
     result.highlights = pageHighlights(text, plan.highlights.query);

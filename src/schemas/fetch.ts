@@ -305,6 +305,28 @@ export const FetchResult = T.Object({
         "The passages most relevant to a highlights format's query, best first, separated by blank lines; empty when none has its words",
     }),
   ),
+  chunks: T.Optional(
+    T.Array(
+      T.Object({
+        id: T.String({
+          description:
+            "Stable: 16 hex digits of SHA-256 over the URL, heading path and text (the same text at the same URL has the same id across runs); -2, -3… on a repeat within the page",
+        }),
+        text: T.String({ description: "Markdown; a section's first chunk starts with its heading line" }),
+        headings: T.Array(T.String(), {
+          description: 'The heading path above it, outermost first: ["Install", "On Debian"]',
+        }),
+        index: T.Integer({ description: "Its position in the page, from 0" }),
+        tokens: T.Integer({
+          description: "Its token count in `tokenizer` (a real tokenizer, not length / 4)",
+        }),
+        url: T.String(),
+        title: T.String(),
+        tokenizer: T.String({ description: "The encoding tokens are counted in (o200k_base unless asked)" }),
+      }),
+      { description: "A chunks format's pieces of the page's markdown, in page order" },
+    ),
+  ),
   answer: T.Optional(
     T.Union([T.String(), T.Null()], {
       description:

@@ -1,5 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { TOKENIZERS } from "../chunks/tokenizer.ts";
 import { SiphonError } from "../errors.ts";
 import { describeValueError } from "./validate.ts";
 
@@ -50,6 +51,38 @@ export const HighlightsFormat = T.Object(
   },
 );
 export type HighlightsFormat = Static<typeof HighlightsFormat>;
+
+/** The tokenizers a chunks format may count in (the gpt-tokenizer package's encodings). */
+export const CHUNK_TOKENIZERS = TOKENIZERS;
+
+export const ChunksFormat = T.Object(
+  {
+    type: T.Literal("chunks"),
+    maxTokens: T.Optional(
+      T.Integer({ minimum: 32, maximum: 8192, description: "Most tokens a chunk holds (default 512)" }),
+    ),
+    overlap: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: 4095,
+        description:
+          "Tokens repeated from the end of the previous chunk of the same section, below maxTokens / 2 (default 0)",
+      }),
+    ),
+    tokenizer: T.Optional(
+      T.Union(
+        CHUNK_TOKENIZERS.map((name) => T.Literal(name)),
+        { description: "The encoding tokens are counted in (default o200k_base, the GPT-4o family's)" },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The page\'s markdown in chunks for retrieval, in chunks: [{id, text, headings, index, tokens, url, title, tokenizer}]; "chunks" alone takes the defaults',
+  },
+);
+export type ChunksFormat = Static<typeof ChunksFormat>;
 
 export const QuestionFormat = T.Object(
   {

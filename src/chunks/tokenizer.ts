@@ -1,0 +1,77 @@
+/**
+ * Token counts from gpt-tokenizer, one BPE encoding at a time. Each encoding's rank table is a
+ * few megabytes of JavaScript that takes a few hundred milliseconds to load, so an encoding is
+ * required on its first use, synchronously, and kept: a process that never chunks never pays,
+ * and one that only uses the default never loads the others. The requires name each module
+ * literally so `bun build --compile` bundles them.
+ */
+
+import { SiphonError } from "../errors.ts";
+
+/** The encodings `chunkMarkdown` and `countTokens` can count with, newest first. */
+export const TOKENIZERS = ["o200k_base", "o200k_harmony", "cl100k_base", "p50k_base", "r50k_base"] as const;
+
+/** One of `TOKENIZERS`: o200k_base for GPT-4o and later, cl100k_base for GPT-4 and GPT-3.5, ... */
+export type TokenizerName = (typeof TOKENIZERS)[number];
+
+/** The encoding used when none is named: o200k_base, the GPT-4o family's. */
+export const DEFAULT_TOKENIZER: TokenizerName = "o200k_base";
+
+/** Counts the tokens of a text. */
+export type TokenCounter = (text: string) => number;
+
+/** What is used of an encoding module: its count. */
+type Encoding = Pick<typeof import("gpt-tokenizer/encoding/o200k_base"), "countTokens">;
+
+const LOADERS: Record<TokenizerName, () => Encoding> = {
+  o200k_base: () =>
+    require("gpt-tokenizer/encoding/o200k_base") as typeof import("gpt-tokenizer/encoding/o200k_base"),
+  o200k_harmony: () =>
+    require("gpt-tokenizer/encoding/o200k_harmony") as typeof import("gpt-tokenizer/encoding/o200k_harmony"),
+  cl100k_base: () =>
+    require("gpt-tokenizer/encoding/cl100k_base") as typeof import("gpt-tokenizer/encoding/cl100k_base"),
+  p50k_base: () =>
+    require("gpt-tokenizer/encoding/p50k_base") as typeof import("gpt-tokenizer/encoding/p50k_base"),
+  r50k_base: () =>
+    require("gpt-tokenizer/encoding/r50k_base") as typeof import("gpt-tokenizer/encoding/r50k_base"),
+};
+
+/**
+ * Special-token strings such as "<|endoftext|>" are page text here, counted like any other
+ * text: by default gpt-tokenizer throws on them.
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+const counters = new Map<TokenizerName, TokenCounter>();
+
+/** Whether `name` is one of `TOKENIZERS` (for names that come from a request). */
+export function isTokenizerName(name: unknown): name is TokenizerName {
+  return typeof name === "string" && (TOKENIZERS as readonly string[]).includes(name);
+}
+
+/**
+ * The token counter of an encoding, loading the encoding on first use.
+ * @throws SiphonError invalid_request when `name` is not one of `TOKENIZERS`
+ */
+export function tokenCounter(name: TokenizerName = DEFAULT_TOKENIZER): TokenCounter {
+  let counter = counters.get(name);
+  if (!counter) {
+    if (!isTokenizerName(name)) {
+      throw new SiphonError("invalid_request", `Unknown tokenizer "${String(name)}".`, {
+        hint: `Use one of: ${TOKENIZERS.join(", ")}.`,
+      });
+    }
+    const encoding = LOADERS[name]();
+    counter = (text) => (text ? encoding.countTokens(text, AS_TEXT) : 0);
+    counters.set(name, counter);
+  }
+  return counter;
+}
+
+/**
+ * The number of tokens `text` encodes to in `tokenizer` (o200k_base unless named).
+ * @throws SiphonError invalid_request when `tokenizer` is not one of `TOKENIZERS`
+ */
+export function countTokens(text: string, tokenizer: TokenizerName = DEFAULT_TOKENIZER): number {
+  return tokenCounter(tokenizer)(text);
+}

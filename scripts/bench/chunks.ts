@@ -6,7 +6,7 @@
  * first over `--rounds`, and prints the median seconds of each and their ratio (target: chunking
  * adds under 10%).
  *
- *   bun scripts/bench/chunks.ts [--pages 1000] [--rounds 3] [--concurrency 5] [--json]
+ *   bun scripts/bench/chunks.ts [--pages 1000] [--rounds 3] [--concurrency 5] [--latency-ms 0] [--json]
  */
 import { hasFlag, numberFlag } from "./flags.ts";
 import { median, round1 } from "./stats.ts";
@@ -16,6 +16,8 @@ const pages = numberFlag("pages", 1000);
 const rounds = numberFlag("rounds", 3);
 const concurrency = numberFlag("concurrency", 5);
 const json = hasFlag("json");
+/** ms the site waits before each answer: 0 is the CPU-bound worst case, a real site answers later. */
+const latencyMs = numberFlag("latency-ms", 0);
 const here = new URL(".", import.meta.url).pathname;
 
 interface Run {
@@ -24,7 +26,7 @@ interface Run {
   seconds: number;
 }
 
-const site = await startCrawlSite(pages);
+const site = await startCrawlSite(pages, latencyMs);
 const runs: Record<"markdown" | "chunks", number[]> = { markdown: [], chunks: [] };
 try {
   // Once to warm the site and the disk; not counted.
@@ -55,6 +57,7 @@ const summary = {
   pages,
   rounds,
   concurrency,
+  latencyMs,
   markdownSeconds: Math.round(markdown * 100) / 100,
   chunksSeconds: Math.round(chunks * 100) / 100,
   added: `${round1(((chunks - markdown) / markdown) * 100)}%`,
@@ -62,7 +65,9 @@ const summary = {
 };
 if (json) console.log(JSON.stringify(summary));
 else {
-  console.log(`crawl of ${pages} pages at concurrency ${concurrency}, median of ${rounds} rounds`);
+  console.log(
+    `crawl of ${pages} pages at concurrency ${concurrency}, site latency ${latencyMs} ms, median of ${rounds} rounds`,
+  );
   console.log(`  markdown only:       ${summary.markdownSeconds} s`);
   console.log(`  markdown and chunks: ${summary.chunksSeconds} s (${summary.added}, ratio ${summary.ratio})`);
 }

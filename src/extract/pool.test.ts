@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { SiphonError } from "../errors.ts";
 import { extractHtml } from "./index.ts";
 import { createExtractorPool } from "./pool.ts";
 import type { ExtractOptions } from "./types.ts";
@@ -29,6 +30,19 @@ describe("extraction worker pool", () => {
     expect(() => extractHtml(notHtml, "https://a.test/", options)).toThrow(/expects a string/);
     await expect(pool.extract(notHtml, "https://a.test/", options)).rejects.toThrow(/expects a string/);
     expect((await pool.extract(page(2), "https://a.test/", options)).title).toBe("Page 2");
+  });
+
+  test("chunks made on a worker are the ones made in this thread; a bad option is the caller's 400", async () => {
+    const { chunkMarkdown } = await import("../chunks/index.ts");
+    const markdown = `# Guide\n\n${"Tide mills grind on the ebb. ".repeat(60)}\n\n## Install\n\nRun it.`;
+    const task = { markdown, page: { url: "https://a.test/g", title: "Guide" }, options: { maxTokens: 64 } };
+    const chunks = await pool.chunk(task);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks).toEqual(chunkMarkdown(markdown, task.page, task.options));
+    const refused = await pool.chunk({ ...task, options: { maxTokens: 8 } }).catch((error) => error);
+    expect(refused).toBeInstanceOf(SiphonError);
+    expect((refused as SiphonError).type).toBe("invalid_request");
+    expect((await pool.extract(page(4), "https://a.test/", options)).title).toBe("Page 4");
   });
 
   test("after close, pages are extracted in the calling thread", async () => {

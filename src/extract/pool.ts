@@ -1,3 +1,6 @@
+import type { Chunk } from "../chunks/chunk.ts";
+import type { ChunkOptions } from "../chunks/options.ts";
+import { type ErrorType, SiphonError } from "../errors.ts";
 import { extractHtml } from "./index.ts";
 import type { ExtractedDocument, ExtractOptions } from "./types.ts";
 
@@ -8,14 +11,29 @@ export type HtmlExtractor = (
   options: ExtractOptions,
 ) => Promise<ExtractedDocument>;
 
-export interface ExtractRequest {
-  id: number;
-  html: string;
-  url: string;
-  options: ExtractOptions;
+/** A page to extract, or (with `chunk`) markdown to split into chunks. */
+export type ExtractRequest =
+  | { id: number; html: string; url: string; options: ExtractOptions }
+  | { id: number; chunk: ChunkTask };
+
+/** Markdown to chunk (src/chunks), with its page and options. */
+export interface ChunkTask {
+  markdown: string;
+  page: { url: string; title?: string };
+  options?: ChunkOptions;
 }
 
-export type ExtractResponse = { id: number; doc: ExtractedDocument } | { id: number; error: string };
+export type ExtractResponse =
+  | { id: number; doc: ExtractedDocument }
+  | { id: number; chunks: Chunk[] }
+  | { id: number; error: string; type?: string };
+
+/** Splits markdown into chunks: in this thread or in a worker thread. */
+export type MarkdownChunker = (task: ChunkTask) => Promise<Chunk[]>;
+
+/** Chunking in the calling thread (the tokenizer loads on first use). */
+export const chunkInline: MarkdownChunker = async ({ markdown, page, options }) =>
+  (await import("../chunks/index.ts")).chunkMarkdown(markdown, page, options);
 
 /** Extraction in the calling thread. */
 export const extractInline: HtmlExtractor = async (html, url, options) => extractHtml(html, url, options);
@@ -23,11 +41,13 @@ export const extractInline: HtmlExtractor = async (html, url, options) => extrac
 /** Worker threads that extract pages; `close` ends them (later pages run in the calling thread). */
 export interface ExtractorPool {
   extract: HtmlExtractor;
+  /** Chunks markdown on a thread of the pool, beside the event loop. */
+  chunk: MarkdownChunker;
   close(): void;
 }
 
 interface Pending {
-  resolve(doc: ExtractedDocument): void;
+  resolve(value: ExtractedDocument | Chunk[]): void;
   reject(error: Error): void;
 }
 
@@ -71,6 +91,9 @@ export function createExtractorPool(size: number): ExtractorPool {
       if (!pending) return;
       thread.pending.delete(response.id);
       if ("doc" in response) pending.resolve(response.doc);
+      else if ("chunks" in response) pending.resolve(response.chunks);
+      // A refused option is the caller's error, as it would be in this thread.
+      else if (response.type) pending.reject(new SiphonError(response.type as ErrorType, response.error));
       else pending.reject(new Error(response.error));
     };
     worker.onerror = (event) => {
@@ -84,22 +107,25 @@ export function createExtractorPool(size: number): ExtractorPool {
   };
   for (let slot = 0; slot < size; slot++) threads.push(spawn(slot));
 
-  const extract: HtmlExtractor = (html, url, options) => {
-    if (closed) return extractInline(html, url, options);
+  /** Sends a request to the thread with the fewest in flight and resolves with its answer. */
+  const send = <T>(request: ExtractRequest): Promise<T> => {
     let thread = threads[0] as Thread;
     for (const candidate of threads) if (candidate.pending.size < thread.pending.size) thread = candidate;
-    const id = nextId++;
-    return new Promise<ExtractedDocument>((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      thread.pending.set(request.id, { resolve: resolve as Pending["resolve"], reject });
       if (thread.pending.size === 1) thread.worker.ref();
-      thread.worker.postMessage({ id, html, url, options } satisfies ExtractRequest);
+      thread.worker.postMessage(request);
     }).finally(() => {
       if (thread.pending.size === 0) thread.worker.unref();
     });
   };
+  const extract: HtmlExtractor = (html, url, options) =>
+    closed ? extractInline(html, url, options) : send({ id: nextId++, html, url, options });
+  const chunk: MarkdownChunker = (task) => (closed ? chunkInline(task) : send({ id: nextId++, chunk: task }));
 
   return {
     extract,
+    chunk,
     close() {
       closed = true;
       for (const thread of threads) {

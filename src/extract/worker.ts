@@ -1,21 +1,29 @@
 /**
  * Entry of an extraction worker thread (src/extract/pool.ts): runs
- * extractHtml on the pages it is sent and posts each result, or the error's
- * message, back with the request's id. Listed as an entrypoint of the
+ * extractHtml on the pages it is sent (and chunkMarkdown on the markdown it is
+ * sent to chunk) and posts each result, or the error's message and type, back
+ * with the request's id. Listed as an entrypoint of the
  * compiled binary (scripts/build.ts).
  */
+import { chunkMarkdown } from "../chunks/chunk.ts";
+import { SiphonError } from "../errors.ts";
 import { extractHtml } from "./index.ts";
 import type { ExtractRequest, ExtractResponse } from "./pool.ts";
 
 declare const self: Worker;
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
-  const { id, html, url, options } = event.data;
+  const request = event.data;
+  const { id } = request;
   let response: ExtractResponse;
   try {
-    response = { id, doc: extractHtml(html, url, options) };
+    if ("chunk" in request) {
+      const { markdown, page, options } = request.chunk;
+      response = { id, chunks: chunkMarkdown(markdown, page, options) };
+    } else response = { id, doc: extractHtml(request.html, request.url, request.options) };
   } catch (error) {
-    response = { id, error: error instanceof Error ? error.message : String(error) };
+    const type = error instanceof SiphonError ? error.type : undefined;
+    response = { id, error: error instanceof Error ? error.message : String(error), type };
   }
   self.postMessage(response);
 };

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
+import { DEFAULT_TOKENIZER, type TokenizerName } from "../chunks/tokenizer.ts";
 import type { Config } from "../config.ts";
-import type { ExtractorPool, HtmlExtractor } from "../extract/pool.ts";
+import type { ExtractorPool, HtmlExtractor, MarkdownChunker } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";
 import type { EngineName, FetchEngine } from "../fetch/types.ts";
 import { createSessions, type Sessions } from "../sessions/index.ts";
@@ -11,6 +12,13 @@ export interface Engines {
   get(name: EngineName): Promise<FetchEngine>;
   /** HTML extraction; in this thread when absent. */
   extract?: HtmlExtractor;
+  /** Markdown chunking (the chunks format), on a thread of its own; in this thread when absent. */
+  chunk?: MarkdownChunker;
+  /**
+   * Starts the chunking thread and loads `tokenizer` in it now, while the page that needs it is
+   * fetched (loading an encoding takes about half a second); nothing when chunking is inline.
+   */
+  startChunking?(tokenizer?: TokenizerName): void;
   /** Results rendered from cached attempts, so a repeated hit does not extract again. */
   renders?: RenderMemo;
   /**
@@ -72,12 +80,30 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
     threads > 0
       ? async (html, url, options) => (await extractorPool()).extract(html, url, options)
       : undefined;
+  // Chunking has a thread of its own: its tokenizer loads beside the extraction of the first pages,
+  // and counting tokens never queues a page's extraction behind it.
+  let chunkers: Promise<ExtractorPool> | undefined;
+  const chunkerPool = () => {
+    chunkers ??= import("../extract/pool.ts").then((m) => m.createExtractorPool(1));
+    return chunkers;
+  };
+  const chunk: MarkdownChunker | undefined =
+    threads > 0 ? async (task) => (await chunkerPool()).chunk(task) : undefined;
+  const warmed = new Set<string>();
   const sessions = createSessions();
   return {
     extract,
+    chunk,
     sessions,
     startExtraction() {
       if (threads > 0) void extractorPool();
+    },
+    startChunking(tokenizer = DEFAULT_TOKENIZER) {
+      if (!chunk || warmed.has(tokenizer)) return;
+      warmed.add(tokenizer);
+      void chunk({ markdown: "", page: { url: "" }, options: { tokenizer } }).catch(() =>
+        warmed.delete(tokenizer),
+      );
     },
     renders: createRenderMemo(),
     get(name) {
@@ -96,7 +122,9 @@ export function createEngines(config: Config): Engines & { close(): Promise<void
       loaded.clear();
       if (pool) await (await pool).close();
       if (extractors) (await extractors).close();
+      if (chunkers) (await chunkers).close();
       extractors = undefined;
+      chunkers = undefined;
       pool = undefined;
     },
   };

@@ -83,6 +83,8 @@ async function planOf(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeP
 async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
   // Past the weekly quota a scrape runs HTTP-only: no browser for a screenshot either.
   const shot = deps.httpOnly ? undefined : plan.screenshot;
+  // The tokenizer loads on the chunking thread while the page is fetched.
+  if (plan.chunks) deps.engines.startChunking?.(plan.chunks.tokenizer);
   const [fetched, image] = await Promise.all([
     request.document ? readDocument(plan.fetch, request.document, deps) : fetchPage(plan.fetch, deps),
     shot ? takeScreenshot(shot, deps) : undefined,
@@ -131,8 +133,13 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
     result.attributes = readAttributes(result.rawHtml ?? "", plan.attributes);
   }
   if (plan.chunks) {
-    const { chunkMarkdown } = await import("../chunks/index.ts");
-    result.chunks = chunkMarkdown(markdown, { url: result.url, title: result.title }, plan.chunks);
+    // On the extraction threads when there are some: the tokenizer's CPU stays off the event loop.
+    const chunk = deps.engines.chunk ?? (await import("../extract/pool.ts")).chunkInline;
+    result.chunks = await chunk({
+      markdown,
+      page: { url: result.url, title: result.title },
+      options: plan.chunks,
+    });
   }
   if (plan.highlights) {
     const { pageHighlights } = await import("../ask/page.ts");

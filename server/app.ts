@@ -25,7 +25,6 @@ import { extractRoutes } from "./routes/extract.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
-import { llmstxtRoutes } from "./routes/llmstxt.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { parseRoutes } from "./routes/parse.ts";
 import { researchRoutes } from "./routes/research.ts";
@@ -179,7 +178,6 @@ export function createApp(options: AppOptions) {
     .use(extractRoutes(options, guard))
     .use(jobRoutes(guard))
     .use(agentJobRoutes(options, guard, options.runner))
-    .use(llmstxtRoutes(options, guard, options.runner))
     .use(accountRoutes(guard))
     .use(mcpRoutes(options, guard, version))
     .use(youtubeRoutes(options, guard))

@@ -1,6 +1,6 @@
 /**
  * The paths siphon's own API shares with Firecrawl's v1: POST /v1/crawl, /v1/batch/scrape,
- * /v1/map and /v1/extract, and GET and DELETE on their jobs. Each is registered once, here, and
+ * /v1/map, /v1/extract and /v1/llmstxt, and GET and DELETE on their jobs. Each is registered once, here, and
  * this is the one place that decides which adapter answers a request: the native routes
  * (server/routes/) and the Firecrawl adapter (server/compat/) never import each other.
  *
@@ -27,6 +27,7 @@ import {
 import type { Guard } from "./guard.ts";
 import { extractHandlers } from "./routes/extract.ts";
 import { jobHandlers } from "./routes/jobs.ts";
+import { llmstxtHandlers } from "./routes/llmstxt.ts";
 import { mapHandler } from "./routes/map.ts";
 
 /** What a start handler is given (Elysia's context, as far as the handlers read it). */
@@ -54,7 +55,7 @@ const wantsEvents = (request: Request) =>
 
 /** The shared paths of one kind of job: POST `path`, GET and DELETE `path/:id`. */
 function jobPaths(
-  kind: "crawl" | "batch" | "extract",
+  kind: "crawl" | "batch" | "extract" | "llmstxt",
   path: string,
   native: SharedJobRoutes,
   deps: FetchDeps & { runner: JobRunner },
@@ -107,6 +108,7 @@ export function sharedPathRoutes(
       ),
     )
     .use(jobPaths("extract", "/v1/extract", extractHandlers(deps, guard, log), deps, guard))
+    .use(jobPaths("llmstxt", "/v1/llmstxt", llmstxtHandlers(deps, guard, runner), deps, guard))
     .use(
       new Elysia({ name: "shared:map" })
         .mapResponse(firecrawlErrors)

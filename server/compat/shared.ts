@@ -6,6 +6,7 @@ import { startCrawl } from "./crawl.ts";
 import { extractPoll, startExtract } from "./extract.ts";
 import { authRequest, rewriteError } from "./http.ts";
 import { isFirecrawlJob, type JobDeps, pagesPoll } from "./job-view.ts";
+import { firecrawlLlmstxtPoll, startFirecrawlLlmstxt } from "./llmstxt.ts";
 import { firecrawlMap } from "./map.ts";
 
 /**
@@ -58,7 +59,7 @@ type SetHeaders = { headers: Record<string, string | number> };
  * /v2 serves it, but in v1's shapes (isFirecrawlBody says whose a POST is).
  */
 export function firecrawlPost(
-  route: "crawl" | "batch" | "map" | "extract",
+  route: "crawl" | "batch" | "map" | "extract" | "llmstxt",
   body: unknown,
   deps: JobDeps,
   guard: Guard,
@@ -76,6 +77,8 @@ export function firecrawlPost(
         return firecrawlMap(1, body, deps, guard, request, set);
       case "extract":
         return startExtract(body, deps, guard, request, set);
+      case "llmstxt":
+        return startFirecrawlLlmstxt(body, deps, guard, request, set);
     }
   };
   // Refusals thrown before the first await are the app's errors all the same.
@@ -111,6 +114,7 @@ export function firecrawlPoll(
   job: JobRecord,
   query: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  if (job.type === "llmstxt") return Promise.resolve(firecrawlLlmstxtPoll(job));
   return job.type === "extract" ? extractPoll(guard, job) : pagesPoll(guard, request, job, query);
 }
 

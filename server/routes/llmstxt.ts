@@ -1,5 +1,4 @@
 import { Type as T } from "@sinclair/typebox";
-import { Elysia } from "elysia";
 import { llmstxtJobView } from "../../src/jobs/llmstxt-job.ts";
 import { jobOwner, startJob } from "../../src/jobs/read.ts";
 import type { JobRunner } from "../../src/jobs/runner.ts";
@@ -8,8 +7,8 @@ import { StringEnum } from "../../src/schemas/common.ts";
 import { LlmstxtBody, LlmstxtResult } from "../../src/schemas/llmstxt.ts";
 import { validate } from "../../src/schemas/validate.ts";
 import { type Guard, identify, metered } from "../guard.ts";
-import { callerJob } from "../job-http.ts";
 import { jsonRequestBody, responses } from "../openapi.ts";
+import type { SharedJobRoutes } from "../shared-paths.ts";
 
 const PATH = "/v1/llmstxt";
 
@@ -40,14 +39,14 @@ const startDescription =
   "the one H1, a blockquote summary, an H2 section per top-level path of `- [title](url): description` links) " +
   "and llms-full.txt (every page's markdown under its title and URL). Descriptions are the page's own (meta " +
   "description, else its first sentence); with llmProvider/llmApiKey the LLM writes them (one sentence each). " +
-  "Credits: 1 per page fetched from its site; starting is one request in the burst window.";
+  "Credits: 1 per page fetched from its site; starting is one request in the burst window. A body with " +
+  "`origin` is a Firecrawl client's (its v1 generateLLMsText): served Firecrawl's way (200 {success, id}).";
 
-/** POST /v1/llmstxt, GET /v1/llmstxt/:id and DELETE /v1/llmstxt/:id: llms.txt for any site, as a job. */
-export function llmstxtRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) {
-  return new Elysia({ name: "routes:llmstxt" })
-    .post(
-      PATH,
-      ({ body, set, request }) => {
+/** siphon's answers on POST /v1/llmstxt, GET and DELETE /v1/llmstxt/:id (a path Firecrawl's v1 shares). */
+export function llmstxtHandlers(deps: FetchDeps, guard: Guard, runner: JobRunner): SharedJobRoutes {
+  return {
+    start: {
+      handler: ({ body, set, request }) => {
         const input = validate(LlmstxtBody, body);
         return metered(guard, request, set, "llmstxt", async (admission) => {
           const owner = jobOwner(admission?.principal ?? (await identify(guard, request)));
@@ -57,43 +56,33 @@ export function llmstxtRoutes(deps: FetchDeps, guard: Guard, runner: JobRunner) 
           return { body: { success: true, id: job.id, url: `${self.origin}${PATH}/${job.id}` }, credits: 0 };
         });
       },
-      {
-        detail: {
-          summary: "Write llms.txt and llms-full.txt for a site (async job)",
-          description: startDescription,
-          requestBody: jsonRequestBody(LlmstxtBody),
-          responses: {
-            ...responses(Started, [400, 401, 403, 429]),
-            202: { description: "Accepted", content: { "application/json": { schema: Started } } },
-          },
-        } as never,
+      detail: {
+        summary: "Write llms.txt and llms-full.txt for a site (async job)",
+        description: startDescription,
+        requestBody: jsonRequestBody(LlmstxtBody),
+        responses: {
+          ...responses(Started, [400, 401, 403, 429]),
+          202: { description: "Accepted", content: { "application/json": { schema: Started } } },
+        },
       },
-    )
-    .get(
-      `${PATH}/:id`,
-      async ({ params, request }) => llmstxtJobView(await callerJob(guard, request, params.id, "llmstxt")),
-      {
-        detail: {
-          summary: "Poll an llms.txt job",
-          description:
-            "status queued, processing (total, completed and failed count the crawl's pages), completed (with " +
-            "llmsTxt, llmsFullTxt, source, pages, descriptions, existing, tokensUsed?), failed (with error) or " +
-            "cancelled. 404 for an unknown job, another account's, or one that ended over 24 h ago. Not metered.",
-          responses: responses(LlmstxtJob, [401, 404]),
-        } as never,
+    },
+    poll: {
+      handler: (job) => llmstxtJobView(job),
+      detail: {
+        summary: "Poll an llms.txt job",
+        description:
+          "status queued, processing (total, completed and failed count the crawl's pages), completed (with " +
+          "llmsTxt, llmsFullTxt, source, pages, descriptions, existing, tokensUsed?), failed (with error) or " +
+          "cancelled. 404 for an unknown job, another account's, or one that ended over 24 h ago. Not metered.",
+        responses: responses(LlmstxtJob, [401, 404]),
       },
-    )
-    .delete(
-      `${PATH}/:id`,
-      async ({ params, request }) => {
-        await callerJob(guard, request, params.id, "llmstxt");
-        return { success: true, status: await runner.cancel(params.id) };
+    },
+    cancel: {
+      handler: async (job) => ({ success: true, status: await runner.cancel(job.id) }),
+      detail: {
+        summary: "Cancel an llms.txt job; a job already ended keeps its status",
+        responses: responses(T.Object({ success: T.Literal(true), status: Status }), [401, 404]),
       },
-      {
-        detail: {
-          summary: "Cancel an llms.txt job; a job already ended keeps its status",
-          responses: responses(T.Object({ success: T.Literal(true), status: Status }), [401, 404]),
-        } as never,
-      },
-    );
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { chunkId, uniqueIds } from "./ids.ts";
 import { type ChunkOptions, resolveChunkOptions } from "./options.ts";
 import { packSection } from "./pack.ts";
 import { groupSections } from "./sections.ts";
+import { JoinCounter } from "./tally.ts";
 import { type TokenizerName, tokenCounter } from "./tokenizer.ts";
 
 /** A piece of a page ready to embed and retrieve. */
@@ -42,7 +43,7 @@ export function chunkMarkdown(
 ): Chunk[] {
   const { maxTokens, overlap, tokenizer } = resolveChunkOptions(options);
   const count = tokenCounter(tokenizer);
-  const settings = { maxTokens, overlap, count, separator: count("\n\n") };
+  const settings = { maxTokens, overlap, count, joins: new JoinCounter(count), separator: count("\n\n") };
   const text = markdown.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   const pieces = groupSections(parseBlocks(text)).flatMap((section) =>
     packSection(section, settings).map((piece) => ({ ...piece, headings: section.headings })),

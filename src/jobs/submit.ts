@@ -158,7 +158,13 @@ export async function createCrawlJob(
   if (kept.webhook) checkWebhookTarget((kept.webhook as { url: string }).url, deps.config);
   const refusal = (await refusedUrls([input.url], deps.config)).get(input.url);
   if (refusal) throw refusal;
-  const job = newJob(type, owner, stored ?? kept.input, kept.webhook, deps.now);
+  const job = newJob(
+    type,
+    owner,
+    stored === undefined ? kept.input : surfaced(stored as object, undefined, extra).input,
+    kept.webhook,
+    deps.now,
+  );
   // With sitemap "only" the crawl is the sitemaps' URLs, which the job finds when it runs.
   const first = sitemapUse(input) === "only" ? [] : [{ url: normalizeUrl(start) ?? start.href, depth: 0 }];
   await deps.store.jobs.create(job, first);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Firecrawl from "@mendable/firecrawl-js";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
@@ -200,5 +201,29 @@ describe("POST /v1/llmstxt", () => {
     expect(full.content[0]?.text).toContain(`Source: ${origin}/docs/guide`);
     const both = await mcpCall(app, key, "siphon_llmstxt", {});
     expect(both.isError).toBe(true);
+  });
+
+  test("Firecrawl's v1 generateLLMsText (the real SDK) starts and polls the same job on /v1/llmstxt", async () => {
+    const { key } = await app.createKey("max");
+    const fc = new Firecrawl({ apiKey: key, apiUrl: app.listen() });
+    const origin = `http://127.0.0.1:${docs.port}`;
+    const done = (await fc.v1.generateLLMsText(`${origin}/`, { maxUrls: 5, showFullText: true })) as {
+      success: boolean;
+      status: string;
+      data: { llmstxt: string; llmsfulltxt?: string };
+      expiresAt: string;
+    };
+    expect(done).toMatchObject({ success: true, status: "completed", data: { llmstxt: OWN_LLMS } });
+    expect(done.data.llmsfulltxt).toBe("# Mill docs\n\nEverything.\n");
+    expect(Date.parse(done.expiresAt)).toBeGreaterThan(Date.now());
+    const started = (await fc.v1.asyncGenerateLLMsText(`${site.url}/`, { maxUrls: 3 })) as {
+      success: boolean;
+      id: string;
+    };
+    expect(started).toMatchObject({ success: true, id: expect.stringMatching(/^llmstxt_/) });
+    const bad = await fc.v1
+      .asyncGenerateLLMsText(`${site.url}/`, { maxUrls: 500 })
+      .catch((error: Error) => error);
+    expect(String((bad as Error).message ?? bad)).toMatch(/maxUrls/);
   });
 });

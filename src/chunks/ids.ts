@@ -3,14 +3,9 @@
  * same id on every run and an edit elsewhere on the page leaves it alone (the index is not hashed).
  */
 
-import { createHash } from "node:crypto";
-
 /** The first 16 hex digits of sha256(url + "\n" + headings joined by NUL + "\n" + text). */
 export function chunkId(url: string, headings: readonly string[], text: string): string {
-  return createHash("sha256")
-    .update(`${url}\n${headings.join("\u0000")}\n${text}`)
-    .digest("hex")
-    .slice(0, 16);
+  return Bun.SHA256.hash(`${url}\n${headings.join("\u0000")}\n${text}`, "hex").slice(0, 16);
 }
 
 /**

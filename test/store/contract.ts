@@ -648,6 +648,12 @@ export function storeContract(name: string, backend: () => Backend): void {
         false,
       );
       expect(await store.jobs.get("job_1")).toMatchObject({ status: "failed", updatedAt: T0 + 3 });
+      // A job whose result is made of its pages gets it with the transition that ends it.
+      await store.jobs.create(newJob({ id: "job_3" }), []);
+      await store.jobs.transition("job_3", ["queued"], "processing", {}, T0 + 5);
+      const result = { llmsTxt: "# Site\n\n> All of it.\n", pages: 3 };
+      expect(await store.jobs.transition("job_3", ["processing"], "completed", { result }, T0 + 6)).toBe(true);
+      expect(await store.jobs.get("job_3")).toMatchObject({ status: "completed", result, completed: 0 });
       // A patch without a field keeps it.
       await store.jobs.create(newJob({ id: "job_2", error: "kept" }), []);
       await store.jobs.transition("job_2", ["queued"], "processing", { finishedAt: T0 + 5 });

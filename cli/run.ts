@@ -32,6 +32,7 @@ const commands: Record<string, () => Promise<CommandDef>> = {
   watch: () => import("./commands/watch.ts").then((m) => m.default as CommandDef),
   serve: () => import("./commands/serve.ts").then((m) => m.default as CommandDef),
   mcp: () => import("./commands/mcp.ts").then((m) => m.default as CommandDef),
+  config: () => import("./commands/config.ts").then((m) => m.default as CommandDef),
 };
 
 const main = defineCommand({

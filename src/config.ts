@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { closest } from "./closest.ts";
 import { SiphonError } from "./errors.ts";
 
 /**
@@ -444,19 +445,115 @@ function parseValue(key: string, kind: string, raw: unknown, source: string): st
   return raw !== null && typeof raw === "object" ? JSON.stringify(raw) : String(raw);
 }
 
-function readConfigFile(home: string): Record<string, unknown> {
+/** The setting a config.json key names: its key in the table (`ssrfAllow`) or its environment name (`SIPHON_SSRF_ALLOW`). */
+const SETTING_OF_NAME = new Map<string, keyof Settings>(
+  Object.entries(SETTINGS).flatMap(([key, setting]) => [
+    [key, key as keyof Settings],
+    [setting.env, key as keyof Settings],
+  ]),
+);
+
+/**
+ * $SIPHON_HOME/config.json as settings: each key a setting's name in the table or its environment
+ * name. Throws invalid_request (exit 2) for a file that is not a JSON object, a key no setting has
+ * (naming the closest one), or one setting given twice.
+ */
+function readConfigFile(home: string): Partial<Record<keyof Settings, unknown>> {
+  const path = join(home, "config.json");
   let text: string;
   try {
-    text = readFileSync(join(home, "config.json"), "utf8");
+    text = readFileSync(path, "utf8");
   } catch {
     return {};
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text);
-    return parsed && typeof parsed === "object" ? parsed : {};
+    parsed = JSON.parse(text);
   } catch {
-    throw new SiphonError("invalid_request", `${join(home, "config.json")} is not valid JSON`);
+    throw new SiphonError("invalid_request", `${path} is not valid JSON`);
   }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new SiphonError("invalid_request", `${path} must hold a JSON object of settings`, {
+      hint: 'e.g. {"port": 8080, "SIPHON_SSRF_ALLOW": "10.0.0.5"}',
+    });
+  }
+  const out: Partial<Record<keyof Settings, unknown>> = {};
+  const named = new Map<keyof Settings, string>();
+  for (const [name, value] of Object.entries(parsed)) {
+    const key = SETTING_OF_NAME.get(name);
+    if (!key) {
+      const near = closest(name, [...SETTING_OF_NAME.keys()]);
+      throw new SiphonError(
+        "invalid_request",
+        `${path}: unknown setting "${name}"${near ? `; did you mean "${near}"?` : ""}`,
+        {
+          hint: "Each key is a setting's name (port) or its environment variable (PORT); siphon config lists them.",
+        },
+      );
+    }
+    const earlier = named.get(key);
+    if (earlier !== undefined) {
+      throw new SiphonError(
+        "invalid_request",
+        `${path}: "${earlier}" and "${name}" set the same setting; keep one`,
+      );
+    }
+    named.set(key, name);
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Where a setting's value came from. */
+export type ConfigSource = "flag" | "environment" | "config.json" | "default";
+
+/** The settings, each with its environment name, type, default and meaning (the reference's source). */
+export function settingsTable(): {
+  key: keyof Config;
+  env: string;
+  kind: "string" | "int" | "bool";
+  default: string | number | boolean;
+  doc: string;
+  secret: boolean;
+}[] {
+  return Object.entries(SETTINGS).map(([key, setting]) => ({
+    key: key as keyof Config,
+    env: setting.env,
+    kind: setting.kind,
+    default: setting.default,
+    doc: setting.doc,
+    secret: SECRET_SETTINGS.has(key as keyof Config),
+  }));
+}
+
+/** Settings whose values are secrets: never printed whole. */
+const SECRET_SETTINGS = new Set<keyof Config>([
+  "databaseUrl",
+  "redisUrl",
+  "jobSecretKey",
+  "adminKey",
+  "dashboardSecret",
+  "apiKey",
+  "braveApiKey",
+  "llmApiKey",
+]);
+
+/** Where each setting of a configuration loaded now with these inputs would come from. */
+export function configSources(
+  env: Record<string, string | undefined> = process.env,
+  overrides: ConfigOverrides = {},
+): Record<keyof Config, ConfigSource> {
+  const home = overrides.home || env.SIPHON_HOME || join(homedir(), ".siphon");
+  const file = readConfigFile(home);
+  const out = {} as Record<keyof Config, ConfigSource>;
+  for (const [key, setting] of Object.entries(SETTINGS) as [keyof Config, Settings[keyof Settings]][]) {
+    if ((overrides as Record<string, unknown>)[key] !== undefined) out[key] = "flag";
+    else if (env[setting.env] !== undefined && env[setting.env] !== "") out[key] = "environment";
+    else if (file[key] !== undefined) out[key] = "config.json";
+    else out[key] = "default";
+  }
+  if (!overrides.home && !env.SIPHON_HOME) out.home = "default";
+  return out;
 }
 
 /** Loads the configuration once; throws invalid_request on a malformed value. */
@@ -473,7 +570,8 @@ export function loadConfig(
     if (override !== undefined) out[key] = override;
     else if (fromEnv !== undefined && fromEnv !== "")
       out[key] = parseValue(key, setting.kind, fromEnv, setting.env);
-    else if (file[key] !== undefined) out[key] = parseValue(key, setting.kind, file[key], "config.json");
+    else if (file[key as keyof Settings] !== undefined)
+      out[key] = parseValue(key, setting.kind, file[key as keyof Settings], "config.json");
     else out[key] = setting.default;
   }
   out.home = home;

@@ -1,5 +1,6 @@
 import { constants } from "node:os";
 import { defineCommand } from "citty";
+import type { Config } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { type JobRunner, within } from "../../src/jobs/runner.ts";
 import type { WatchScheduler, WatchService } from "../../src/watch/index.ts";
@@ -106,6 +107,38 @@ function onSignals(graceMs: number, stop: (graceMs: number) => Promise<void>): P
   });
 }
 
+/**
+ * What a person starting the server should know: the auth mode, SSRF protection, the store and
+ * the job queue in use, and where the dashboard and the API reference are.
+ */
+function startupSummary(config: Config, origin: string, queued: boolean, role: string): string[] {
+  const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].includes(config.host);
+  const auth = config.auth || (loopback ? "optional" : "required");
+  const authNote =
+    auth === "optional"
+      ? "optional: requests without a key are the local account's"
+      : auth === "off"
+        ? "off: no keys, no limits"
+        : "required: every request needs an API key (siphon keys create)";
+  const ssrf = config.disableSsrfProtection
+    ? "OFF (DISABLE_SSRF_PROTECTION): the server fetches private and loopback addresses"
+    : `on${config.ssrfAllow ? ` (allowed: ${config.ssrfAllow})` : ""}`;
+  let store = `SQLite ${config.home}/siphon.db`;
+  if (config.databaseUrl) {
+    try {
+      store = `PostgreSQL at ${new URL(config.databaseUrl).host}`;
+    } catch {
+      store = "PostgreSQL";
+    }
+  }
+  return [
+    `auth ${authNote}`,
+    `SSRF protection ${ssrf}`,
+    `store ${store}; jobs ${queued ? `on the Redis queue (role ${role})` : "in this process"}`,
+    `dashboard ${origin}/dashboard, API reference ${origin}/docs, health ${origin}/health`,
+  ];
+}
+
 export default defineCommand({
   meta: {
     name: "serve",
@@ -201,6 +234,8 @@ export default defineCommand({
       }
       // Tests and scripts read this line to learn the port when --port 0 is used.
       log.info(`siphon listening on http://${ctx.config.host}:${port}${queued ? ` (role ${mode})` : ""}`);
+      for (const line of startupSummary(ctx.config, `http://${ctx.config.host}:${port}`, queued, mode))
+        log.info(line);
     } else log.info(`siphon worker ready (concurrency ${ctx.config.workerConcurrency})`);
     // From here on a signal shuts down in order, within the grace (a second one exits at once).
     const stopped = onSignals(ctx.config.shutdownGraceMs, (grace) =>

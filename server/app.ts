@@ -21,6 +21,7 @@ import { askRoutes } from "./routes/ask.ts";
 import { browserRoutes } from "./routes/browser.ts";
 import { crawlPreviewRoutes } from "./routes/crawl-preview.ts";
 import { demoRoutes } from "./routes/demo.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { extractRoutes } from "./routes/extract.ts";
 import { fetchRoutes } from "./routes/fetch.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -157,12 +158,14 @@ export function createApp(options: AppOptions) {
             title: "siphon API",
             version,
             description:
-              "Turns web pages into clean, model-ready content. Errors use SPEC format B: " +
-              '{"success":false,"error":{"type","message","hint?"},"metadata":{"requestId"}}.',
+              "Turns web pages into clean, model-ready content. Every error answers " +
+              '{"success":false,"error":{"type","message","hint?"},"metadata":{"requestId"}} with its HTTP status.',
           },
         },
       }),
     )
+    // After the swagger plugin: its /docs page is replaced by one that loads nothing from elsewhere.
+    .use(docsRoutes(version))
     .use(healthRoutes(version, options.startedAt ?? Date.now()))
     .use(fetchRoutes(options, guard, options.log))
     .use(parseRoutes(options, guard, options.log))

@@ -97,7 +97,7 @@ function sectionText(section: Section): string {
 function joinedTokens(parts: readonly PackedBlock[], joins: JoinCounter): number {
   let tally = joins.start(parts[0]!);
   for (let k = 1; k < parts.length; k++) tally = joins.add(tally, separatorBefore(parts[k]!), parts[k]!);
-  return joins.tokens(tally);
+  return tally.tokens;
 }
 
 /** A section's chunks, as texts with their token counts, in order. */
@@ -143,8 +143,8 @@ export function packSection(section: Section, settings: PackSettings): Piece[] {
     for (let k = i + 1; k < j; k++) {
       tallies.push(joins.add(tallies[k - i - 1]!, separatorBefore(blocks[k]!), blocks[k]!));
     }
-    let tokens = joins.tokens(tallies[j - i - 1]!);
-    while (tokens > maxTokens && j - i > 1) tokens = joins.tokens(tallies[--j - i - 1]!);
+    let tokens = tallies[j - i - 1]!.tokens;
+    while (tokens > maxTokens && j - i > 1) tokens = tallies[--j - i - 1]!.tokens;
     if (tokens > maxTokens && prefix) {
       if (prefixIsLead) out.push(prefix);
       prefix = undefined;

@@ -1,63 +1,65 @@
 /**
  * Exact token counts of joined texts from their parts' counts, so a chunk made of counted blocks
- * is not counted again. Every encoding here splits text into pieces with a regular expression
- * (reading at most one character past a piece), then counts each piece alone; a count therefore
- * adds up over the pieces, and two kinds of places in a text are where it can be cut:
- * - after an ASCII letter followed by an ASCII character that is neither a letter nor an
- *   apostrophe (which may start "'s"): a piece ends there whatever follows or precedes, so
- *   count(text) = count(before) + count(after);
- * - after a line break followed by a character that is neither white space nor "/": a piece
- *   ends there too, and the pieces before it are those of the text up to it followed by any
- *   such character (say "a"), whatever follows.
- * So two counted texts joined by a separator count the first's tokens, less those of its tail
- * (after its last cut of the first kind), plus those of that tail and the separator (followed
- * by "a", whose token is taken off), plus the second's tokens. Tails and separators repeat ("."
- * then a blank line), so their short counts are kept. A second text that starts with white space
- * or "/" is joined at its first cut instead (its head and the first's tail counted together).
+ * (or a piece of a split block made of counted sentences or lines) is not counted again.
+ *
+ * Every encoding here cuts text into pieces with a regular expression that reads at most one
+ * character past a piece, then counts each piece alone, so a count is the sum of its pieces'.
+ * Two kinds of places in a text end a piece whatever comes before or after them, and there
+ * count(text) = count(before) + count(after):
+ * - between an ASCII letter or digit and an ASCII character that is none of those nor an
+ *   apostrophe (which may start "'s"): letter and digit pieces stop there;
+ * - between a printable ASCII character and a space: no piece takes a space after a non-space.
+ * And after a line break followed by a printable ASCII character but "/" a piece ends too; the
+ * pieces before it are then those of the text up to there followed by "a" (less the "a").
+ *
+ * So texts join by counting only the few characters around the join: the first text's tail
+ * (after its last cut), the separator, and the second text's head (up to its first cut) unless
+ * the join itself is such a place. Tails and joins repeat ("." then a blank line), so the counts
+ * of short texts are kept.
  */
 
 import type { Piece } from "./split.ts";
 import type { TokenCounter } from "./tokenizer.ts";
 
-/** Whether a UTF-16 code is an ASCII letter. */
-const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
+/** Whether a UTF-16 code is an ASCII letter or digit. */
+const isAlphanumeric = (code: number) =>
+  ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) || (code >= 0x30 && code <= 0x39);
 
-/** Whether `text` can be cut before index `i` (after an ASCII letter, see the module comment). */
-function isCut(text: string, i: number): boolean {
-  const code = text.charCodeAt(i);
-  return code < 0x80 && code !== 0x27 && !isLetter(code) && isLetter(text.charCodeAt(i - 1));
-}
-
-/** The first and last index `text` can be cut before, or undefined when it has none. */
-export function cutsOf(text: string): { first: number; last: number } | undefined {
-  let first = 1;
-  while (first < text.length && !isCut(text, first)) first++;
-  if (first >= text.length) return undefined;
-  let last = text.length - 1;
-  while (!isCut(text, last)) last--;
-  return { first, last };
+/** Whether a text's count adds up across a place between these two UTF-16 codes (see the module comment). */
+function isCut(before: number, after: number): boolean {
+  if (after === 0x20) return before > 0x20 && before < 0x7f;
+  return after < 0x80 && after !== 0x27 && !isAlphanumeric(after) && isAlphanumeric(before);
 }
 
 /** Whether a text starting with this UTF-16 code starts a piece after a line break: printable ASCII but "/". */
 const startsAfterBreak = (code: number) => code > 0x20 && code < 0x7f && code !== 0x2f;
 
-/**
- * Where a count of joined parts stands: `closed` tokens up to the last cut, then the `open` text
- * after it, whose count (`openTokens`) is taken when needed.
- */
-export interface Tally {
-  readonly closed: number;
-  readonly open: string;
-  openTokens?: number;
+/** The first and last index `text` can be cut before, or undefined when it has none. */
+export function cutsOf(text: string): { first: number; last: number } | undefined {
+  let first = 1;
+  while (first < text.length && !isCut(text.charCodeAt(first - 1), text.charCodeAt(first))) first++;
+  if (first >= text.length) return undefined;
+  let last = text.length - 1;
+  while (!isCut(text.charCodeAt(last - 1), text.charCodeAt(last))) last--;
+  return { first, last };
 }
 
-/** The count of a part's text up to its last cut, and the text after it. */
+/** Where a count of joined parts stands. */
+export interface Tally {
+  /** Tokens of the text so far. */
+  readonly tokens: number;
+  /** The end of the text from a cut on (the whole text when it has none). */
+  readonly tail: string;
+  /** Tokens of `tail`, counted when first needed. */
+  tailTokens?: number;
+  /** The text's last UTF-16 code. */
+  readonly last: number;
+}
+
+/** A part's text before its first cut and after its last, or only the whole text when it has no cut. */
 interface Ends {
-  /** Text before the first cut. */
-  head: string;
-  /** Text after the last cut. */
+  head?: string;
   tail: string;
-  tailTokens: number;
 }
 
 /** Texts up to this long have their counts kept. */
@@ -69,8 +71,8 @@ const KEPT = 4096;
 export class JoinCounter {
   readonly #count: TokenCounter;
   readonly #short = new Map<string, number>();
-  readonly #ends = new WeakMap<Piece, Ends | null>();
-  /** Tokens of "a", the character that follows a line break in a join's count. */
+  readonly #ends = new WeakMap<Piece, Ends>();
+  /** Tokens of "a", put after a line break to count what precedes it. */
   readonly #after: number;
 
   constructor(count: TokenCounter) {
@@ -90,45 +92,58 @@ export class JoinCounter {
     return tokens;
   }
 
-  #endsOf(part: Piece): Ends | null {
+  #endsOf(part: Piece): Ends {
     let ends = this.#ends.get(part);
-    if (ends !== undefined) return ends;
-    const cuts = cutsOf(part.text);
-    if (cuts) {
-      const tail = part.text.slice(cuts.last);
-      ends = { head: part.text.slice(0, cuts.first), tail, tailTokens: this.#counted(tail) };
-    } else ends = null;
-    this.#ends.set(part, ends);
+    if (!ends) {
+      const cuts = cutsOf(part.text);
+      ends = cuts
+        ? { head: part.text.slice(0, cuts.first), tail: part.text.slice(cuts.last) }
+        : { tail: part.text };
+      this.#ends.set(part, ends);
+    }
     return ends;
+  }
+
+  /** Tokens of `open` (which starts at a cut), `separator` and `part` joined. */
+  #joined(open: string, separator: string, part: Piece, ends: Ends): number {
+    const text = open + separator;
+    if (!text) return part.tokens;
+    const before = text.charCodeAt(text.length - 1);
+    const after = part.text.charCodeAt(0);
+    if (isCut(before, after)) return this.#counted(text) + part.tokens;
+    if (before === 0x0a && startsAfterBreak(after)) return this.#counted(`${text}a`) - this.#after + part.tokens;
+    if (ends.head !== undefined) return this.#counted(text + ends.head) - this.#counted(ends.head) + part.tokens;
+    return this.#count(text + part.text);
   }
 
   /** The tally of `part` alone. */
   start(part: Piece): Tally {
     const ends = this.#endsOf(part);
-    if (!ends) return { closed: 0, open: part.text, openTokens: part.tokens };
-    return { closed: part.tokens - ends.tailTokens, open: ends.tail, openTokens: ends.tailTokens };
-  }
-
-  /** The tally of what `tally` counts, then `separator` (line breaks), then `part`. */
-  add(tally: Tally, separator: string, part: Piece): Tally {
-    const ends = this.#endsOf(part);
-    if (startsAfterBreak(part.text.charCodeAt(0))) {
-      const closed = tally.closed + this.#counted(`${tally.open}${separator}a`) - this.#after;
-      if (!ends) return { closed, open: part.text, openTokens: part.tokens };
-      return { closed: closed + part.tokens - ends.tailTokens, open: ends.tail, openTokens: ends.tailTokens };
-    }
-    if (!ends) return { closed: tally.closed, open: tally.open + separator + part.text };
-    const join = this.#counted(tally.open + separator + ends.head) - this.#counted(ends.head);
     return {
-      closed: tally.closed + join + part.tokens - ends.tailTokens,
-      open: ends.tail,
-      openTokens: ends.tailTokens,
+      tokens: part.tokens,
+      tail: ends.tail,
+      tailTokens: ends.head === undefined ? part.tokens : undefined,
+      last: part.text.charCodeAt(part.text.length - 1),
     };
   }
 
-  /** The exact token count of what `tally` counts. */
-  tokens(tally: Tally): number {
-    tally.openTokens ??= this.#count(tally.open);
-    return tally.closed + tally.openTokens;
+  /** The tally of what `tally` counts, then `separator`, then `part` (not empty). */
+  add(tally: Tally, separator: string, part: Piece): Tally {
+    const ends = this.#endsOf(part);
+    const last = part.text.charCodeAt(part.text.length - 1);
+    let tokens: number;
+    if (isCut(tally.last, separator ? separator.charCodeAt(0) : part.text.charCodeAt(0))) {
+      const rest = this.#joined("", separator, part, ends);
+      tokens = tally.tokens + rest;
+      if (ends.head === undefined) return { tokens, tail: separator + part.text, tailTokens: rest, last };
+    } else {
+      tally.tailTokens ??= this.#counted(tally.tail);
+      const rest = this.#joined(tally.tail, separator, part, ends);
+      tokens = tally.tokens - tally.tailTokens + rest;
+      if (ends.head === undefined) {
+        return { tokens, tail: tally.tail + separator + part.text, tailTokens: rest, last };
+      }
+    }
+    return { tokens, tail: ends.tail, last };
   }
 }

@@ -6,6 +6,7 @@
 import { Elysia } from "elysia";
 import cssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
+import { SiphonError } from "../../src/errors.ts";
 import { escapeHtml } from "../dashboard/html.ts";
 import initPath from "../docs/init.js" with { type: "file" };
 
@@ -14,11 +15,11 @@ const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-const ASSETS: Record<string, { path: string; type: string }> = {
-  "swagger-ui-bundle.js": { path: bundlePath, type: "text/javascript; charset=utf-8" },
-  "swagger-ui.css": { path: cssPath, type: "text/css; charset=utf-8" },
-  "init.js": { path: initPath, type: "text/javascript; charset=utf-8" },
-};
+const ASSETS = new Map<string, { path: string; type: string }>([
+  ["swagger-ui-bundle.js", { path: bundlePath, type: "text/javascript; charset=utf-8" }],
+  ["swagger-ui.css", { path: cssPath, type: "text/css; charset=utf-8" }],
+  ["init.js", { path: initPath, type: "text/javascript; charset=utf-8" }],
+]);
 
 function docsPage(version: string): string {
   const description =
@@ -113,8 +114,8 @@ export function docsRoutes(version: string) {
     .get(
       "/docs/assets/:name",
       ({ params }) => {
-        const asset = ASSETS[params.name];
-        if (!asset) return new Response("Not found", { status: 404 });
+        const asset = ASSETS.get(params.name);
+        if (!asset) throw new SiphonError("not_found", `No asset ${params.name} of the API reference`);
         return new Response(Bun.file(asset.path), {
           headers: {
             "content-type": asset.type,

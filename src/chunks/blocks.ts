@@ -29,8 +29,23 @@ const TABLE_ROW = /^ {0,3}\|/;
 const LIST_ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const INDENTED_CODE = /^(?: {4}|\t)/;
 
-const isBlank = (line: string) => line.trim() === "";
-const indentOf = (line: string) => line.length - line.replace(/^[ \t]+/, "").length;
+const NOT_SPACE = /\S/;
+const isBlank = (line: string) => !NOT_SPACE.test(line);
+
+function indentOf(line: string): number {
+  let i = 0;
+  while (line.charCodeAt(i) === 0x20 || line.charCodeAt(i) === 0x09) i++;
+  return i;
+}
+
+/**
+ * Whether a line is plain text, one no rule below can take for anything but a paragraph's: it
+ * starts with an ASCII letter (most lines of a page), so with neither white space nor a marker.
+ */
+function isPlainText(line: string): boolean {
+  const code = line.charCodeAt(0) | 0x20;
+  return code >= 0x61 && code <= 0x7a;
+}
 
 /** The fence that opens a fenced code block on this line, if one does (backtick info strings hold no backticks). */
 export function fenceOpening(line: string): string | undefined {
@@ -43,6 +58,7 @@ export function fenceOpening(line: string): string | undefined {
 
 /** Whether `line` closes a block opened by `marker`: the same character, at least as many, nothing after. */
 export function closesFence(line: string, marker: string): boolean {
+  if (!line.includes(marker)) return false;
   const trimmed = line.trim();
   return trimmed.length >= marker.length && trimmed === marker[0]!.repeat(trimmed.length);
 }
@@ -50,11 +66,12 @@ export function closesFence(line: string, marker: string): boolean {
 /** Whether a line that is not indented under a list item starts a block of its own (so is no lazy continuation). */
 function startsBlock(line: string): boolean {
   return (
-    LIST_ITEM.test(line) ||
+    !isPlainText(line) &&
+    (LIST_ITEM.test(line) ||
     ATX.test(line) ||
     THEMATIC_BREAK.test(line) ||
     TABLE_ROW.test(line) ||
-    fenceOpening(line) !== undefined
+      fenceOpening(line) !== undefined)
   );
 }
 
@@ -144,6 +161,12 @@ export function parseBlocks(markdown: string): Block[] {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
+    if (isPlainText(line)) {
+      if (!paragraph.length) paragraphTight = !blankBefore;
+      paragraph.push(line);
+      i++;
+      continue;
+    }
     if (isBlank(line)) {
       flush();
       blankBefore = true;

@@ -44,7 +44,8 @@ export function chunkMarkdown(
   const { maxTokens, overlap, tokenizer } = resolveChunkOptions(options);
   const count = tokenCounter(tokenizer);
   const settings = { maxTokens, overlap, count, joins: new JoinCounter(count), separator: count("\n\n") };
-  const text = markdown.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const unmarked = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
+  const text = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   const pieces = groupSections(parseBlocks(text)).flatMap((section) =>
     packSection(section, settings).map((piece) => ({ ...piece, headings: section.headings })),
   );

@@ -9,8 +9,12 @@ const PERMALINK = /\[\s*(?:¶|#|§|🔗|link|permalink)?\s*\]\(#[^)]*\)/giu;
 /** Marks left at the end once links are text: ¶ § 🔗 anywhere at the end, # only after a space. */
 const TRAILING_MARK = /(?:\s*[¶§🔗]|\s+#+)+\s*$/u;
 
+/** A character some rule below removes or rewrites; a heading with none (most) is only spaced. */
+const MARKUP = /[#[<!*_`\\¶§🔗]/u;
+
 /** Plain text of a heading's content (the line without its leading #'s, or a setext heading's text). */
 export function headingTitle(content: string): string {
+  if (!MARKUP.test(content)) return content.replace(/\s+/g, " ").trim();
   return content
     .replace(/(?:^|[ \t]+)#+[ \t]*$/, "")
     .replace(PERMALINK, "")

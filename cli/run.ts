@@ -11,7 +11,7 @@ import { PIPE_COLUMNS, renderHelp } from "./help.ts";
 import { colourFor, forStream, reportError, writeStdout } from "./output.ts";
 import { checkArgs, closest, resolved } from "./strict-args.ts";
 
-const commands: Record<string, () => Promise<CommandDef>> = {
+export const commands: Record<string, () => Promise<CommandDef>> = {
   fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),
   crawl: () => import("./commands/crawl.ts").then((m) => m.default as CommandDef),
   batch: () => import("./commands/batch.ts").then((m) => m.default as CommandDef),

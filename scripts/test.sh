@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, typecheck, lint, build, bun test. Ends with the
-# line "N passed, N failed, N skipped" (typecheck and lint count as one check each).
+# line "N passed, N failed, N skipped" (typecheck, lint and the docs check count as one check each).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +20,8 @@ check() {
 }
 check typecheck ./node_modules/.bin/tsc --noEmit
 check lint ./node_modules/.bin/biome check .
+# The reference pages of docs/reference/ are made from the code: stale ones fail CI.
+check docs bun scripts/docs.ts --check
 
 log=$(mktemp)
 bun test --timeout 30000 2>&1 | tee "$log"

@@ -2,7 +2,7 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 
 const ErrorSchema = {
   type: "object",
-  description: "SPEC format B error",
+  description: "An error: {success: false, error: {type, message, hint?}, metadata: {requestId}}",
   properties: {
     success: { type: "boolean", const: false },
     error: {
@@ -51,7 +51,7 @@ export function responses(schema: TSchema, errors: number[] = [400, 403, 422, 50
   };
   for (const status of errors) {
     out[status] = {
-      description: "Error (format B)",
+      description: "Error",
       content: { "application/json": { schema: ErrorSchema } },
     };
   }

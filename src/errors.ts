@@ -1,32 +1,125 @@
 /**
  * The one error type of siphon and the one table that maps each error type to
- * an HTTP status, a CLI exit code and retryability. The server and the CLI map
+ * an HTTP status, a CLI exit code, retryability and what it means (docs/reference/errors.md is made of it). The server and the CLI map
  * errors here and nowhere else; retry loops ask `isRetryable`, never the message.
  */
 
 export const ERROR_TABLE = {
-  invalid_request: { status: 400, exit: 2, retryable: false },
-  invalid_url: { status: 400, exit: 2, retryable: false },
-  forbidden_url: { status: 403, exit: 2, retryable: false },
-  unauthorized: { status: 401, exit: 3, retryable: false },
-  invalid_token: { status: 401, exit: 3, retryable: false },
-  not_found: { status: 404, exit: 1, retryable: false },
-  method_not_allowed: { status: 405, exit: 2, retryable: false },
-  payload_too_large: { status: 413, exit: 2, retryable: false },
-  unsupported_content: { status: 422, exit: 5, retryable: false },
-  rate_limited: { status: 429, exit: 4, retryable: true },
-  blocked: { status: 403, exit: 5, retryable: true },
-  network_error: { status: 502, exit: 5, retryable: true },
-  content_too_large: { status: 502, exit: 5, retryable: false },
-  timeout: { status: 504, exit: 5, retryable: true },
-  internal_error: { status: 500, exit: 1, retryable: true },
-  search_failed: { status: 500, exit: 1, retryable: true },
-  answer_failed: { status: 500, exit: 1, retryable: true },
-  not_implemented: { status: 501, exit: 1, retryable: false },
-  browser_unavailable: { status: 503, exit: 1, retryable: true },
-  store_unavailable: { status: 503, exit: 1, retryable: true },
-  forbidden_host: { status: 403, exit: 3, retryable: false },
-} as const satisfies Record<string, { status: number; exit: number; retryable: boolean }>;
+  invalid_request: {
+    status: 400,
+    exit: 2,
+    retryable: false,
+    meaning:
+      "The request is malformed: a missing or bad field, an unknown option, a refused combination (the message names it)",
+  },
+  invalid_url: {
+    status: 400,
+    exit: 2,
+    retryable: false,
+    meaning: "The URL is not an http(s) URL siphon can fetch",
+  },
+  forbidden_url: {
+    status: 403,
+    exit: 2,
+    retryable: false,
+    meaning:
+      "The URL resolves to an address the SSRF guard refuses (private, loopback, link-local, metadata)",
+  },
+  unauthorized: { status: 401, exit: 3, retryable: false, meaning: "No API key where one is needed" },
+  invalid_token: {
+    status: 401,
+    exit: 3,
+    retryable: false,
+    meaning: "The API key is unknown, revoked or malformed",
+  },
+  not_found: {
+    status: 404,
+    exit: 1,
+    retryable: false,
+    meaning: "No such job, watch, key, session or cached page (or not the caller's)",
+  },
+  method_not_allowed: {
+    status: 405,
+    exit: 2,
+    retryable: false,
+    meaning: "The path exists but not for this HTTP method",
+  },
+  payload_too_large: {
+    status: 413,
+    exit: 2,
+    retryable: false,
+    meaning: "The request body (or an uploaded document) is over the limit",
+  },
+  unsupported_content: {
+    status: 422,
+    exit: 5,
+    retryable: false,
+    meaning: "The page is a type siphon cannot turn into text (an image, audio, video, an archive)",
+  },
+  rate_limited: {
+    status: 429,
+    exit: 4,
+    retryable: true,
+    meaning: "The burst window or a vendor's rate limit is full; Retry-After says when to try again",
+  },
+  blocked: { status: 403, exit: 5, retryable: true, meaning: "The site answered with a bot-detection page" },
+  network_error: {
+    status: 502,
+    exit: 5,
+    retryable: true,
+    meaning: "The site could not be reached (DNS, refused, reset, TLS, a redirect loop)",
+  },
+  content_too_large: {
+    status: 502,
+    exit: 5,
+    retryable: false,
+    meaning: "The page is larger than the fetch body limit (SIPHON_MAX_BODY_BYTES)",
+  },
+  timeout: {
+    status: 504,
+    exit: 5,
+    retryable: true,
+    meaning: "The request did not finish within its timeout",
+  },
+  internal_error: {
+    status: 500,
+    exit: 1,
+    retryable: true,
+    meaning: "Something unexpected failed; the request can be retried",
+  },
+  search_failed: { status: 500, exit: 1, retryable: true, meaning: "Every search provider asked failed" },
+  answer_failed: {
+    status: 500,
+    exit: 1,
+    retryable: true,
+    meaning: "The LLM failed or nothing could be found or fetched to answer from",
+  },
+  not_implemented: {
+    status: 501,
+    exit: 1,
+    retryable: false,
+    meaning: "An option of a compatible API (Firecrawl's) siphon does not offer",
+  },
+  browser_unavailable: {
+    status: 503,
+    exit: 1,
+    retryable: true,
+    meaning: "Chromium could not be started or is saturated",
+  },
+  store_unavailable: {
+    status: 503,
+    exit: 1,
+    retryable: true,
+    meaning: "The database (SQLite, PostgreSQL) or Redis did not answer",
+  },
+  forbidden_host: {
+    status: 403,
+    exit: 3,
+    retryable: false,
+    meaning:
+      "A request to the loopback daemon named a host other than a loopback one (DNS-rebinding defence)",
+  },
+} as const satisfies Record<string, { status: number; exit: number; retryable: boolean; meaning: string }>;
 
 export type ErrorType = keyof typeof ERROR_TABLE;
 

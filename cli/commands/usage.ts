@@ -45,7 +45,10 @@ export default defineCommand({
   meta: { name: "usage", description: "Show plan, weekly quota and hourly burst usage" },
   args: {
     ...remoteArgs,
-    json: { type: "boolean", description: "Print the CLI usage response (SPEC) as JSON" },
+    json: {
+      type: "boolean",
+      description: "Print the usage report as JSON (plan, weekly, burst, canFetch, upgradeUrl)",
+    },
   },
   async run({ args }) {
     const config = loadConfig();

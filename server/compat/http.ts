@@ -164,7 +164,7 @@ export function readFirecrawlBody(body: unknown, fields: BodyFields): Record<str
     else if (fields.unsupported && Object.hasOwn(fields.unsupported, key)) {
       if (!fields.unsupported[key]?.(value)) {
         throw new SiphonError("not_implemented", `${key} is not supported by siphon`, {
-          hint: `Leave ${key} out; see the README's Firecrawl compatibility section for what siphon does instead.`,
+          hint: `Leave ${key} out; see docs/firecrawl.md for what siphon does instead.`,
         });
       }
     } else {

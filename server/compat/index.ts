@@ -36,7 +36,7 @@ function unknownV2() {
   return compatPlugin("compat:v2-unknown").all("/v2/*", ({ request }) => {
     const { pathname } = new URL(request.url);
     throw new SiphonError("not_found", `siphon does not serve ${request.method} ${pathname}`, {
-      hint: "See the README's Firecrawl compatibility section for the endpoints siphon serves.",
+      hint: "See docs/firecrawl.md for the endpoints siphon serves.",
     });
   });
 }

@@ -64,7 +64,7 @@ const truthy = (value: string | null) => value !== null && !/^(0|false|no|)$/i.t
 
 function refuse(header: string, why: string): SiphonError {
   return new SiphonError("invalid_request", `${header} is not supported by siphon: ${why}`, {
-    hint: "Leave the header out; see the README's Jina Reader compatibility table.",
+    hint: "Leave the header out; see docs/jina.md for the headers siphon honours.",
   });
 }
 

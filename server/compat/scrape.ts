@@ -62,7 +62,7 @@ const description = (version: 1 | 2) =>
     version === 1
       ? "formats as strings (screenshot@fullPage, extract with `extract`, json with `jsonOptions`, changeTracking with `changeTrackingOptions`)"
       : 'formats as strings or objects ({"type":"json","schema","prompt"}, {"type":"screenshot","fullPage","quality","viewport"}, {"type":"changeTracking","modes":["git-diff"],"tag"})'
-  }; answers {success: true, data: {markdown?, html?, rawHtml?, links?, images?, screenshot?, json?, summary?, branding?, changeTracking?, metadata}}. onlyMainContent defaults to true; json and summary use the caller's LLM (llmProvider, llmApiKey) or the operator's (SIPHON_LLM_*), summary without either is extractive. Errors are Firecrawl's {success: false, error, code, details?}: 400, 401, 403, 404, 408 past timeout, 429, 500. Credits as for every page (README: Weekly quota): 1 when the page is fetched, none for a cache hit. See the README's Firecrawl compatibility section.`;
+  }; answers {success: true, data: {markdown?, html?, rawHtml?, links?, images?, screenshot?, json?, summary?, branding?, changeTracking?, metadata}}. onlyMainContent defaults to true; json and summary use the caller's LLM (llmProvider, llmApiKey) or the operator's (SIPHON_LLM_*), summary without either is extractive. Errors are Firecrawl's {success: false, error, code, details?}: 400, 401, 403, 404, 408 past timeout, 429, 500. Credits as for every page (docs/accounts.md: Weekly quota): 1 when the page is fetched, none for a cache hit. See docs/firecrawl.md.`;
 
 /** POST /v1/scrape and POST /v2/scrape: Firecrawl's request and answer shapes over siphon's scrape. */
 export function scrapeRoutes(deps: FetchDeps, guard: Guard, log?: (line: string) => void) {

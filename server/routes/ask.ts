@@ -18,7 +18,7 @@ const description =
   "their country forms) and the page's freshness (its published date: recent, this-month, this-year, " +
   "older). answer is the best passage as written, or null with confidence 0 when no passage has the " +
   "question's words; confidence is the share of the question's terms the answer has, times how clearly it " +
-  "beats the next different passage (README, Ask). sources are the fetched pages, best first, each with " +
+  "beats the next different passage (docs/search-and-answers.md, Ask). sources are the fetched pages, best first, each with " +
   "its best passage as snippet. Credits: 1 per search plus 1 per page fetched from its site (cache hits " +
   "are free). A provider that fails is a 500 search_failed saying so.";
 

@@ -46,7 +46,7 @@ const description =
   "a token estimate and a fingerprint; `formats` adds rawHtml, images, a screenshot, a summary, the " +
   "page's branding and change tracking against your previous scrape, all from one fetch. Answers are " +
   "cached (X-Cache: HIT|MISS) for maxAge ms. Credits (X-Credits-Used): 1 when the page is fetched, none " +
-  "for a cache hit (README: Weekly quota). Over the weekly quota the fetch runs HTTP-only " +
+  "for a cache hit (docs/accounts.md: Weekly quota). Over the weekly quota the fetch runs HTTP-only " +
   "(X-Soft-Limited, X-Degraded). POST with `extract` (schema and/or prompt with llmProvider and " +
   "llmApiKey; a schema alone uses the page's structured data, no LLM; or selectors) or a formats entry " +
   '{type:"json",schema,prompt} adds json (and extractTokensUsed on the LLM path); see POST /v1/extract ' +

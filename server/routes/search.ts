@@ -12,7 +12,7 @@ const description =
   "Searches the web with duckduckgo (default, no key), brave (the caller's key in the x-search-api-key " +
   "header or searchApiKey, else the operator's) or searxng (a self-hosted instance). sources adds news " +
   "and images from the provider's own news and image search (duckduckgo has none: 400). categories, tbs, " +
-  "country and location become the provider's own operators and parameters (see README, Search). " +
+  "country and location become the provider's own operators and parameters (see docs/search-and-answers.md, Search). " +
   "scrapeResults fetches every web result in parallel through the fetch pipeline (cache, escalation, " +
   "SSRF) and adds its markdown as content; a page that fails gets content: null and an error, and the " +
   "search still succeeds. Credits: 1 per search plus 1 per result page fetched (cache hits are free). " +

@@ -85,7 +85,7 @@ export const AskSource = T.Object({
   confidence: T.Number({
     minimum: 0,
     maximum: 1,
-    description: "Confidence of the page's best passage (see README, Ask); 0 when none matches",
+    description: "Confidence of the page's best passage (see docs/search-and-answers.md, Ask); 0 when none matches",
   }),
   authority: StringEnum([...AUTHORITY_LEVELS], {
     description:
@@ -109,7 +109,7 @@ export const AskResponse = T.Object({
     minimum: 0,
     maximum: 1,
     description:
-      "Share of the question's terms the answer contains, times how clearly it beats the next different passage (see README, Ask); 0 without an answer",
+      "Share of the question's terms the answer contains, times how clearly it beats the next different passage (see docs/search-and-answers.md, Ask); 0 without an answer",
   }),
   sources: T.Array(AskSource, {
     description: "The pages searched and fetched, best first: the answer comes from the first",

@@ -56,7 +56,7 @@ export const FetchBody = T.Object(
       maximum: 60_000,
       default: 0,
       description:
-        "Milliseconds to wait after the rendered page is ready (see README: When a rendered page is read)",
+        "Milliseconds to wait after the rendered page is ready (see docs/fetching.md: When a rendered page is read)",
     }),
     includeTags: T.Optional(
       T.Array(T.String(), { maxItems: 100, description: "Tags or CSS selectors to keep (others dropped)" }),
@@ -232,7 +232,7 @@ export const FetchResult = T.Object({
   ),
   elapsed: T.Number({ description: "Processing time in ms" }),
   contentType: StringEnum(["html", "json", "xml", "text", "document"]),
-  quality: T.Number({ minimum: 0, maximum: 1, description: "Extraction quality score (see README)" }),
+  quality: T.Number({ minimum: 0, maximum: 1, description: "Extraction quality score (see docs/http-api.md, Fetch result)" }),
   fingerprint: T.String({ description: "First 16 hex characters of SHA-256 over content" }),
   statusCode: T.Integer({ description: "HTTP status the target answered with" }),
   markdown: T.Optional(T.String({ description: 'The content as markdown, when formats names "markdown"' })),

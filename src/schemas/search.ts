@@ -57,7 +57,7 @@ export const SearchBody = T.Object(
       T.Array(StringEnum([...SEARCH_CATEGORIES]), {
         maxItems: SEARCH_CATEGORIES.length,
         description:
-          "Restrict web results to github, pdf, docs, blog, news, video or social (query operators or SearXNG categories; see README)",
+          "Restrict web results to github, pdf, docs, blog, news, video or social (query operators or SearXNG categories; see docs/search-and-answers.md)",
       }),
     ),
     includeDomains: T.Optional(

@@ -136,8 +136,17 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     await checkArgs(cmd, rest, `siphon ${name}`);
-    // Run the subcommand directly: citty drops a subcommand's return value, which is our exit code.
-    const { result } = await runCommand(cmd, { rawArgs: rest });
+    // Run the (sub)command itself: citty drops a subcommand's return value, which is our exit code.
+    let target = cmd;
+    let words = rest;
+    for (;;) {
+      const subs = (await resolved(target.subCommands)) as Record<string, unknown> | undefined;
+      const word = words[0];
+      if (!subs || word === undefined || !Object.hasOwn(subs, word)) break;
+      target = (await resolved(subs[word] as CommandDef)) as CommandDef;
+      words = words.slice(1);
+    }
+    const { result } = await runCommand(target, { rawArgs: words });
     return typeof result === "number" ? result : 0;
   } catch (error) {
     // The reader went away (`| head`): stop quietly, as Unix tools do.

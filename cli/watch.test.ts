@@ -110,10 +110,21 @@ describe("siphon watch (local store)", () => {
       expect(hooks[0]!.headers.get("x-siphon-signature")).toBe(signature);
       expect(JSON.parse(hooks[0]!.body)).toMatchObject({ event: "changed", data: { watchId: id } });
 
+      // --exit-code: 1 for a change (as git diff --exit-code), 0 for none.
+      setWatchPlans("cli", WATCH_PLANS);
+      const exited = await siphon(["check", id, "--exit-code"]);
+      expect(exited.code).toBe(1);
+      expect(exited.stdout).toContain("+$29 per month\n");
+      const same = await siphon(["check", id, "--exit-code", "--json"]);
+      expect(same.code).toBe(0);
+      expect(JSON.parse(same.stdout).status).toBe("same");
+      hooks.length = 0;
+
       const human = await siphon(["show", id]);
       expect(human.stdout).toContain("status      active\n");
-      expect(human.stdout).toContain("checks      2, 1 with changes\n");
+      expect(human.stdout).toContain("checks      4, 2 with changes\n");
       expect(human.stdout).toMatch(/\tmanual\tchanged\t1 line added/);
+      expect(human.stdout).toMatch(/\tmanual\tsame\t/);
 
       const paused = await siphon(["pause", id]);
       expect(paused.stderr).toContain(`${id} is paused`);

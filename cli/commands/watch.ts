@@ -244,13 +244,22 @@ const check = defineCommand({
     name: "check",
     description: "Check a watch now; prints the summary and, when it changed, the diff",
   },
-  args: { id: idArg, ...jsonArg, ...remoteArgs },
+  args: {
+    id: idArg,
+    "exit-code": {
+      type: "boolean",
+      description:
+        "Exit 1 when the page changed and 0 when it did not, as git diff --exit-code does (other failures keep their codes)",
+    },
+    ...jsonArg,
+    ...remoteArgs,
+  },
   async run({ args }) {
     return withClient(args, async (client) => {
       const result = await client.check(args.id);
       if (args.json) await json(result);
       else await writeStdout(`${result.summary}\n${result.diff ?? ""}`);
-      return 0;
+      return args["exit-code"] && result.status === "changed" ? 1 : 0;
     });
   },
 });

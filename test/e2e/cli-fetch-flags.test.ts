@@ -69,6 +69,11 @@ describe("siphon fetch flags from the schema", () => {
         "lockdown",
         "min-age",
         "stdin-html",
+        "site-markdown",
+        "chunks",
+        "chunk-tokens",
+        "chunk-overlap",
+        "tokenizer",
       ].toSorted(),
     );
   });

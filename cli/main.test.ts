@@ -139,4 +139,16 @@ describe("siphon keys revoke and siphon usage", () => {
     const metered = await siphon(["usage"], { SIPHON_LOCAL_TIER: "pro" });
     expect(metered.stdout).toContain("pro (1250 credits a week, 100 requests an hour)");
   });
+
+  test("keys create says which account a key went to; --account acct_local adds one to the local account", async () => {
+    const made = await siphon(["keys", "create", "--name", "elsewhere"]);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toMatch(
+      /acct_\w+ is a new account: .*--account acct_local adds a key to the local account/,
+    );
+    const local = await siphon(["keys", "create", "--name", "mine", "--account", "acct_local", "--json"]);
+    expect(local.code).toBe(0);
+    expect(JSON.parse(local.stdout)).toMatchObject({ accountId: "acct_local", tier: "unlimited" });
+    expect(local.stderr).not.toContain("new account");
+  });
 });

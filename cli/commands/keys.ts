@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { createAccountWithKey, issueKey, revokeKey } from "../../src/auth/keys.ts";
 import { loadPlans } from "../../src/auth/plans.ts";
-import { accountTier } from "../../src/auth/principal.ts";
+import { accountTier, ensureLocalAccount, LOCAL_ACCOUNT_ID } from "../../src/auth/principal.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { openStore } from "../../src/store/index.ts";
@@ -46,6 +46,8 @@ const create = defineCommand({
       let tier = args.tier ?? "free";
       let created: Awaited<ReturnType<typeof issueKey>>;
       if (args.account) {
+        // The local account exists once a server or a job has run; a key for it may come first.
+        if (args.account === LOCAL_ACCOUNT_ID) await ensureLocalAccount(store, config.localTier, now);
         const account = await store.accounts.getAccount(args.account);
         if (!account) throw new SiphonError("not_found", `No account "${args.account}"`);
         tier = accountTier(account, config);
@@ -69,6 +71,12 @@ const create = defineCommand({
         log.success(
           `created key ${info.id} (${tier}, account ${info.accountId}); it is shown only this once`,
         );
+        if (!args.account) {
+          // The local dashboard is the local account's: say where this key went, and how to add one there.
+          log.info(
+            `${info.accountId} is a new account: the dashboard shows its keys when signed in with this key; --account ${LOCAL_ACCOUNT_ID} adds a key to the local account instead`,
+          );
+        }
       }
       return 0;
     });

@@ -4,7 +4,7 @@ import { authenticate } from "../../src/auth/principal.ts";
 import { type UsageReport, usageReport } from "../../src/auth/usage-report.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openStore } from "../../src/store/index.ts";
-import { writeStdout } from "../output.ts";
+import { log, writeStdout } from "../output.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 
 /** The report for the local store: the account of SIPHON_API_KEY when set, else the local account. */
@@ -57,6 +57,11 @@ export default defineCommand({
       ? await callApi<UsageReport>(remote, "GET", "/v1/cli/usage")
       : await localReport(config.apiKey);
     await writeStdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${human(report)}\n`);
+    // The counts are the server's requests: a command run on this machine is not one.
+    if (!remote && !args.json)
+      log.info(
+        "CLI commands run on this machine are not metered: these are requests to a siphon serve on this store",
+      );
     return 0;
   },
 });

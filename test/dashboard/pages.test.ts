@@ -47,6 +47,10 @@ describe("on the loopback daemon", () => {
     const usage = await browser.get("/dashboard/usage");
     expect(usage.status).toBe(200);
     expect(mainText(browser.lastPage)).toContain("acct_local");
+    // The local account's unlimited plan has nothing to upgrade and no hourly window to wait for.
+    expect(mainText(browser.lastPage)).toContain("nothing to upgrade");
+    expect(mainText(browser.lastPage)).not.toContain("Upgrade your plan");
+    expect(mainText(browser.lastPage)).not.toContain("a slot frees");
     // The session is kept: no new cookie on the next page.
     expect(browser.setCookies).toEqual([]);
     expect((await browser.get("/dashboard/")).headers.get("location")).toBe("/dashboard/usage");

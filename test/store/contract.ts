@@ -652,7 +652,9 @@ export function storeContract(name: string, backend: () => Backend): void {
       await store.jobs.create(newJob({ id: "job_3" }), []);
       await store.jobs.transition("job_3", ["queued"], "processing", {}, T0 + 5);
       const result = { llmsTxt: "# Site\n\n> All of it.\n", pages: 3 };
-      expect(await store.jobs.transition("job_3", ["processing"], "completed", { result }, T0 + 6)).toBe(true);
+      expect(await store.jobs.transition("job_3", ["processing"], "completed", { result }, T0 + 6)).toBe(
+        true,
+      );
       expect(await store.jobs.get("job_3")).toMatchObject({ status: "completed", result, completed: 0 });
       // A patch without a field keeps it.
       await store.jobs.create(newJob({ id: "job_2", error: "kept" }), []);

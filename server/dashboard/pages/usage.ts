@@ -84,11 +84,11 @@ function chart(series: UsageDay[]): SafeHtml {
   </details>`;
 }
 
-function planPanel(report: UsageReport, price: number | undefined): SafeHtml {
+function planPanel(report: UsageReport, price: number | undefined, unlimited: boolean): SafeHtml {
   return html`<section class="panel" aria-labelledby="plan-heading">
     <h2 id="plan-heading">Plan: <span data-plan>${report.plan.tier}</span></h2>
     <p>${price === undefined || report.plan.tier === "unlimited" ? "" : price === 0 ? "Free. " : `${price} a month. `}Weekly quota ${limitText(report.plan.weeklyLimit)} credits, burst limit ${limitText(report.plan.burstLimit)} requests an hour.</p>
-    <p><a href="${report.upgradeUrl}" rel="noopener">Upgrade your plan</a></p>
+    ${unlimited ? html`<p>No quota and no hourly limit: nothing to upgrade.</p>` : html`<p><a href="${report.upgradeUrl}" rel="noopener">Upgrade your plan</a></p>`}
   </section>`;
 }
 
@@ -117,9 +117,9 @@ export async function showUsage(ctx: PageRequest): Promise<Response> {
     <section aria-labelledby="now-heading">
       <h2 id="now-heading">This week</h2>
       ${meterRow("Weekly credits", "weekly", report.weekly.used, report.weekly.limit, html`<span class="hint">resets ${time(Date.parse(report.weekly.resetsAt))}</span>`)}
-      ${meterRow("Burst window (last hour)", "burst", report.burst.used, report.burst.limit, html`<span class="hint">requests; ${report.burst.used ? `a slot frees in ${report.burst.resetsIn}` : "empty"}</span>`)}
+      ${meterRow("Burst window (last hour)", "burst", report.burst.used, report.burst.limit, html`<span class="hint">requests; ${plan?.unlimited ? "no hourly limit" : report.burst.used ? `a slot frees in ${report.burst.resetsIn}` : "empty"}</span>`)}
     </section>
-    ${planPanel(report, plan?.price)}
+    ${planPanel(report, plan?.price, plan?.unlimited === true)}
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">Last ${DAYS} days</h2>
       ${chart(series)}

@@ -34,6 +34,7 @@ export const commands: Record<string, () => Promise<CommandDef>> = {
   mcp: () => import("./commands/mcp.ts").then((m) => m.default as CommandDef),
   config: () => import("./commands/config.ts").then((m) => m.default as CommandDef),
   completion: () => import("./commands/completion.ts").then((m) => m.default as CommandDef),
+  doctor: () => import("./commands/doctor.ts").then((m) => m.default as CommandDef),
 };
 
 const main = defineCommand({

@@ -9,6 +9,7 @@ import type { JobRecord } from "../src/store/types.ts";
 import { chunkLines } from "./chunk-flags.ts";
 import { type CliContext, openContext } from "./context.ts";
 import { log, writeStdout } from "./output.ts";
+import { progressBar } from "./progress.ts";
 import { callApi, type Remote, remoteOf } from "./remote.ts";
 
 /** One poll of a job: its state and the results after `skip`. */
@@ -90,8 +91,9 @@ function fileName(url: string, used: Set<string>): string {
  */
 export async function followJob(
   host: JobHost,
-  options: { json: boolean; outDir?: string; contentKey: string; chunks?: boolean },
+  options: { json: boolean; outDir?: string; contentKey: string; chunks?: boolean; quiet?: boolean },
 ): Promise<number> {
+  const bar = progressBar(options);
   const stop = () => void host.cancel();
   process.once("SIGINT", stop);
   const used = new Set<string>();
@@ -119,7 +121,7 @@ export async function followJob(
           await writeStdout(`<!-- ${url} -->\n${String(item[options.contentKey] ?? "")}\n\n`);
         if (item.error) log.warn(`${url}: ${JSON.stringify(item.error)}`);
       }
-      if (process.stderr.isTTY) process.stderr.write(`\r${poll.status} ${poll.completed}/${poll.total} `);
+      bar.update(poll.status, poll.completed, poll.total);
       if (TERMINAL.has(poll.status) && skip >= poll.completed) break;
       await Bun.sleep(200);
     }
@@ -127,7 +129,7 @@ export async function followJob(
     process.off("SIGINT", stop);
     await host.close();
   }
-  if (process.stderr.isTTY) process.stderr.write("\n");
+  bar.end();
   if (options.outDir) {
     writeFileSync(join(options.outDir, "index.json"), `${JSON.stringify(index, null, 2)}\n`);
     log.success(`wrote ${index.filter((i) => i.file).length} pages and index.json to ${options.outDir}`);
@@ -166,6 +168,7 @@ export async function runJobCommand<K extends "crawl" | "batch">(
     outDir: args.output as string | undefined,
     contentKey,
     chunks: args.chunks === true,
+    quiet: args.quiet === true,
   };
   const remote = remoteOf(args, loadConfig());
   if (remote) return followJob(await remoteJob(remote, JOB_PATHS[type], input), options);

@@ -13,6 +13,7 @@ import { openContext } from "../context.ts";
 import { refuseTogether } from "../flag-rules.ts";
 import { llmArgs, llmRequestFields } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
+import { progressBar } from "../progress.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
@@ -28,11 +29,12 @@ const llmsFlags = schemaFlags(LlmstxtBody, {
   },
 });
 
-type View = Record<string, unknown> & Partial<LlmstxtResult> & { status: string; error?: string };
+type View = Record<string, unknown> &
+  Partial<LlmstxtResult> & { status: string; error?: string; completed: number; total: number };
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** Runs the job in this process on the local store, as the local account, until it ends. */
-async function runLocal(input: Record<string, unknown>): Promise<View> {
+async function runLocal(input: Record<string, unknown>, bar: ReturnType<typeof progressBar>): Promise<View> {
   const ctx = await openContext();
   const runner = startJobRunner(ctx.config, ctx.store, ctx.engines, { log: (m) => log.warn(m) });
   const stop = () => void runner.cancel(job.id);
@@ -43,34 +45,37 @@ async function runLocal(input: Record<string, unknown>): Promise<View> {
     process.once("SIGINT", stop);
     for (;;) {
       const current = (await ctx.store.jobs.get(job.id)) as JobRecord;
-      if (process.stderr.isTTY)
-        process.stderr.write(`\r${current.status} ${current.completed}/${current.total} `);
+      bar.update(current.status, current.completed, current.total);
       if (TERMINAL.has(current.status)) return llmstxtJobView(current) as View;
       await Bun.sleep(200);
     }
   } finally {
     process.off("SIGINT", stop);
-    if (process.stderr.isTTY) process.stderr.write("\n");
+    bar.end();
     await runner.close();
     await ctx.close();
   }
 }
 
 /** Starts the job on a server and polls it until it ends. */
-async function runRemote(remote: NonNullable<ReturnType<typeof remoteOf>>, input: unknown): Promise<View> {
+async function runRemote(
+  remote: NonNullable<ReturnType<typeof remoteOf>>,
+  input: unknown,
+  bar: ReturnType<typeof progressBar>,
+): Promise<View> {
   const { id } = await callApi<{ id: string }>(remote, "POST", "/v1/llmstxt", input);
   const stop = () => void callApi(remote, "DELETE", `/v1/llmstxt/${id}`).catch(() => {});
   process.once("SIGINT", stop);
   try {
     for (;;) {
       const view = await callApi<View>(remote, "GET", `/v1/llmstxt/${id}`);
-      if (process.stderr.isTTY) process.stderr.write(`\r${view.status} ${view.completed}/${view.total} `);
+      bar.update(view.status, view.completed, view.total);
       if (TERMINAL.has(view.status)) return view;
       await Bun.sleep(500);
     }
   } finally {
     process.off("SIGINT", stop);
-    if (process.stderr.isTTY) process.stderr.write("\n");
+    bar.end();
   }
 }
 
@@ -104,7 +109,8 @@ export default defineCommand({
       [llmsFlags],
     );
     const remote = remoteOf(args, loadConfig());
-    const view = remote ? await runRemote(remote, input) : await runLocal(input);
+    const bar = progressBar({ quiet: args.quiet === true, json: args.json === true });
+    const view = remote ? await runRemote(remote, input, bar) : await runLocal(input, bar);
     if (view.status !== "completed") {
       // As a crawl: a failed job exits 5, one cancelled (Ctrl-C) 130.
       log.error(`The llms.txt job ${view.status}${view.error ? `: ${view.error}` : ""}`);

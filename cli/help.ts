@@ -5,6 +5,7 @@
  * description wrapped at word boundaries under its own column, with no trailing spaces.
  */
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
+import { EXAMPLES } from "./examples.ts";
 import { metaOf, resolved, takesMany } from "./strict-args.ts";
 
 /** The width help is laid out for when stdout is not a terminal: what a pager or a file shows. */
@@ -148,8 +149,33 @@ export async function renderHelp<T extends ArgsDef>(
     const more = `Use ${path} <command> --help (or ${path.replace(/^siphon/, "siphon help")} <command>) for a command's flags.`;
     out.push(...wrap(more, width));
   }
+  const examples = EXAMPLES[path];
+  if (examples?.length)
+    out.push("", style.heading("EXAMPLES"), "", ...examples.flatMap((line) => exampleLines(line, width)));
   return out
     .join("\n")
     .replace(/[ \t]+$/gm, "")
     .replace(/\n+$/, "");
+}
+
+/**
+ * An example command laid out for `width` columns, still one shell command: its comment dropped
+ * when it does not fit, then long lines continued with a backslash, never cut inside a word.
+ */
+function exampleLines(line: string, width: number): string[] {
+  const indent = "  ";
+  if (indent.length + line.length <= width) return [`${indent}${line}`];
+  const command = line.replace(/\s+#\s.*$/, "");
+  if (indent.length + command.length <= width) return [`${indent}${command}`];
+  const lines: string[] = [];
+  let current = indent;
+  for (const word of command.split(" ")) {
+    const next = current.trim() ? `${current} ${word}` : `${current}${word}`;
+    if (next.length + 2 > width && current.trim()) {
+      lines.push(`${current} \\`);
+      current = `${indent}  ${word}`;
+    } else current = next;
+  }
+  lines.push(current);
+  return lines;
 }

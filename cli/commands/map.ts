@@ -4,6 +4,7 @@ import { mapUrls } from "../../src/pipeline/map.ts";
 import { MapBody } from "../../src/schemas/map.ts";
 import { openContext } from "../context.ts";
 import { setQuiet, writeStdout } from "../output.ts";
+import { progressBar } from "../progress.ts";
 import { callApi, remoteArgs, remoteOf } from "../remote.ts";
 import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
@@ -36,9 +37,11 @@ export default defineCommand({
     if (remote) links = (await callApi<{ links: string[] }>(remote, "POST", "/v1/map", input)).links;
     else {
       const ctx = await openContext();
+      const bar = progressBar({ quiet: args.quiet === true, json: args.json === true });
       try {
-        links = await mapUrls(input, ctx);
+        links = await mapUrls(input, ctx, (read, most) => bar.update("mapping", read, most));
       } finally {
+        bar.end();
         await ctx.close();
       }
     }

@@ -114,8 +114,15 @@ const deps = { engine, userAgent: "siphon" };
 describe("mapSite", () => {
   test("merges sitemap and crawled links: normalized, deduplicated, same-site, start first", async () => {
     hits.length = 0;
-    const urls = await mapSite({ url: at("site.test"), limit: 5000 }, deps);
+    const progress: [number, number][] = [];
+    const urls = await mapSite(
+      { url: at("site.test"), limit: 5000 },
+      { ...deps, onProgress: (read, most) => progress.push([read, most]) },
+    );
     expect(urls[0]).toBe(at("site.test"));
+    // The link crawl reports the pages it read, rising, of its most (50 by default).
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every(([read, most], i) => most === 50 && read > (progress[i - 1]?.[0] ?? 1))).toBe(true);
     expect(new Set(urls).size).toBe(urls.length);
     for (const path of ["/about", "/from-sitemap", "/docs", "/level1", "/level2", "/level3/docs-deep"]) {
       expect(urls).toContain(at("site.test", path));

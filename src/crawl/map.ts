@@ -34,6 +34,8 @@ export interface MapDeps {
   maxPages?: number;
   /** Pages fetched at once; default 4. */
   concurrency?: number;
+  /** Told after each round of the link crawl: pages read (the start page included) of at most `most`. */
+  onProgress?: (read: number, most: number) => void;
 }
 
 const DEFAULT_MAX_PAGES = 50;
@@ -166,6 +168,8 @@ async function crawlLinks(
   const concurrency = delay > 0 ? 1 : Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
   let budget = Math.max(0, (deps.maxPages ?? DEFAULT_MAX_PAGES) - 1);
   if (delay > 0) budget = Math.min(budget, Math.floor(MAX_POLITE_WAIT_MS / delay));
+  const most = budget + 1;
+  let read = 1;
 
   const rules = new Map<string, Promise<Robots>>([[new URL(startUrl).origin, Promise.resolve(robots)]]);
   const allowed = async (url: string): Promise<boolean> => {
@@ -213,6 +217,8 @@ async function crawlLinks(
     );
     // Merged in queue order, so the result does not depend on which fetch finished first.
     pages.forEach(take);
+    read += batch.length;
+    deps.onProgress?.(read, most);
   }
   return [...found];
 }

@@ -13,9 +13,18 @@ function withScheme(url: string): string {
  * content and no browser. Throws SiphonError for a bad or refused start URL
  * and when the start page cannot be fetched.
  */
-export async function mapUrls(input: MapInput, deps: FetchDeps): Promise<string[]> {
+export async function mapUrls(
+  input: MapInput,
+  deps: FetchDeps,
+  onProgress?: (read: number, most: number) => void,
+): Promise<string[]> {
   return mapSite(
     { ...input, url: withScheme(input.url) },
-    { engine: await deps.engines.get("simple"), userAgent: deps.config.userAgent, signal: deps.signal },
+    {
+      engine: await deps.engines.get("simple"),
+      userAgent: deps.config.userAgent,
+      signal: deps.signal,
+      onProgress,
+    },
   );
 }

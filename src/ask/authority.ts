@@ -5,7 +5,7 @@ import type { Authority } from "../schemas/ask.ts";
  * top-level domain, then a small table of sites. A host matches a site when it is the site or
  * one of its subdomains (en.wikipedia.org matches wikipedia.org). The table is short on
  * purpose: it names the bodies that write the rules (standards, governments) and the
- * references most questions land on, not a ranking of the web. README (Ask) lists it.
+ * references most questions land on, not a ranking of the web. docs/search-and-answers.md (Ask) lists it.
  */
 
 /** Sites by level; each entry covers its subdomains. */

@@ -31,7 +31,7 @@ import { matchPassage, type PassageMatch, questionTerms } from "./relevance.ts";
  * clarity factor times its score relative to the answer's.
  */
 
-/** How much each authority multiplies a passage's score (README, Ask). */
+/** How much each authority multiplies a passage's score (docs/search-and-answers.md, Ask). */
 export const AUTHORITY_WEIGHT: Readonly<Record<Authority, number>> = {
   official: 1.2,
   institutional: 1.15,

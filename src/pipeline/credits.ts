@@ -10,7 +10,7 @@ export interface PageCost {
 
 /**
  * The credits of one page (a fetch, a scrape, one page of a batch, crawl or search), the one
- * rule every surface reports (README "Accounts, keys and limits", Weekly quota): 1 when the page
+ * rule every surface reports (docs/accounts.md, Weekly quota): 1 when the page
  * was visited (the cache did not answer the fetch, or a screenshot was rendered beside a
  * cached page), 0 when the cache answered all of it. A visit is one credit however much was
  * made of it: a screenshot in the same render, extraction, a summary, branding and change

@@ -28,7 +28,7 @@ const interval = (name: string) =>
 const selectorList = (description: string) =>
   T.Array(T.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description });
 
-/** What a check leaves out before it compares (README "Watch (change monitoring)" lists the rules). */
+/** What a check leaves out before it compares (docs/watch.md lists the rules). */
 export const WatchIgnore = T.Object(
   {
     whitespace: T.Boolean({

@@ -3,7 +3,7 @@ import type { SearchCategory } from "../schemas/search.ts";
 /**
  * What each category means to an engine. DuckDuckGo and Brave take the query
  * operators (site:, filetype:, intitle:, OR), which both document; SearXNG
- * takes its own category where it has one. README, Search, shows this table.
+ * takes its own category where it has one. docs/search-and-answers.md (Search) shows this table.
  */
 export const CATEGORY_OPERATORS: Record<SearchCategory, string> = {
   github: "site:github.com",

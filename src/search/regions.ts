@@ -4,7 +4,7 @@ import { SiphonError } from "../errors.ts";
  * Where results should come from, read from a request's `country` (a
  * DuckDuckGo-style region "us-en": country, then language) and `location`
  * (a place ending with its country: "Berlin, Germany"). Each provider maps it
- * to its own parameters (README, Search).
+ * to its own parameters (docs/search-and-answers.md, Search).
  */
 export interface Region {
   /** ISO 3166-1 alpha-2, lower case; absent for DuckDuckGo's "no region" (wt-wt). */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { postgresBin } from "../helpers/postgres.ts";
 import { redisBin } from "../helpers/redis.ts";
 
-// scripts/hosted-example.sh is the README's way to try hosted mode: it must run as written.
+// scripts/hosted-example.sh is the documented way to try hosted mode (docs/guides/hosted-mode.md): it must run as written.
 describe.skipIf(!redisBin() || !postgresBin())("scripts/hosted-example.sh", () => {
   test("--check starts Redis, PostgreSQL, 2 API processes and 2 workers, crawls through one API and polls through the other", async () => {
     const proc = Bun.spawn(["bash", join(import.meta.dir, "../../scripts/hosted-example.sh"), "--check"], {

@@ -7,7 +7,7 @@ import { killRenderers } from "../helpers/renderers.ts";
 import { streamRecord, TALL_PAGE_PX } from "../helpers/site-pages/heavy.ts";
 
 /**
- * The browser path under pages that would exhaust it (the README's "Browser" limits), with SSRF
+ * The browser path under pages that would exhaust it (docs/fetching.md's "Browser" limits), with SSRF
  * protection on as in production: the fixture site is the one origin allowed, and another
  * loopback port, which counts every request, stands for an internal address.
  */
@@ -19,7 +19,7 @@ const LIMIT = 10 * 1024 * 1024;
 const STOPPED = `is larger than the ${LIMIT}-byte limit; the render was stopped`;
 /**
  * The most the server process and all its Chromium processes may hold together while four such
- * renders run at once (stated in the README). Rendering the 10 MiB a response may bring costs a
+ * renders run at once (stated in docs/fetching.md). Rendering the 10 MiB a response may bring costs a
  * renderer ~400 MB of DOM and layout; measured 2.4-3.6 GiB in all (VmRSS summed, as
  * scripts/bench/rss-sampler.ts does, so pages shared between processes count in each) with
  * both browsers running and the slots earlier tests left. Without the limits each page reads on

@@ -130,7 +130,7 @@ describe("GET /v1/fetch on the fixture site", () => {
   });
 });
 
-describe("the cache (README: Cache)", () => {
+describe("the cache (docs/fetching.md: Cache)", () => {
   // Its own app and clock: entries age by hand, and no other test's fetches are in its cache.
   const clock = new TestClock();
   let cached: TestApp;

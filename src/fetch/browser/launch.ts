@@ -33,7 +33,7 @@ const SHELL_CANDIDATES = [
 /**
  * Which browser a request needs. Plain renders ("browser") run on Chromium's headless shell
  * when it is installed: without the full browser's UI layers it spends about half the CPU per
- * page (see the README's performance section). Stealth's evasions were measured on full
+ * page (see docs/performance.md). Stealth's evasions were measured on full
  * Chromium's new headless mode, which already looks like a desktop Chrome in ways the shell
  * does not, so "stealth" prefers full Chromium.
  */
@@ -189,7 +189,7 @@ async function reachesProxy(
 
 /**
  * Puts a connected browser behind the SSRF proxy, context by context, when it can reach it;
- * otherwise only the request filter of each page guards it (see the README). Either way its
+ * otherwise only the request filter of each page guards it (see docs/fetching.md). Either way its
  * WebRTC may use UDP: only a launch flag turns that off.
  */
 async function proxyConnected(

@@ -85,7 +85,8 @@ export const AskSource = T.Object({
   confidence: T.Number({
     minimum: 0,
     maximum: 1,
-    description: "Confidence of the page's best passage (see docs/search-and-answers.md, Ask); 0 when none matches",
+    description:
+      "Confidence of the page's best passage (see docs/search-and-answers.md, Ask); 0 when none matches",
   }),
   authority: StringEnum([...AUTHORITY_LEVELS], {
     description:

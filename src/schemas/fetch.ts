@@ -232,7 +232,11 @@ export const FetchResult = T.Object({
   ),
   elapsed: T.Number({ description: "Processing time in ms" }),
   contentType: StringEnum(["html", "json", "xml", "text", "document"]),
-  quality: T.Number({ minimum: 0, maximum: 1, description: "Extraction quality score (see docs/http-api.md, Fetch result)" }),
+  quality: T.Number({
+    minimum: 0,
+    maximum: 1,
+    description: "Extraction quality score (see docs/http-api.md, Fetch result)",
+  }),
   fingerprint: T.String({ description: "First 16 hex characters of SHA-256 over content" }),
   statusCode: T.Integer({ description: "HTTP status the target answered with" }),
   markdown: T.Optional(T.String({ description: 'The content as markdown, when formats names "markdown"' })),

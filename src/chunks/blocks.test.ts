@@ -65,6 +65,20 @@ describe("parseBlocks", () => {
     ]);
   });
 
+  test("markers count after up to 3 spaces only, and a fence after any white space", () => {
+    expect(kinds("\t```js\nx\n```")).toEqual([["code", "\t```js\nx\n```"]]);
+    expect(kinds("\u00a0```\nx\n```")).toEqual([["code", "\u00a0```\nx\n```"]]);
+    expect(kinds("   | a |\n   | b |\n\n    | c |")).toEqual([
+      ["table", "   | a |\n   | b |"],
+      ["code", "    | c |"],
+    ]);
+    expect(kinds("Title\n   ---\n\n   ***\n\n   - item")).toEqual([
+      ["heading", "Title\n   ---"],
+      ["paragraph", "   ***"],
+      ["list", "   - item"],
+    ]);
+  });
+
   test("# without a space is text, not a heading", () => {
     expect(kinds("#hashtag\n\n####### seven")).toEqual([
       ["paragraph", "#hashtag"],

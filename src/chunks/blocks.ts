@@ -25,7 +25,6 @@ const FENCE = /^\s*(`{3,}|~{3,})(.*)$/;
 const ATX = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const TABLE_ROW = /^ {0,3}\|/;
 const LIST_ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const INDENTED_CODE = /^(?: {4}|\t)/;
 
@@ -34,7 +33,7 @@ const isBlank = (line: string) => !NOT_SPACE.test(line);
 
 function indentOf(line: string): number {
   let i = 0;
-  while (line.charCodeAt(i) === 0x20 || line.charCodeAt(i) === 0x09) i++;
+  while (i < line.length && (line.charCodeAt(i) === 0x20 || line.charCodeAt(i) === 0x09)) i++;
   return i;
 }
 
@@ -47,8 +46,36 @@ function isPlainText(line: string): boolean {
   return code >= 0x61 && code <= 0x7a;
 }
 
+/**
+ * The character the rules below look at after up to 3 spaces ("  - item" gives "-"), as a UTF-16
+ * code: -1 when 4 spaces come first, NaN when the line ends first.
+ */
+function markOf(line: string): number {
+  let i = 0;
+  while (i < 4 && i < line.length && line.charCodeAt(i) === 0x20) i++;
+  if (i >= line.length) return Number.NaN;
+  return i < 4 ? line.charCodeAt(i) : -1;
+}
+
+/** Whether a UTF-16 code is printable ASCII (so not white space). */
+const isPrintable = (code: number) => code > 0x20 && code < 0x7f;
+/** Whether a line with this mark may be a list item: a bullet or a digit. */
+const mayBeListItem = (mark: number) =>
+  mark === 0x2d || mark === 0x2a || mark === 0x2b || (mark >= 0x30 && mark <= 0x39);
+/** Whether a line with this mark may be a thematic break: "-", "*" or "_". */
+const mayBeBreak = (mark: number) => mark === 0x2d || mark === 0x2a || mark === 0x5f;
+
+/** Whether a line may open a fence: after spaces and tabs comes a backtick, a tilde or other white space. */
+function mayOpenFence(line: string): boolean {
+  const i = indentOf(line);
+  if (i >= line.length) return false;
+  const code = line.charCodeAt(i);
+  return code === 0x60 || code === 0x7e || !isPrintable(code);
+}
+
 /** The fence that opens a fenced code block on this line, if one does (backtick info strings hold no backticks). */
 export function fenceOpening(line: string): string | undefined {
+  if (!mayOpenFence(line)) return undefined;
   const m = FENCE.exec(line);
   if (!m) return undefined;
   const marker = m[1]!;
@@ -65,13 +92,14 @@ export function closesFence(line: string, marker: string): boolean {
 
 /** Whether a line that is not indented under a list item starts a block of its own (so is no lazy continuation). */
 function startsBlock(line: string): boolean {
+  if (isPlainText(line)) return false;
+  const mark = markOf(line);
   return (
-    !isPlainText(line) &&
-    (LIST_ITEM.test(line) ||
-    ATX.test(line) ||
-    THEMATIC_BREAK.test(line) ||
-    TABLE_ROW.test(line) ||
-      fenceOpening(line) !== undefined)
+    (mayBeListItem(mark) && LIST_ITEM.test(line)) ||
+    (mark === 0x23 && ATX.test(line)) ||
+    (mayBeBreak(mark) && THEMATIC_BREAK.test(line)) ||
+    mark === 0x7c ||
+    fenceOpening(line) !== undefined
   );
 }
 
@@ -143,7 +171,8 @@ export function parseBlocks(markdown: string): Block[] {
   let paragraphTight = false;
   let blankBefore = true;
   const push = (block: Block, tight: boolean) => {
-    blocks.push(tight ? { ...block, tight } : block);
+    if (tight) block.tight = true;
+    blocks.push(block);
     blankBefore = false;
   };
   const flush = () => {
@@ -167,38 +196,41 @@ export function parseBlocks(markdown: string): Block[] {
       i++;
       continue;
     }
-    if (isBlank(line)) {
+    const mark = markOf(line);
+    if (!isPrintable(mark) && isBlank(line)) {
       flush();
       blankBefore = true;
       i++;
       continue;
     }
-    const marker = indentOf(line) < 4 ? fenceOpening(line) : undefined;
+    const marker = mayOpenFence(line) && indentOf(line) < 4 ? fenceOpening(line) : undefined;
     if (marker) {
       i = take("code", i, endOfFence(lines, i, marker));
       continue;
     }
-    const atx = ATX.exec(line);
+    const atx = mark === 0x23 ? ATX.exec(line) : null;
     if (atx) {
       flush();
       push(heading([line], atx[1]!.length, atx[2]!), !blankBefore);
       i++;
       continue;
     }
-    const setext = paragraph.length ? SETEXT.exec(line) : null;
+    const setext = paragraph.length && (mark === 0x3d || mark === 0x2d) ? SETEXT.exec(line) : null;
     if (setext) {
       push(heading([...paragraph, line], setext[1]![0] === "=" ? 1 : 2, paragraph.join(" ")), paragraphTight);
       paragraph = [];
       i++;
       continue;
     }
-    if (THEMATIC_BREAK.test(line)) i = take("paragraph", i, i + 1);
-    else if (TABLE_ROW.test(line)) {
+    if (mayBeBreak(mark) && THEMATIC_BREAK.test(line)) i = take("paragraph", i, i + 1);
+    else if (mark === 0x7c) {
       let end = i + 1;
-      while (end < lines.length && TABLE_ROW.test(lines[end]!)) end++;
+      while (end < lines.length && markOf(lines[end]!) === 0x7c) end++;
       i = take("table", i, end);
-    } else if (opensListItem(line, paragraph.length > 0)) i = take("list", i, endOfListItem(lines, i));
-    else if (!paragraph.length && INDENTED_CODE.test(line)) i = take("code", i, endOfIndentedCode(lines, i));
+    } else if (mayBeListItem(mark) && opensListItem(line, paragraph.length > 0)) {
+      i = take("list", i, endOfListItem(lines, i));
+    } else if (!paragraph.length && INDENTED_CODE.test(line))
+      i = take("code", i, endOfIndentedCode(lines, i));
     else {
       if (!paragraph.length) paragraphTight = !blankBefore;
       paragraph.push(line);

@@ -138,6 +138,45 @@ describe("limits", () => {
     expect(squash(chunks.map((c) => c.text).join(""))).toBe(squash(md));
   });
 
+  test("a chunk its blocks' counts fill to the limit but whose joins count one more is shortened, still exact", () => {
+    const code = "```\nlet tide = 1;\n```";
+    const path =
+      "/tides/station/gauge/gauge/gauge/gauge/gauge/gauge holds the readings of the tide at every station.";
+    const maxTokens = countTokens(code) + countTokens("\n\n") + countTokens(path);
+    // The fence, the blank line and the "/" after it are one piece: joined, they count one more than apart.
+    expect(countTokens(`${code}\n\n${path}`)).toBe(maxTokens + 1);
+    const chunks = chunkMarkdown(`${code}\n\n${path}`, PAGE, { maxTokens });
+    expect(chunks.map((c) => c.text)).toEqual([code, path]);
+    for (const chunk of chunks) expect(chunk.tokens).toBe(countTokens(chunk.text));
+  });
+
+  test("chunks joined from blocks of every kind count exactly their text, in each kind of encoding", () => {
+    const blocks = [
+      "Intro ending in a colon:",
+      "    indented code;\n    more();",
+      "- item one\n  - nested item\n\t- tabbed item",
+      "/path/at/the/start of a paragraph.",
+      "| a | b |\n|---|---|\n| 1 | 2 |",
+      "---",
+      "東京の潮位は午前中に上がり、午後には下がる見込みです。",
+      "\u00a0Non-breaking space first, then text  ",
+      "```sh\n\n  # blank line first\n/usr/bin/tide\n```",
+      "1. step\n2. step /x\n3) step",
+      "Ends with a word",
+    ];
+    const md = Array.from({ length: 4 }, (_, k) => blocks.map((block) => `${block} ${k}`).join("\n\n")).join(
+      "\n\n",
+    );
+    for (const tokenizer of ["o200k_base", "cl100k_base", "r50k_base"] as TokenizerName[]) {
+      for (const maxTokens of [32, 64, 200, 512]) {
+        for (const chunk of chunkMarkdown(md, PAGE, { maxTokens, tokenizer })) {
+          expect(chunk.tokens).toBe(countTokens(chunk.text, tokenizer));
+          expect(chunk.tokens).toBeLessThanOrEqual(maxTokens);
+        }
+      }
+    }
+  });
+
   test("small sections are not merged: every heading starts a chunk", () => {
     const chunks = chunkMarkdown("## A\n\none\n\n## B\n\ntwo", PAGE);
     expect(chunks.map((c) => c.text)).toEqual(["## A\n\none", "## B\n\ntwo"]);

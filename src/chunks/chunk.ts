@@ -8,8 +8,8 @@ import { chunkId, uniqueIds } from "./ids.ts";
 import { type ChunkOptions, resolveChunkOptions } from "./options.ts";
 import { packSection } from "./pack.ts";
 import { groupSections } from "./sections.ts";
-import { JoinCounter } from "./tally.ts";
-import { type TokenizerName, tokenCounter } from "./tokenizer.ts";
+import { Counts } from "./tally.ts";
+import { INDENTS_START_PIECES, type TokenizerName, tokenCounter } from "./tokenizer.ts";
 
 /** A piece of a page ready to embed and retrieve. */
 export interface Chunk {
@@ -42,22 +42,36 @@ export function chunkMarkdown(
   options?: ChunkOptions,
 ): Chunk[] {
   const { maxTokens, overlap, tokenizer } = resolveChunkOptions(options);
-  const count = tokenCounter(tokenizer);
-  const settings = { maxTokens, overlap, count, joins: new JoinCounter(count), separator: count("\n\n") };
+  const counts = new Counts(tokenCounter(tokenizer), INDENTS_START_PIECES.has(tokenizer));
+  const settings = {
+    maxTokens,
+    overlap,
+    counts,
+    separator: counts.count("\n\n"),
+    seen: { chars: 0, tokens: 0 },
+  };
   const unmarked = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
   const text = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
-  const pieces = groupSections(parseBlocks(text)).flatMap((section) =>
-    packSection(section, settings).map((piece) => ({ ...piece, headings: section.headings })),
-  );
-  const ids = uniqueIds(pieces.map((piece) => chunkId(page.url, piece.headings, piece.text)));
-  return pieces.map((piece, index) => ({
-    id: ids[index]!,
-    text: piece.text,
-    headings: [...piece.headings],
-    index,
-    tokens: piece.tokens,
-    url: page.url,
-    title: page.title ?? "",
-    tokenizer,
-  }));
+  const chunks: Chunk[] = [];
+  const title = page.title ?? "";
+  for (const section of groupSections(parseBlocks(text))) {
+    for (const piece of packSection(section, settings)) {
+      chunks.push({
+        id: chunkId(page.url, section.headings, piece.text),
+        text: piece.text,
+        headings: [...section.headings],
+        index: chunks.length,
+        tokens: piece.tokens,
+        url: page.url,
+        title,
+        tokenizer,
+      });
+    }
+  }
+  // Identical chunks under identical headings get "-2", "-3": ids are made unique once all are known.
+  const ids = uniqueIds(chunks.map((chunk) => chunk.id));
+  chunks.forEach((chunk, index) => {
+    chunk.id = ids[index]!;
+  });
+  return chunks;
 }

@@ -11,6 +11,8 @@ export interface PackedBlock extends Piece {
   kind: BlockKind;
   /** Followed the block before it with no blank line between. */
   tight?: boolean;
+  /** Its sentences (a paragraph's or heading's) or lines, counted, when it was counted by them. */
+  units?: Piece[];
 }
 
 /** The markdown of consecutive blocks (the first one's `tight` is ignored). */

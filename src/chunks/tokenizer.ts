@@ -17,6 +17,16 @@ export type TokenizerName = (typeof TOKENIZERS)[number];
 /** The encoding used when none is named: o200k_base, the GPT-4o family's. */
 export const DEFAULT_TOKENIZER: TokenizerName = "o200k_base";
 
+/**
+ * The encodings whose pieces take a line break only after white space, never spaces after it, so
+ * that indentation after a line break starts a piece (see tally.ts); GPT-2's (r50k, p50k) do not.
+ */
+export const INDENTS_START_PIECES: ReadonlySet<TokenizerName> = new Set([
+  "o200k_base",
+  "o200k_harmony",
+  "cl100k_base",
+]);
+
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
 
@@ -44,6 +54,11 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 const counters = new Map<TokenizerName, TokenCounter>();
 
+/** Texts up to this long have their counts kept: chunking counts the same few ends of texts (".", "| ") on every page. */
+const SHORT = 24;
+/** The most short texts kept per encoding; all are dropped when it is reached. */
+const KEPT = 4096;
+
 /** Whether `name` is one of `TOKENIZERS` (for names that come from a request). */
 export function isTokenizerName(name: unknown): name is TokenizerName {
   return typeof name === "string" && (TOKENIZERS as readonly string[]).includes(name);
@@ -62,7 +77,17 @@ export function tokenCounter(name: TokenizerName = DEFAULT_TOKENIZER): TokenCoun
       });
     }
     const encoding = LOADERS[name]();
-    counter = (text) => (text ? encoding.countTokens(text, AS_TEXT) : 0);
+    const short = new Map<string, number>();
+    counter = (text) => {
+      if (text.length > SHORT) return encoding.countTokens(text, AS_TEXT);
+      let tokens = short.get(text);
+      if (tokens === undefined) {
+        if (short.size >= KEPT) short.clear();
+        tokens = text ? encoding.countTokens(text, AS_TEXT) : 0;
+        short.set(text, tokens);
+      }
+      return tokens;
+    };
     counters.set(name, counter);
   }
   return counter;

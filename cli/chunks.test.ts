@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Chunk } from "../src/chunks/index.ts";
 import { type FixtureSite, startFixtureSite } from "../test/helpers/fixture-site.ts";
 import { runCli } from "../test/helpers/run.ts";
 
@@ -16,15 +17,6 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-interface Chunk {
-  id: string;
-  text: string;
-  headings: string[];
-  index: number;
-  tokens: number;
-  url: string;
-  tokenizer: string;
-}
 const lines = (text: string) =>
   text
     .trim()

@@ -9,7 +9,13 @@ import type { ExtractedDocument, ExtractOptions, OutputFormat, PageMetadata } fr
 import { decodeBody } from "../fetch/decode.ts";
 import { detectBotWall } from "../fetch/detect.ts";
 import type { FetchedPage } from "../fetch/types.ts";
-import { isMarkdownType, markdownBody, markdownLinks, markdownTitle } from "./site-markdown.ts";
+import {
+  isMarkdownType,
+  markdownBody,
+  markdownLinks,
+  markdownMetadata,
+  markdownTitle,
+} from "./site-markdown.ts";
 
 export interface Converted {
   doc: ExtractedDocument;
@@ -115,6 +121,7 @@ async function convertOne(
       if (isMarkdownType(header)) {
         const content = markdownBody(text);
         const doc = plainDoc(markdownTitle(text), content, markdownLinks(content, page.url));
+        doc.metadata = markdownMetadata(text, page.url);
         return { doc, contentType: "text", raw: text, markdown: true };
       }
       return { doc: plainDoc("", text), contentType: "text", raw: text };

@@ -125,6 +125,45 @@ export function markdownTitle(markdown: string): string {
   return /^#[ \t]+(.+?)[ \t#]*$/m.exec(body)?.[1]?.trim() ?? "";
 }
 
+/** A markdown document's metadata from its front matter (description, author, date, image, canonical). */
+export function markdownMetadata(
+  markdown: string,
+  base: string,
+): {
+  description: string | null;
+  author: string | null;
+  published: string | null;
+  image: string | null;
+  canonical: string | null;
+} {
+  const { front } = splitFrontMatter(markdown.replace(/\r\n?/g, "\n"));
+  const field = (...names: string[]) => {
+    for (const name of names) {
+      const value = new RegExp(`^${name}:\\s*(.+)$`, "mi")
+        .exec(front)?.[1]
+        ?.trim()
+        .replace(/^(["'])(.*)\1$/, "$2");
+      if (value) return value;
+    }
+    return null;
+  };
+  const absolute = (value: string | null) => {
+    if (!value) return null;
+    try {
+      return new URL(value, base).href;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    description: field("description", "summary"),
+    author: field("author"),
+    published: field("date", "published", "published_at"),
+    image: absolute(field("image", "og_image")),
+    canonical: absolute(field("canonical", "canonical_url")),
+  };
+}
+
 /** The links of a markdown document (inline links and images' targets excluded), absolute, once each. */
 export function markdownLinks(markdown: string, base: string): string[] {
   const links = new Set<string>();

@@ -22,7 +22,7 @@ const PARAGRAPHS = [
 ];
 
 const twinMarkdown = (title = TWIN_TITLE) =>
-  `---\ntitle: ${title}\nlang: en\n---\n\n# ${title}\n\n${TWIN_MARK}\n\n${PARAGRAPHS.join("\n\n")}\n\n` +
+  `---\ntitle: ${title}\ndescription: "How the miller works the tide."\nauthor: The miller\nlang: en\n---\n\n# ${title}\n\n${TWIN_MARK}\n\n${PARAGRAPHS.join("\n\n")}\n\n` +
   "## Further reading\n\n- [The almanac](/md/almanac)\n- [Sluice gates](https://127.0.0.1/md/sluices)\n";
 
 function articleHtml(head = ""): string {

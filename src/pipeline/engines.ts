@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { DEFAULT_TOKENIZER, type TokenizerName } from "../chunks/tokenizer.ts";
+import { DEFAULT_TOKENIZER, type TokenizerName } from "../chunks/names.ts";
 import type { Config } from "../config.ts";
 import type { ExtractorPool, HtmlExtractor, MarkdownChunker } from "../extract/pool.ts";
 import type { BrowserPool } from "../fetch/browser/pool.ts";

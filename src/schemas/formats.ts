@@ -1,6 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { TOKENIZERS } from "../chunks/tokenizer.ts";
+import { TOKENIZERS } from "../chunks/names.ts";
 import { SiphonError } from "../errors.ts";
 import { describeValueError } from "./validate.ts";
 

@@ -41,6 +41,7 @@ const KINDS: { prefix: string; type: JobType; path: string }[] = [
   { prefix: "batch_", type: "batch", path: "/v1/batch/scrape" },
   { prefix: "extract_", type: "extract", path: "/v1/extract" },
   { prefix: "job_", type: "agent", path: "/v1/agent" },
+  { prefix: "llmstxt_", type: "llmstxt", path: "/v1/llmstxt" },
 ];
 
 /** The kind of job `id` names; an id of no kind is no job (not_found). */
@@ -48,7 +49,7 @@ function kindOf(id: string): (typeof KINDS)[number] {
   const kind = KINDS.find((k) => id.startsWith(k.prefix));
   if (!kind) {
     throw new SiphonError("not_found", `No job ${id}`, {
-      hint: "Job ids start with crawl_, batch_, extract_ or job_; siphon jobs lists them.",
+      hint: "Job ids start with crawl_, batch_, extract_, job_ or llmstxt_; siphon jobs lists them.",
     });
   }
   return kind;

@@ -35,4 +35,16 @@ test("llmstxt prints llms.txt, writes both files with -o, and --json gives the r
 
   const bad = await runCli(["llmstxt", `${site.url}/`, "-o", out, "--json"], home);
   expect(bad.code).toBe(2);
+
+  // The jobs list and siphon jobs ID know llms.txt jobs too.
+  const listed = await runCli(["jobs", "--type", "llmstxt", "--json"], home);
+  expect(listed.code).toBe(0);
+  const ids = listed.stdout
+    .trim()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { id: string }).id);
+  expect(ids.length).toBe(3);
+  const shown = await runCli(["jobs", ids[0] as string, "--json"], home);
+  expect(shown.code).toBe(0);
+  expect(JSON.parse(shown.stdout)).toMatchObject({ type: "llmstxt", status: "completed" });
 });

@@ -145,7 +145,7 @@ export default defineCommand({
   meta: {
     name: "jobs",
     description:
-      "List crawl, batch, agent and extract jobs, or show one job with its id (the local store's, or a server's with --api-url)",
+      "List crawl, batch, agent, extract and llms.txt jobs, or show one job with its id (the local store's, or a server's with --api-url)",
   },
   args: {
     id: {

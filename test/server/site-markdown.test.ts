@@ -40,7 +40,10 @@ describe("the site's own markdown", () => {
     expect(result.title).toBe(TWIN_TITLE);
     expect(result.links).toContain(`${site.url}/md/almanac`);
     // Answered with the markdown alone: its front matter is the metadata, its links the links.
-    expect(result.metadata).toMatchObject({ description: "How the miller works the tide.", author: "The miller" });
+    expect(result.metadata).toMatchObject({
+      description: "How the miller works the tide.",
+      author: "The miller",
+    });
     // One request: the markdown alone answers a request for markdown.
     expect(site.hits("/md/negotiate")).toBe(1);
   });

@@ -25,6 +25,7 @@ import {
   type SiteMarkdown,
   saneSiteMarkdown,
   TRUSTED_LENGTH,
+  TWIN_TIMEOUT_MS,
   withSiteMarkdown,
 } from "./site-markdown.ts";
 
@@ -314,7 +315,11 @@ async function fetchWithSiteMarkdown(
   const siteMarkdown = await fetchTwin(
     twin,
     await deps.engines.get("simple"),
-    { headers, signal: deps.signal },
+    {
+      headers,
+      signal: deps.signal,
+      timeoutMs: Math.min(TWIN_TIMEOUT_MS, Math.max(1, Math.floor(deps.config.fetchTimeoutMs / 2))),
+    },
     await mainTextLength(attempt, deps.engines),
   );
   return { attempt, siteMarkdown };

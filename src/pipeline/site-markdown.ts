@@ -22,6 +22,8 @@ const MIN_SHARE = 0.5;
  * may be a stub, so the page is fetched as HTML to compare.
  */
 export const TRUSTED_LENGTH = 400;
+/** The longest a twin may take (or half the fetch timeout, when that is shorter). */
+export const TWIN_TIMEOUT_MS = 5_000;
 /** How far into an HTML page its head may reach (the link element is in it). */
 const HEAD_SCAN = 65_536;
 
@@ -215,21 +217,23 @@ export function saneSiteMarkdown(markdown: string, mainTextLength?: number): boo
 
 /**
  * Fetches a page's announced markdown twin through the simple engine (SSRF-checked at every
- * hop, the body limit applied) and answers it when it is sane against the page's main text;
+ * hop, the body limit applied, within `timeoutMs`) and answers it when it is sane against the page's main text;
  * undefined for an answer that is not markdown, not 2xx, redirected off the site, or a stub.
  * Never throws for the twin's failure: the page's own extraction stands.
  */
 export async function fetchTwin(
   url: string,
   engine: FetchEngine,
-  options: { headers?: Record<string, string>; signal?: AbortSignal },
+  options: { headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number },
   mainTextLength: number,
 ): Promise<SiteMarkdown | undefined> {
   let page: FetchedPage;
   try {
+    // Bounded apart from the page: a twin that is slow or hangs costs the page a few seconds at most.
     page = await engine.fetch(url, {
       headers: { ...options.headers, accept: TWIN_ACCEPT },
       signal: options.signal,
+      timeoutMs: options.timeoutMs,
     });
   } catch {
     return undefined;

@@ -84,6 +84,17 @@ describe("the site's own markdown", () => {
     expect(site.hits("/md/missing.md")).toBeGreaterThan(0);
   });
 
+  test("a twin that never answers costs the page at most half the fetch timeout, then the page stands", async () => {
+    const started = performance.now();
+    const result = await fetchPage({ url: fresh("/md/slow-twin") });
+    const ms = performance.now() - started;
+    expect(result.source).toBeUndefined();
+    expect(result.content).toContain(TWIN_TEXT);
+    // The app's fetch timeout is 3000 ms: the twin gets 1500.
+    expect(ms).toBeGreaterThan(1400);
+    expect(ms).toBeLessThan(2900);
+  });
+
   test("a twin on another origin is never fetched", async () => {
     site.resetHits();
     const result = await fetchPage({ url: fresh("/md/offsite") });

@@ -76,6 +76,8 @@ export function siteMarkdownRoutes(other: () => string): [string, Handler][] {
     ["/md/stub.md", () => markdown(`# ${TWIN_TITLE}\n\nSee the page.\n`)],
     ["/md/error-md", () => html(articleHtml(announce("/md/error-md.md")))],
     ["/md/error-md.md", () => markdown("# 404 Not Found\n\nThe page you asked for is not here.\n")],
+    // A twin that never answers (the fixture's /hang): the page is answered without it.
+    ["/md/slow-twin", () => html(articleHtml(announce("/hang")))],
     // A twin on another origin: never fetched.
     ["/md/offsite", () => html(articleHtml(announce(`${other()}/md/link.md`)))],
   ];

@@ -134,6 +134,26 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
     expect(statuses.filter((s) => s === 429).length).toBe(100);
   }, 60_000);
 
+  test("an llms.txt job started through A runs its pages on the workers and is read through B", async () => {
+    const response = await fetch(`${apiA.url}/v1/llmstxt`, {
+      method: "POST",
+      headers: headers(),
+      body: JSON.stringify({ url: `${site.url}/p/0`, limit: 12, maxDepth: 3 }),
+    });
+    expect(response.status).toBe(202);
+    const { id } = (await response.json()) as { id: string };
+    let state: { status: string; source?: string; pages?: number; llmsTxt?: string; llmsFullTxt?: string } = {
+      status: "",
+    };
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && !TERMINAL.includes(state.status); ) {
+      await Bun.sleep(200);
+      state = await (await fetch(`${apiB.url}/v1/llmstxt/${id}`, { headers: headers() })).json();
+    }
+    expect(state).toMatchObject({ status: "completed", source: "generated", pages: 12 });
+    expect((state.llmsTxt ?? "").split("\n").filter((line) => line.startsWith("- ["))).toHaveLength(12);
+    expect(state.llmsFullTxt).toContain(`Source: ${site.url}/p/0`);
+  }, 90_000);
+
   test("a revoked key is refused by both API processes at once", async () => {
     const revoked = await cluster.createKey("pro");
     const usage = (through: ServeProcess) =>

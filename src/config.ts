@@ -538,22 +538,39 @@ const SECRET_SETTINGS = new Set<keyof Config>([
   "llmApiKey",
 ]);
 
-/** Where each setting of a configuration loaded now with these inputs would come from. */
-export function configSources(
+/**
+ * The configuration and where each value came from, resolved once: flags (overrides), then the
+ * environment, then config.json, then the default. Throws invalid_request on a malformed value.
+ */
+export function resolveConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: ConfigOverrides = {},
-): Record<keyof Config, ConfigSource> {
+): { config: Config; sources: Record<keyof Config, ConfigSource> } {
   const home = overrides.home || env.SIPHON_HOME || join(homedir(), ".siphon");
   const file = readConfigFile(home);
-  const out = {} as Record<keyof Config, ConfigSource>;
+  const out: Record<string, unknown> = {};
+  const sources = {} as Record<keyof Config, ConfigSource>;
   for (const [key, setting] of Object.entries(SETTINGS) as [keyof Config, Settings[keyof Settings]][]) {
-    if ((overrides as Record<string, unknown>)[key] !== undefined) out[key] = "flag";
-    else if (env[setting.env] !== undefined && env[setting.env] !== "") out[key] = "environment";
-    else if (file[key] !== undefined) out[key] = "config.json";
-    else out[key] = "default";
+    const override = (overrides as Record<string, unknown>)[key];
+    const fromEnv = env[setting.env];
+    if (override !== undefined) {
+      out[key] = override;
+      sources[key] = "flag";
+    } else if (fromEnv !== undefined && fromEnv !== "") {
+      out[key] = parseValue(key, setting.kind, fromEnv, setting.env);
+      sources[key] = "environment";
+    } else if (file[key] !== undefined) {
+      out[key] = parseValue(key, setting.kind, file[key], "config.json");
+      sources[key] = "config.json";
+    } else {
+      out[key] = setting.default;
+      sources[key] = "default";
+    }
   }
-  if (!overrides.home && !env.SIPHON_HOME) out.home = "default";
-  return out;
+  // The home is where config.json is read from, so the file cannot set it.
+  out.home = home;
+  sources.home = overrides.home ? "flag" : env.SIPHON_HOME ? "environment" : "default";
+  return { config: Object.freeze(out) as Config, sources };
 }
 
 /** Loads the configuration once; throws invalid_request on a malformed value. */
@@ -561,19 +578,13 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: ConfigOverrides = {},
 ): Config {
-  const home = overrides.home || env.SIPHON_HOME || join(homedir(), ".siphon");
-  const file = readConfigFile(home);
-  const out: Record<string, unknown> = {};
-  for (const [key, setting] of Object.entries(SETTINGS)) {
-    const override = (overrides as Record<string, unknown>)[key];
-    const fromEnv = env[setting.env];
-    if (override !== undefined) out[key] = override;
-    else if (fromEnv !== undefined && fromEnv !== "")
-      out[key] = parseValue(key, setting.kind, fromEnv, setting.env);
-    else if (file[key as keyof Settings] !== undefined)
-      out[key] = parseValue(key, setting.kind, file[key as keyof Settings], "config.json");
-    else out[key] = setting.default;
-  }
-  out.home = home;
-  return Object.freeze(out) as Config;
+  return resolveConfig(env, overrides).config;
+}
+
+/** Where each setting of the configuration these inputs give comes from (resolveConfig's sources). */
+export function configSources(
+  env: Record<string, string | undefined> = process.env,
+  overrides: ConfigOverrides = {},
+): Record<keyof Config, ConfigSource> {
+  return resolveConfig(env, overrides).sources;
 }

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { type Config, configSources, loadConfig, settingsTable } from "../../src/config.ts";
+import { type Config, resolveConfig, settingsTable } from "../../src/config.ts";
 import { writeStdout } from "../output.ts";
 
 /** A secret's value as printed: never the value, only that it is set (and a URL's host, without its password). */
@@ -29,8 +29,7 @@ export default defineCommand({
     },
   },
   async run({ args }) {
-    const config = loadConfig();
-    const sources = configSources();
+    const { config, sources } = resolveConfig();
     const rows = settingsTable().map((setting) => {
       const raw = config[setting.key as keyof Config];
       const value = setting.secret && typeof raw === "string" ? masked(raw) : raw;

@@ -35,16 +35,22 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(name) || name.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
-/** Auth mode per DECISIONS.md: SIPHON_AUTH, else required off loopback and optional on it. */
-export function createGuard(config: Config, store: Store, now: () => number = Date.now): Guard {
-  const loopback = isLoopbackHost(config.host);
-  const mode = config.auth || (loopback ? "optional" : "required");
+/** The auth mode: SIPHON_AUTH, else required off loopback and optional on it. Throws invalid_request for another value. */
+export function authModeOf(config: Config): "optional" | "required" | "off" {
+  const mode = config.auth || (isLoopbackHost(config.host) ? "optional" : "required");
   if (mode !== "optional" && mode !== "required" && mode !== "off") {
     throw new SiphonError(
       "invalid_request",
       `SIPHON_AUTH must be required, optional or off, got "${config.auth}"`,
     );
   }
+  return mode;
+}
+
+/** A guard for `config`'s auth mode (authModeOf). */
+export function createGuard(config: Config, store: Store, now: () => number = Date.now): Guard {
+  const loopback = isLoopbackHost(config.host);
+  const mode = authModeOf(config);
   return {
     config,
     store,

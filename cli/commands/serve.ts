@@ -1,5 +1,6 @@
 import { constants } from "node:os";
 import { defineCommand } from "citty";
+import type { authModeOf } from "../../server/guard.ts";
 import type { Config } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { type JobRunner, within } from "../../src/jobs/runner.ts";
@@ -111,9 +112,13 @@ function onSignals(graceMs: number, stop: (graceMs: number) => Promise<void>): P
  * What a person starting the server should know: the auth mode, SSRF protection, the store and
  * the job queue in use, and where the dashboard and the API reference are.
  */
-function startupSummary(config: Config, origin: string, queued: boolean, role: string): string[] {
-  const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].includes(config.host);
-  const auth = config.auth || (loopback ? "optional" : "required");
+function startupSummary(
+  config: Config,
+  auth: ReturnType<typeof authModeOf>,
+  origin: string,
+  queued: boolean,
+  role: string,
+): string[] {
   const authNote =
     auth === "optional"
       ? "optional: requests without a key are the local account's"
@@ -193,6 +198,7 @@ export default defineCommand({
     }
     const { createApp } = await import("../../server/app.ts");
     const { listen } = await import("../../server/listen.ts");
+    const { authModeOf } = await import("../../server/guard.ts");
     const warn = (message: string) => log.warn(message);
     const runner = queued
       ? await import("../../src/jobs/queue.ts").then((q) =>
@@ -234,7 +240,8 @@ export default defineCommand({
       }
       // Tests and scripts read this line to learn the port when --port 0 is used.
       log.info(`siphon listening on http://${ctx.config.host}:${port}${queued ? ` (role ${mode})` : ""}`);
-      for (const line of startupSummary(ctx.config, `http://${ctx.config.host}:${port}`, queued, mode))
+      const auth = authModeOf(ctx.config);
+      for (const line of startupSummary(ctx.config, auth, `http://${ctx.config.host}:${port}`, queued, mode))
         log.info(line);
     } else log.info(`siphon worker ready (concurrency ${ctx.config.workerConcurrency})`);
     // From here on a signal shuts down in order, within the grace (a second one exits at once).

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
+import { MARKDOWN_AWARE_ACCEPT } from "./accept.ts";
 import { createHttpClient } from "./http-client.ts";
 import type { Resolver } from "./ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "./types.ts";
@@ -16,17 +17,6 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DECODED_ENCODINGS = new Set(["gzip", "x-gzip", "deflate", "br", "zstd"]);
 // Credentials meant for the first origin must not leak to another one through a redirect.
 const ORIGIN_BOUND_HEADERS = ["authorization", "proxy-authorization", "cookie"];
-
-/** The Accept of a desktop Chrome navigation: HTML first. */
-export const HTML_ACCEPT =
-  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
-/**
- * The simple engine's Accept: Chrome's, stating markdown below HTML, so a site that publishes
- * markdown twins may answer with one (src/pipeline/site-markdown.ts) and every other site is
- * unaffected.
- */
-export const MARKDOWN_AWARE_ACCEPT =
-  "text/html,application/xhtml+xml,application/xml;q=0.9,text/markdown;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
 /** Headers a desktop Chrome sends on a navigation; sites serve their normal page to these. */
 function browserHeaders(userAgent: string): Record<string, string> {

@@ -1,8 +1,8 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import type { ExtractOptions } from "../extract/types.ts";
+import { HTML_ACCEPT } from "../fetch/accept.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
-import { HTML_ACCEPT } from "../fetch/simple.ts";
 import type { EngineFetchOptions, EngineName, FetchedPage } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
 import { parseActions } from "../schemas/actions.ts";

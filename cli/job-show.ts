@@ -6,6 +6,7 @@ import { LOCAL_ACCOUNT_ID } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
 import { SiphonError } from "../src/errors.ts";
 import { findJob, jobProgress, readResults } from "../src/jobs/read.ts";
+import { ID_PREFIX } from "../src/jobs/submit.ts";
 import { openStore } from "../src/store/index.ts";
 import type { JobRecord, JobType } from "../src/store/types.ts";
 import { callApi, type Remote } from "./remote.ts";
@@ -36,20 +37,25 @@ export interface JobSource {
 }
 
 /** Each kind of job by the prefix of its id (src/jobs/submit.ts), with its poll route on a server. */
-const KINDS: { prefix: string; type: JobType; path: string }[] = [
-  { prefix: "crawl_", type: "crawl", path: "/v1/crawl" },
-  { prefix: "batch_", type: "batch", path: "/v1/batch/scrape" },
-  { prefix: "extract_", type: "extract", path: "/v1/extract" },
-  { prefix: "job_", type: "agent", path: "/v1/agent" },
-  { prefix: "llmstxt_", type: "llmstxt", path: "/v1/llmstxt" },
-];
+const POLL_PATHS: Record<JobType, string> = {
+  crawl: "/v1/crawl",
+  batch: "/v1/batch/scrape",
+  extract: "/v1/extract",
+  agent: "/v1/agent",
+  llmstxt: "/v1/llmstxt",
+};
+const KINDS = (Object.entries(POLL_PATHS) as [JobType, string][]).map(([type, path]) => ({
+  prefix: ID_PREFIX[type],
+  type,
+  path,
+}));
 
 /** The kind of job `id` names; an id of no kind is no job (not_found). */
 function kindOf(id: string): (typeof KINDS)[number] {
   const kind = KINDS.find((k) => id.startsWith(k.prefix));
   if (!kind) {
     throw new SiphonError("not_found", `No job ${id}`, {
-      hint: "Job ids start with crawl_, batch_, extract_, job_ or llmstxt_; siphon jobs lists them.",
+      hint: `Job ids start with ${Object.values(ID_PREFIX).join(", ")}; siphon jobs lists them.`,
     });
   }
   return kind;

@@ -15,7 +15,8 @@ import type { ScrapePages, SurfaceSubmit } from "./surface.ts";
 import { checkWebhookTarget } from "./webhooks.ts";
 
 /** Ids name their job's type (DECISIONS.md: agent jobs are `job_<uuid>`). */
-const ID_PREFIX: Record<JobRecord["type"], string> = {
+/** The prefix of each job type's ids (crawl_<uuid>…): ids name their type. */
+export const ID_PREFIX: Record<JobRecord["type"], string> = {
   crawl: "crawl_",
   batch: "batch_",
   agent: "job_",

@@ -33,25 +33,44 @@ type View = Record<string, unknown> &
   Partial<LlmstxtResult> & { status: string; error?: string; completed: number; total: number };
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
+/**
+ * Reads a job's view every `everyMs` until it ends, drawing its progress; Ctrl-C calls `cancel`
+ * (the job then ends cancelled and the loop returns it).
+ */
+async function untilEnded(
+  read: () => Promise<View>,
+  cancel: () => void,
+  bar: ReturnType<typeof progressBar>,
+  everyMs: number,
+): Promise<View> {
+  process.once("SIGINT", cancel);
+  try {
+    for (;;) {
+      const view = await read();
+      bar.update(view.status, view.completed, view.total);
+      if (TERMINAL.has(view.status)) return view;
+      await Bun.sleep(everyMs);
+    }
+  } finally {
+    process.off("SIGINT", cancel);
+    bar.end();
+  }
+}
+
 /** Runs the job in this process on the local store, as the local account, until it ends. */
 async function runLocal(input: Record<string, unknown>, bar: ReturnType<typeof progressBar>): Promise<View> {
   const ctx = await openContext();
   const runner = startJobRunner(ctx.config, ctx.store, ctx.engines, { log: (m) => log.warn(m) });
-  const stop = () => void runner.cancel(job.id);
-  let job: JobRecord;
   try {
     await ensureLocalAccount(ctx.store, ctx.config.localTier, Date.now());
-    job = await startJob("llmstxt", input as never, jobOwner(null), { ...ctx, runner, now: Date.now() });
-    process.once("SIGINT", stop);
-    for (;;) {
-      const current = (await ctx.store.jobs.get(job.id)) as JobRecord;
-      bar.update(current.status, current.completed, current.total);
-      if (TERMINAL.has(current.status)) return llmstxtJobView(current) as View;
-      await Bun.sleep(200);
-    }
+    const job = await startJob("llmstxt", input as never, jobOwner(null), {
+      ...ctx,
+      runner,
+      now: Date.now(),
+    });
+    const read = async () => llmstxtJobView((await ctx.store.jobs.get(job.id)) as JobRecord) as View;
+    return await untilEnded(read, () => void runner.cancel(job.id), bar, 200);
   } finally {
-    process.off("SIGINT", stop);
-    bar.end();
     await runner.close();
     await ctx.close();
   }
@@ -64,19 +83,9 @@ async function runRemote(
   bar: ReturnType<typeof progressBar>,
 ): Promise<View> {
   const { id } = await callApi<{ id: string }>(remote, "POST", "/v1/llmstxt", input);
-  const stop = () => void callApi(remote, "DELETE", `/v1/llmstxt/${id}`).catch(() => {});
-  process.once("SIGINT", stop);
-  try {
-    for (;;) {
-      const view = await callApi<View>(remote, "GET", `/v1/llmstxt/${id}`);
-      bar.update(view.status, view.completed, view.total);
-      if (TERMINAL.has(view.status)) return view;
-      await Bun.sleep(500);
-    }
-  } finally {
-    process.off("SIGINT", stop);
-    bar.end();
-  }
+  const path = `/v1/llmstxt/${id}`;
+  const cancel = () => void callApi(remote, "DELETE", path).catch(() => {});
+  return untilEnded(() => callApi<View>(remote, "GET", path), cancel, bar, 500);
 }
 
 export default defineCommand({

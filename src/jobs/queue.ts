@@ -10,7 +10,7 @@ import type { Store } from "../store/types.ts";
 import { serverRunnerDeps } from "./index.ts";
 import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
-import { createPageRuns, type Held, held, stop } from "./queue-held.ts";
+import { createPageRuns, type Held, held, stop, withQuotaReadKept } from "./queue-held.ts";
 import { redisEventBus } from "./queue-redis-events.ts";
 import { createJobExecutor, type JobRunner, type RunnerDeps, within } from "./runner.ts";
 
@@ -185,27 +185,64 @@ export async function createQueuedRunner(
       void redis.run((r) => r.publish(PAGES_DONE + entry.data.id, state + entry.id)).catch(() => {});
   };
 
-  /** Sends a page to the pages queue and resolves once it finished, failed, or its entry is gone. */
+  /**
+   * Pages running in this process: its coordinators' own (`local`) and those taken from the pages
+   * queue (`taken`); together at most `budget`, the process's concurrency.
+   */
+  const budget = options.concurrency;
+  let local = 0;
+  let taken = 0;
+  /** The pages queue's share of the budget: what local pages leave, never less than one slot. */
+  const shareQueue = () => {
+    pagesWorker.concurrency = Math.max(1, budget - local);
+  };
+  /**
+   * A page of a job coordinated here runs here while the process has room: it spares the page the
+   * queue's round trips (adding, claiming and completing an entry, its events, its completion
+   * message), which cost more CPU than the rest of the page's work outside extraction. One slot
+   * is always left to the queue, so pages that other coordinators send keep moving; a job whose
+   * pages outnumber the room here spreads over the queue as before. Such a page is as safe as a
+   * queued one: it stays pending in the store until finished, so when this process dies its
+   * coordinator's entry goes back to the queue and the next coordinator sends it again.
+   */
+  const runHere = async (here: () => Promise<void>) => {
+    local++;
+    shareQueue();
+    try {
+      await here();
+    } finally {
+      local--;
+      shareQueue();
+    }
+  };
+
+  /**
+   * Runs a page here when there is room (see runHere), else sends it to the pages queue; resolves
+   * once it finished, failed, or its entry is gone.
+   */
   const dispatch =
     (id: string, signal: AbortSignal): JobContext["dispatch"] =>
-    (pageUrl, depth) =>
-      new Promise<void>((resolve) => {
-        const entry = pageEntryId(id, pageUrl);
-        const done = () => {
-          waiters.delete(entry);
-          signal.removeEventListener("abort", done);
-          resolve();
-        };
-        waiters.set(entry, { done, since: Date.now() });
-        signal.addEventListener("abort", done, { once: true });
-        pagesQueue
-          .add(
-            "page",
-            { id, url: pageUrl, depth },
-            { jobId: entry, removeOnComplete: true, removeOnFail: true },
-          )
-          .catch(() => setTimeout(done, RETRY_PAGE_MS));
-      });
+    (pageUrl, depth, here) =>
+      local < budget - 1 && local + taken < budget ? runHere(here) : queuePage(id, signal, pageUrl, depth);
+
+  const queuePage = (id: string, signal: AbortSignal, pageUrl: string, depth: number) =>
+    new Promise<void>((resolve) => {
+      const entry = pageEntryId(id, pageUrl);
+      const done = () => {
+        waiters.delete(entry);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      waiters.set(entry, { done, since: Date.now() });
+      signal.addEventListener("abort", done, { once: true });
+      pagesQueue
+        .add(
+          "page",
+          { id, url: pageUrl, depth },
+          { jobId: entry, removeOnComplete: true, removeOnFail: true },
+        )
+        .catch(() => setTimeout(done, RETRY_PAGE_MS));
+    });
 
   // A completion message lost (pub/sub is at most once, Redis away) is looked up instead.
   const checker = setInterval(async () => {
@@ -228,7 +265,11 @@ export async function createQueuedRunner(
     coordinating.set(id, work);
     await control.subscribe(PAGES_DONE + id).catch(() => {});
     try {
-      await executor.run(id, work.abort.signal, { dispatch: dispatch(id, work.abort.signal) });
+      await executor.run(id, work.abort.signal, {
+        dispatch: dispatch(id, work.abort.signal),
+        // The pages run here read the quota as those taken from the queue do.
+        adapt: (ctx) => withQuotaReadKept(ctx),
+      });
     } catch (raw) {
       // The store away: the job stays as it is and is enqueued again once it is back.
       if (!work.abort.signal.aborted && toSiphonError(raw).type !== "store_unavailable")
@@ -247,8 +288,16 @@ export async function createQueuedRunner(
     throw new WaitingError();
   }
 
-  /** Runs one page here; hands it back to the queue when this process shuts down. */
+  /** Runs one page of the queue here; hands it back to the queue when this process shuts down. */
   async function page(entry: Job<{ id: string; url: string; depth: number }>, token?: string): Promise<void> {
+    taken++;
+    try {
+      await runTaken(entry, token);
+    } finally {
+      taken--;
+    }
+  }
+  async function runTaken(entry: Job<{ id: string; url: string; depth: number }>, token?: string) {
     const { id, url: pageUrl, depth } = entry.data;
     const cached = pageRuns.of(id);
     const run = await cached.run;
@@ -269,15 +318,16 @@ export async function createQueuedRunner(
     // A unit that keeps losing its worker is still a unit to do: it never fails for stalling.
     maxStalledCount: 1_000,
   };
-  const jobsWorker = new Worker<{ id: string }>(JOBS_QUEUE, (entry, token) => coordinate(entry, token), {
-    ...workerOptions,
-    connection: connect("siphon-worker-jobs"),
-  });
   const pagesWorker = new Worker<{ id: string; url: string; depth: number }>(
     PAGES_QUEUE,
     (entry, token) => page(entry, token),
     { ...workerOptions, connection: connect("siphon-worker-pages") },
   );
+  // After the pages worker, whose share of the budget a coordinator's first page sets.
+  const jobsWorker = new Worker<{ id: string }>(JOBS_QUEUE, (entry, token) => coordinate(entry, token), {
+    ...workerOptions,
+    connection: connect("siphon-worker-jobs"),
+  });
   for (const worker of [jobsWorker, pagesWorker]) worker.on("error", () => {});
   pagesWorker.on("completed", (entry) => publishDone(entry, "c"));
   pagesWorker.on("failed", (entry) => publishDone(entry, "f"));

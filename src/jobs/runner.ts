@@ -66,7 +66,7 @@ export interface JobExecutor {
    * more) when `signal` aborts. `dispatch` sends each page of a page job to whichever worker takes
    * it (JobContext.dispatch).
    */
-  run(id: string, signal: AbortSignal, options?: { dispatch?: JobContext["dispatch"] }): Promise<void>;
+  run(id: string, signal: AbortSignal, options?: RunOptions): Promise<void>;
   /** Ends a job failed when its run broke outside its kind (the store, loading the kind). */
   fail(id: string, raw: unknown): Promise<void>;
   /** The context of a processing job, for running one of its units here (a page, on a worker). */
@@ -76,6 +76,13 @@ export interface JobExecutor {
   /** Forgets what the executor kept for a job this process no longer runs (its webhook order). */
   forget(id: string): void;
   setPageView(surface: JobSurface["name"], view: PageView): void;
+}
+
+/** How a queue runs a job: where its pages go, and what its context keeps. */
+export interface RunOptions {
+  dispatch?: JobContext["dispatch"];
+  /** Adapts the job's context before its kind runs (a queue keeps its quota reads). */
+  adapt?: (ctx: JobContext) => JobContext;
 }
 
 /** Waits for `work` at most `ms` (its failure counts as its end); answers whether it ended in time. */
@@ -178,13 +185,14 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
     return ctx;
   }
 
-  async function run(id: string, signal: AbortSignal, options: { dispatch?: JobContext["dispatch"] } = {}) {
+  async function run(id: string, signal: AbortSignal, options: RunOptions = {}) {
     const fresh = await deps.store.jobs.transition(id, ["queued"], "processing", {}, now());
     const job = await deps.store.jobs.get(id);
     if (job?.status !== "processing") return;
     const kind = await kindOf(job);
     if (fresh) notify(job, "started", { type: job.type });
-    const ctx = context(job, fresh, signal, options.dispatch);
+    const made = context(job, fresh, signal, options.dispatch);
+    const ctx = options.adapt ? options.adapt(made) : made;
     let end: JobEnd | null;
     try {
       end = await kind.run(ctx);

@@ -173,8 +173,9 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
     expect(statuses).toEqual([401, 401]);
   }, 30_000);
 
-  test("each finished page is announced once, on its own job's channel, by the worker that ran it", async () => {
+  test("a page sent through the queue is announced once, on its own job's channel, by the worker that ran it; most pages run on their coordinator", async () => {
     // What the coordinator waits on: without it, each page would wait for the 3 s lookup instead.
+    // A worker at concurrency 4 runs 3 of the crawl's 5 pages in flight itself and queues the rest.
     const listener = new Redis(cluster.redis.url(), { lazyConnect: true });
     await listener.connect();
     const heard: { channel: string; message: string }[] = [];
@@ -189,11 +190,13 @@ describe.skipIf(!redisBin() || !postgresBin())("hosted mode: 2 API processes and
       await Bun.sleep(200);
       const ours = heard.filter((h) => h.channel === `siphon:job-pages:${id}`);
       expect(heard.length).toBe(ours.length);
-      expect(ours.map((h) => h.message).sort()).toEqual(
-        pageUrls(ended)
-          .map((url) => `c${pageEntryId(id, url)}`)
-          .sort(),
-      );
+      const announced = ours.map((h) => h.message);
+      expect(new Set(announced).size).toBe(announced.length);
+      const entries = new Set(pageUrls(ended).map((url) => `c${pageEntryId(id, url)}`));
+      expect(announced.filter((m) => !entries.has(m))).toEqual([]);
+      // Some went through the queue, most did not.
+      expect(announced.length).toBeGreaterThan(0);
+      expect(announced.length).toBeLessThan(entries.size / 2);
     } finally {
       listener.disconnect();
     }

@@ -27,7 +27,7 @@ const batch: JobRecord = {
   result: null,
 };
 
-test("a page job starts the extraction threads as it opens, unless a queue sends its pages to workers", async () => {
+test("a page job starts the extraction threads as it opens, with a queue too", async () => {
   const store = openSqliteStore(":memory:");
   for (const dispatch of [undefined, async () => {}]) {
     const calls: string[] = [];
@@ -48,7 +48,7 @@ test("a page job starts the extraction threads as it opens, unless a queue sends
     } as unknown as JobContext;
     await openPageRun(ctx);
     // Before the job's first fetch, so the threads load while it waits.
-    expect(calls).toEqual(dispatch ? ["get simple"] : ["start extraction", "get simple"]);
+    expect(calls).toEqual(["start extraction", "get simple"]);
   }
   await store.close();
 });

@@ -36,9 +36,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /** What every page of a page job needs: its spec and, for a crawl, its plan (robots.txt, scope). */
 export async function openPageRun(ctx: JobContext): Promise<JobRun> {
-  // Here, unless a queue sends the pages to workers: the threads load while robots.txt and the
-  // first page are fetched.
-  if (!ctx.dispatch) ctx.engines.startExtraction?.();
+  // Pages run here (with a queue too: a coordinating worker runs its job's pages while it has
+  // room): the threads load while robots.txt and the first page are fetched.
+  ctx.engines.startExtraction?.();
   const spec = await jobSpec(ctx.job, { config: ctx.config, pageView: ctx.pageView });
   const engine = await ctx.engines.get("simple");
   const plan = spec.crawl
@@ -132,16 +132,16 @@ export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
     now: ctx.now,
   });
   const parallel = spec.parallel;
-  // With a queue, pages run on whichever worker takes them; this loop keeps the frontier and the
-  // per-host limits, so they hold across workers.
+  const here = (url: string, depth: number) =>
+    processItem(jobRun, url, depth).catch(async (raw) => {
+      // The page stays pending and the loop takes it again, once the store had a moment.
+      if (toSiphonError(raw).type !== "store_unavailable") throw raw;
+      await sleep(STORE_RETRY_MS, signal);
+    });
+  // With a queue, pages run here or on whichever worker takes them; this loop keeps the frontier
+  // and the per-host limits, so they hold across workers.
   const runPage = (url: string, depth: number) =>
-    ctx.dispatch
-      ? ctx.dispatch(url, depth)
-      : processItem(jobRun, url, depth).catch(async (raw) => {
-          // The page stays pending and the loop takes it again, once the store had a moment.
-          if (toSiphonError(raw).type !== "store_unavailable") throw raw;
-          await sleep(STORE_RETRY_MS, signal);
-        });
+    ctx.dispatch ? ctx.dispatch(url, depth, () => here(url, depth)) : here(url, depth);
   await ctx.progress();
   // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
   const inFlight = new Map<string, Promise<void>>();

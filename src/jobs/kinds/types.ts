@@ -39,11 +39,12 @@ export interface JobContext {
   /** Warnings for the operator (a refused LLM call); never keys or bodies. */
   log(line: string): void;
   /**
-   * Runs one page of a page job on whichever worker takes it from the queue, resolving once the
-   * page is finished (or given up on this run: it stays pending, to be sent again). Absent: the
-   * kind runs its pages here. Never rejects.
+   * Runs one page of a page job where the queue decides: here (`here` runs it in this process, as
+   * without a queue) or on whichever worker takes it from the queue; resolves once the page is
+   * finished (or given up on this run: it stays pending, to be sent again). Absent: the kind runs
+   * its pages here. Never rejects.
    */
-  dispatch?: (url: string, depth: number) => Promise<void>;
+  dispatch?: (url: string, depth: number, here: () => Promise<void>) => Promise<void>;
 }
 
 /** How a run ended; the runner records it, notifies and tells followers. */

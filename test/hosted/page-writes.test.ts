@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SQL } from "bun";
 import { Redis } from "ioredis";
 import type { JobContext, JobEvent } from "../../src/jobs/kinds/types.ts";
 import { withQuotaReadKept } from "../../src/jobs/queue-held.ts";
@@ -101,6 +102,26 @@ describe.skipIf(!postgresBin())("pages finished by several workers at once on Po
     for (const s of stores) expect(await s.jobs.addItems("crawl_1", urls("late", 5), n + 100)).toBe(0);
     expect((await store.jobs.get("crawl_1"))?.total).toBe(n + 100);
   }, 60_000);
+
+  test("a page's result is stored compressed with lz4 (cheaper to write than pglz) and read back whole", async () => {
+    const [store] = stores as [Store];
+    await store.jobs.create(job("crawl_lz4"), urls("z", 1));
+    const markdown = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} of a long page.`).join("\n\n");
+    await store.jobs.finishItem("crawl_lz4", "https://a.example/z0", {
+      state: "done",
+      data: { markdown },
+      credits: 1,
+    });
+    const client = new SQL(url, { max: 1 });
+    try {
+      const [row] =
+        await client`SELECT pg_column_compression(data) AS method FROM job_items WHERE job_id = 'crawl_lz4'`;
+      expect(row.method).toBe("lz4");
+    } finally {
+      await client.close();
+    }
+    expect((await store.jobs.results("crawl_lz4", 0, 1))[0]?.data).toEqual({ markdown });
+  }, 30_000);
 });
 
 describe.skipIf(!redisBin())("job progress through Redis", () => {

@@ -76,8 +76,9 @@ function bullConnection(url: string, name: string): Redis {
  *
  * - A job is one entry of the jobs queue, claimed by one worker at a time.
  *   For a page job (crawl, batch, extract) that worker keeps the frontier and
- *   the per-host limits, as the single-process runner does, and sends each
- *   page to the pages queue, which every worker takes from; an agent job is
+ *   the per-host limits, as the single-process runner does, runs pages
+ *   itself while it has room and sends the rest to the pages queue, which
+ *   every worker takes from (see runHere); an agent job is
  *   its one unit of work. A claim a worker stops renewing (killed, hung) goes
  *   back to the queue after the stall timeout, and the page is run again by
  *   another worker: its outcome is recorded once, however often it finishes.

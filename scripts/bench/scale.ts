@@ -17,7 +17,11 @@
  *    first crawl on fresh processes ("cold": they compile their code as they
  *    go, once per process and thread), and one once every worker has taken
  *    `--warm-pages` pages (default 2,000; "warm": what a long-running
- *    deployment spends a page).
+ *    deployment spends a page). Then `--warm-rounds` (default 3) more warm
+ *    crawls of each hosted setup, each taking turns with one of the single
+ *    process (which stays up through the part): the VM's speed moves in
+ *    phases of minutes, so the ratio hosted / single process is the median of
+ *    the rounds' ratios, each from crawls a few seconds apart.
  * 2. Scale-out when pages wait: the same site with every page answering
  *    `--latency-ms` late (default 50), `--latency-pages` pages (default 1,000)
  *    crawled by 1 and then 2 warmed workers at `--latency-concurrency` pages
@@ -34,7 +38,7 @@
  * (the site and this driver left out: a deployment does not run them).
  *
  *   bun scripts/bench/scale.ts [--pages 2000] [--crawls 4] [--worker-concurrency 20]
- *                              [--workers 1,2,4] [--warm-pages 2000] [--latency-ms 50]
+ *                              [--workers 1,2,4] [--warm-pages 2000] [--warm-rounds 3] [--latency-ms 50]
  *                              [--latency-pages 1000] [--latency-concurrency 4]
  *                              [--seconds 5] [--connections 50] [--only cpu|wait|fetch] [--json]
  *
@@ -61,7 +65,7 @@ import { type Cluster, startCluster } from "../../test/hosted/cluster.ts";
 import { hasFlag, numberFlag } from "./flags.ts";
 import { crawlRun, type Site } from "./scale-crawl.ts";
 import { pgProbe, redisMonitor, redisPid } from "./scale-probe.ts";
-import { round1 } from "./stats.ts";
+import { median, round1 } from "./stats.ts";
 import { startCrawlSite } from "./worker.ts";
 
 const argAfter = (name: string) => {
@@ -79,6 +83,8 @@ const latencyMs = numberFlag("latency-ms", 50);
 const latencyPages = numberFlag("latency-pages", 1000);
 const latencyConcurrency = numberFlag("latency-concurrency", 4);
 const warmPages = numberFlag("warm-pages", pages);
+/** Warm crawls of each hosted setup taken in turn with the single process's, for their ratio. */
+const warmRounds = numberFlag("warm-rounds", 3);
 const only = argAfter("only");
 const trips = hasFlag("trips");
 const json = hasFlag("json");
@@ -242,34 +248,58 @@ try {
     say(
       `cpu: ${crawls} crawls of ${Math.floor(pages / crawls)} pages at once, workers at --concurrency ${workerConcurrency}, ${availableParallelism()} cores; the first crawl on fresh processes (cold), one once each worker took ${warmPages} pages (warm)`,
     );
-    {
-      const single = await cluster.serve("all", { ...sqliteEnv, ...noCache });
-      try {
-        crawl.sqlite = await coldThenWarm(1, () =>
-          crawlRun(single, sqliteKey, site.url, pages, {
-            roots: { ...services, site: site.pid, siphon: single.proc.pid },
-            crawls,
-          }),
-        );
-      } finally {
-        await single.stop();
+    // The single process stays up through the part: its warm crawls take turns with each hosted
+    // setup's, so that a slow or fast phase of the machine (they last minutes) hits both alike.
+    const single = await cluster.serve("all", { ...sqliteEnv, ...noCache });
+    /** Warm hosted / single-process CPU a page, the median of each setup's rounds taken in turn. */
+    const paired: Record<string, number> = {};
+    try {
+      const singleCrawl = () =>
+        crawlRun(single, sqliteKey, site.url, pages, {
+          roots: { ...services, site: site.pid, siphon: single.proc.pid },
+          crawls,
+        });
+      crawl.sqlite = await coldThenWarm(1, singleCrawl);
+      say(`  SQLite, one process   cold: ${brief(crawl.sqlite.cold)}`);
+      say(`                        warm: ${brief(crawl.sqlite.warm)}`);
+      for (const count of workerCounts) {
+        const name = `redis_${count}w`;
+        const rounds: { hosted: number; single: number }[] = [];
+        crawl[name] = await hosted(count, workerConcurrency, async (run) => {
+          const measured = await coldThenWarm(count, () => run(site, pages));
+          for (let r = 0; r < warmRounds; r++) {
+            const turn = { hosted: 0, single: 0 };
+            for (const side of r % 2 ? (["single", "hosted"] as const) : (["hosted", "single"] as const))
+              turn[side] = Number(
+                (side === "single" ? await singleCrawl() : await run(site, pages)).cpuMsPerPage,
+              );
+            rounds.push(turn);
+          }
+          return measured;
+        });
+        say(`  Redis, ${count} worker(s)    cold: ${brief(crawl[name].cold)}`);
+        say(`                        warm: ${brief(crawl[name].warm)}`);
+        if (rounds.length) {
+          const each = rounds.map((t) => t.hosted / t.single);
+          paired[name] = median(each);
+          say(
+            `                        warm, ${rounds.length} rounds in turn with the single process: hosted ${rounds.map((t) => t.hosted).join("/")} ms, single ${rounds.map((t) => t.single).join("/")} ms a page: ${round1(paired[name])}x (rounds ${round1(Math.min(...each))}-${round1(Math.max(...each))}x)`,
+          );
+        }
+        if (trips) say(`    ${JSON.stringify(crawl[name].warm)}`);
       }
+    } finally {
+      await single.stop();
     }
-    say(`  SQLite, one process   cold: ${brief(crawl.sqlite.cold)}`);
-    say(`                        warm: ${brief(crawl.sqlite.warm)}`);
-    for (const count of workerCounts) {
-      const name = `redis_${count}w`;
-      crawl[name] = await hosted(count, workerConcurrency, (run) =>
-        coldThenWarm(count, () => run(site, pages)),
-      );
-      say(`  Redis, ${count} worker(s)    cold: ${brief(crawl[name].cold)}`);
-      say(`                        warm: ${brief(crawl[name].warm)}`);
-      if (trips) say(`    ${JSON.stringify(crawl[name].warm)}`);
-    }
+    results.pairedWarmRatio = paired;
     const ms = (name: string, when: "cold" | "warm", field = "cpuMsPerPage") =>
       Number(crawl[name]?.[when][field]);
+    const ratioOf = (count: number, when: "cold" | "warm") =>
+      when === "warm" && paired[`redis_${count}w`] !== undefined
+        ? (paired[`redis_${count}w`] as number)
+        : ms(`redis_${count}w`, when) / ms("sqlite", when);
     const ratios = (when: "cold" | "warm") =>
-      workerCounts.map((c) => `${c}w ${round1(ms(`redis_${c}w`, when) / ms("sqlite", when))}x`).join(", ");
+      workerCounts.map((c) => `${c}w ${round1(ratioOf(c, when))}x`).join(", ");
     const last = `redis_${workerCounts.at(-1)}w`;
     const first = `redis_${workerCounts[0]}w`;
     const worstDeployed = Math.max(
@@ -279,7 +309,7 @@ try {
     results.planPagesPerSecondPerCore = Math.floor(1000 / worstDeployed);
     say(`  CPU a page, hosted / SQLite, warm: ${ratios("warm")}; cold: ${ratios("cold")}`);
     say(
-      `  CPU a page, ${workerCounts.at(-1)} workers / ${workerCounts[0]}: warm ${round1(ms(last, "warm") / ms(first, "warm"))}x, cold ${round1(ms(last, "cold") / ms(first, "cold"))}x`,
+      `  CPU a page, ${workerCounts.at(-1)} workers / ${workerCounts[0]}: warm ${round1(ratioOf(workerCounts.at(-1) as number, "warm") / ratioOf(workerCounts[0] as number, "warm"))}x (of their ratios to the single process), cold ${round1(ms(last, "cold") / ms(first, "cold"))}x`,
     );
     say(
       `  plan for ${results.planPagesPerSecondPerCore} pages/s per core (siphon, Redis and PostgreSQL together: ${worstDeployed} ms of CPU a page at worst, warm, the site and this driver left out)`,

@@ -1,9 +1,14 @@
 import { expect, test } from "bun:test";
+import { LOCAL_ACCOUNT_ID } from "../../auth/principal.ts";
 import { loadConfig } from "../../config.ts";
 import type { FetchEngine } from "../../fetch/types.ts";
-import type { Engines } from "../../pipeline/engines.ts";
+import { createEngines, type Engines } from "../../pipeline/engines.ts";
+import { CrawlBody } from "../../schemas/jobs.ts";
+import { validate } from "../../schemas/validate.ts";
 import { openSqliteStore } from "../../store/sqlite.ts";
-import type { JobRecord } from "../../store/types.ts";
+import type { JobRecord, Store } from "../../store/types.ts";
+import { startJobRunner } from "../index.ts";
+import { submitCrawl } from "../submit.ts";
 import { openPageRun } from "./pages.ts";
 import type { JobContext } from "./types.ts";
 
@@ -52,3 +57,63 @@ test("a page job starts the extraction threads as it opens, with a queue too", a
   }
   await store.close();
 });
+
+test("a crawl reads its frontier a few pools at a time, not once a page, and fetches every page once", async () => {
+  const hits = new Map<string, number>();
+  const site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      if (path === "/robots.txt") return new Response("", { status: 404 });
+      const links =
+        path === "/" ? Array.from({ length: 60 }, (_, i) => `<a href="/p/${i}">page ${i}</a>`).join(" ") : "";
+      return new Response(
+        `<html><head><title>${path}</title></head><body><main><h1>${path}</h1><p>${"Words of the page. ".repeat(20)}</p>${links}</main></body></html>`,
+        { headers: { "content-type": "text/html" } },
+      );
+    },
+  });
+  const config = loadConfig({ DISABLE_SSRF_PROTECTION: "true", SIPHON_CACHE: "false" });
+  const store = openSqliteStore(":memory:");
+  let reads = 0;
+  const counted: Store = {
+    ...store,
+    jobs: {
+      ...store.jobs,
+      pending: (id, limit) => {
+        reads++;
+        return store.jobs.pending(id, limit);
+      },
+    },
+  };
+  const engines = createEngines(config);
+  const runner = startJobRunner(config, counted, engines);
+  try {
+    const input = validate(CrawlBody, { url: `${site.url.href}`, limit: 61, maxDepth: 1, maxConcurrency: 5 });
+    const job = await submitCrawl(
+      input,
+      { accountId: LOCAL_ACCOUNT_ID },
+      { store: counted, config, now: Date.now() },
+    );
+    runner.submit(job.id);
+    let state = await store.jobs.get(job.id);
+    for (let i = 0; i < 500 && (state?.status === "queued" || state?.status === "processing"); i++) {
+      await Bun.sleep(20);
+      state = await store.jobs.get(job.id);
+    }
+    expect(state).toMatchObject({ status: "completed", completed: 61 });
+    // Every page once (robots.txt, llms.txt and the sitemap are read besides).
+    const pages = [...hits].filter(([path]) => path === "/" || path.startsWith("/p/"));
+    expect(pages.length).toBe(61);
+    expect(pages.filter(([, n]) => n !== 1)).toEqual([]);
+    // One read a page would be 61 or more; read ahead, a read serves about four pools of five.
+    expect(reads).toBeLessThan(20);
+  } finally {
+    await runner.close();
+    await engines.close();
+    await store.close();
+    site.stop(true);
+  }
+}, 30_000);

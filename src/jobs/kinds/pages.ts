@@ -18,6 +18,8 @@ export interface JobRun {
 
 /** Pending items read at most when looking past busy hosts for one that may start. */
 const FRONTIER_WINDOW = 200;
+/** Pending items read at once, in pools: a read serves a few pools' worth of pages. */
+const READ_AHEAD = 4;
 /** A page the store could not record is taken again after this pause. */
 const STORE_RETRY_MS = 1_000;
 
@@ -145,22 +147,36 @@ export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
   await ctx.progress();
   // A pool, not rounds: when one page finishes the next starts, so a slow page never idles the other slots.
   const inFlight = new Map<string, Promise<void>>();
+  /** Starts what `items` may start now (in order, within the hosts' limits); answers the rest. */
+  const startSome = (items: JobItem[]): JobItem[] => {
+    const taken = new Set(hosts.take(items, parallel - inFlight.size));
+    for (const it of taken) {
+      const work = runPage(it.url, it.depth).finally(() => {
+        inFlight.delete(it.url);
+        hosts.finished(it.url);
+      });
+      inFlight.set(it.url, work);
+    }
+    return taken.size ? items.filter((it) => !taken.has(it)) : items;
+  };
+  /**
+   * Pending items read ahead of need, in frontier order, none in flight: a page started from here
+   * spares a read of the frontier (on PostgreSQL a round trip a page). Pages found meanwhile wait
+   * behind them (a shallower page found late among them too); the frontier is read again once
+   * they run out or wait on busy hosts.
+   */
+  let ahead: JobItem[] = [];
   while (!signal.aborted) {
     let waiting: JobItem[] = [];
     if (inFlight.size < parallel) {
-      // A small window first; a wider one when busy hosts hold the front of the frontier.
-      for (const size of [parallel + inFlight.size, FRONTIER_WINDOW + inFlight.size]) {
-        const pending = await store.jobs.pending(id, size);
-        waiting = pending.filter((it) => !inFlight.has(it.url));
-        for (const it of hosts.take(waiting, parallel - inFlight.size)) {
-          const work = runPage(it.url, it.depth).finally(() => {
-            inFlight.delete(it.url);
-            hosts.finished(it.url);
-          });
-          inFlight.set(it.url, work);
+      waiting = ahead = startSome(ahead);
+      // A window a few times the pool first; a wider one when busy hosts hold the front of the frontier.
+      if (inFlight.size < parallel)
+        for (const size of [READ_AHEAD * parallel + inFlight.size, FRONTIER_WINDOW + inFlight.size]) {
+          const pending = await store.jobs.pending(id, size);
+          waiting = ahead = startSome(pending.filter((it) => !inFlight.has(it.url)));
+          if (inFlight.size >= parallel || pending.length < size) break;
         }
-        if (inFlight.size >= parallel || pending.length < size) break;
-      }
       if (inFlight.size === 0 && waiting.length === 0) break;
     }
     const wait = hosts.waitMs(waiting);

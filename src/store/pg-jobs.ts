@@ -125,12 +125,16 @@ export function frontierQuery(db: BunSQLDatabase, jobId: string, limit: number) 
  * on the locked row, so a row another worker finished meanwhile is skipped.
  */
 export function finishStatement(jobId: string, items: FinishRow[], at: number) {
+  // Each value is a parameter of its own: a page's result (JSON text of ~10 KB) sent inside one
+  // JSON document of the batch was escaped twice and parsed by the server, which cost the statement
+  // two to four times its CPU (measured alone: 400-890 us against 170-180 us of backend CPU a page).
+  const rows = items.map(
+    (it, n) =>
+      sql`(${it.url}::text, ${it.state}::text, ${it.data}::text, ${it.error}::text, ${it.credits}::bigint, ${n + 1}::int)`,
+  );
   return sql`
-    WITH given AS (
-      SELECT x.url, x.state, x.data, x.error, x.credits, x.n
-      FROM ROWS FROM (json_to_recordset(${JSON.stringify(items)}::text::json)
-        AS (url text, state text, data text, error text, credits bigint))
-        WITH ORDINALITY AS x(url, state, data, error, credits, n)
+    WITH given (url, state, data, error, credits, n) AS (
+      VALUES ${sql.join(rows, sql`, `)}
     ), item AS (
       SELECT i.id, g.state, g.data, g.error, g.credits, g.n
       FROM given g

@@ -103,10 +103,14 @@ describe.skipIf(!postgresBin())("pages finished by several workers at once on Po
     expect((await store.jobs.get("crawl_1"))?.total).toBe(n + 100);
   }, 60_000);
 
-  test("a page's result is stored compressed with lz4 (cheaper to write than pglz) and read back whole", async () => {
+  test("a page's result is stored compressed with lz4 (cheaper to write than pglz) and read back whole, every character as it was", async () => {
     const [store] = stores as [Store];
     await store.jobs.create(job("crawl_lz4"), urls("z", 1));
-    const markdown = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} of a long page.`).join("\n\n");
+    // Quotes, backslashes, newlines, a NUL and characters outside the BMP come back as they were.
+    const markdown = Array.from(
+      { length: 400 },
+      (_, i) => `Paragraph ${i} of a "long" page \\ with \u0000 and ü 🌊 {"x": [1]}.`,
+    ).join("\n\n");
     await store.jobs.finishItem("crawl_lz4", "https://a.example/z0", {
       state: "done",
       data: { markdown },

@@ -17,6 +17,11 @@ export interface JobEventBus {
   changed(id: string): Promise<void>;
   /** Follows a job's events; returns the unsubscribe function. */
   subscribe(id: string, listener: (event: JobEvent) => void): () => void;
+  /**
+   * Sends the job's events this process still holds (a bus may gather page events for a moment)
+   * ahead of anything it sends after: a worker calls it before it reports a page of the queue done.
+   */
+  flush?(id: string): void;
   close(): Promise<void>;
 }
 

@@ -14,9 +14,16 @@ const RESYNC_EVERY_MS = 5_000;
  * Most often a process publishes a job's tick, ms. A tick only says "read the counters again",
  * and the last change is always published: a follower's progress is at most this late, while a
  * crawl of hundreds of pages a second no longer costs a PUBLISH (and a read in every following
- * process) per page. Page and done events are published as they happen.
+ * process) per page.
  */
 const TICK_EVERY_MS = 100;
+/**
+ * Longest a process holds a job's page events before it publishes them together (one message, a
+ * JSON array): a PUBLISH a page was about a tenth of a worker's event loop. Any other event of the job
+ * (done, cancelled) goes after the held ones, and a worker sends a queued page's events before it
+ * reports the page done, so a follower still gets every page before done.
+ */
+const PAGES_EVERY_MS = 100;
 
 type Listener = (event: JobEvent) => void;
 
@@ -77,13 +84,14 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
     const id = channel.slice(CHANNEL.length);
     if (!listeners.has(id)) return;
     if (message === TICK) return refresh(id);
-    let event: JobEvent;
+    let event: JobEvent | JobEvent[];
     try {
-      event = JSON.parse(message) as JobEvent;
+      event = JSON.parse(message) as JobEvent | JobEvent[];
     } catch {
       return;
     }
-    deliver(id, event);
+    if (Array.isArray(event)) for (const one of event) deliver(id, one);
+    else deliver(id, event);
   });
   // Messages sent while the connection was down are gone: followers get the job as stored.
   sub.on("ready", () => {
@@ -101,9 +109,29 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
   const publish = (id: string, message: string) => {
     void redis.run((r) => r.publish(CHANNEL + id, message)).catch(() => {});
   };
+  /** Page events held per job, published together every PAGES_EVERY_MS. */
+  const held = new Map<string, { events: JobEvent[]; timer: ReturnType<typeof setTimeout> }>();
+  const flush = (id: string) => {
+    const pages = held.get(id);
+    if (!pages) return;
+    held.delete(id);
+    clearTimeout(pages.timer);
+    publish(id, JSON.stringify(pages.events));
+  };
 
   return {
-    emit: (id, event) => publish(id, JSON.stringify(event)),
+    emit(id, event) {
+      if (event.type !== "page") {
+        flush(id);
+        return publish(id, JSON.stringify(event));
+      }
+      const pages = held.get(id);
+      if (pages) return void pages.events.push(event);
+      const timer = setTimeout(() => flush(id), PAGES_EVERY_MS);
+      timer.unref?.();
+      held.set(id, { events: [event], timer });
+    },
+    flush,
     async changed(id) {
       const now = Date.now();
       const tick = ticks.get(id);
@@ -143,6 +171,7 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
       };
     },
     async close() {
+      for (const id of [...held.keys()]) flush(id);
       clearInterval(resync);
       for (const tick of ticks.values()) clearTimeout(tick.timer);
       listeners.clear();

@@ -307,6 +307,8 @@ export async function createQueuedRunner(
       return;
     }
     await processItem(run, pageUrl, depth);
+    // The page's event goes out before the page is reported done: the job's done event comes later.
+    events.flush?.(id);
     // Followers hear of the page from its coordinator, which ticks once it hears the page is done.
     if (cached.held.reason === "shutdown") await handBack(entry, token);
   }

@@ -191,6 +191,52 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
       for (const c of connections) await c.close();
     }
   }, 30_000);
+
+  test("a job's page events go out together, a few a message, every one before the job's done event", async () => {
+    const connections = [new RedisConnection(redis.url()), new RedisConnection(redis.url())];
+    for (const c of connections) await c.open();
+    const [worker, api] = await Promise.all(connections.map((c) => redisEventBus(c, store)));
+    if (!worker || !api) throw new Error("no bus");
+    const wire = new Redis(redis.url());
+    let published = 0;
+    await wire.subscribe(`${KEY_PREFIX}job-events:crawl_3`);
+    wire.on("message", () => published++);
+    try {
+      const events: JobEvent[] = [];
+      const unsubscribe = api.subscribe("crawl_3", (event) => events.push(event));
+      await Bun.sleep(100);
+      const pages = 40;
+      // A worker finishing a page every few milliseconds, then the job ending at once after the last.
+      for (let i = 0; i < pages; i++) {
+        worker.emit("crawl_3", { type: "page", url: `https://a.example/r${i}`, title: `r${i}` });
+        await Bun.sleep(2);
+      }
+      worker.emit("crawl_3", { type: "done", status: "completed", completed: pages, total: pages });
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline && events.at(-1)?.type !== "done") await Bun.sleep(20);
+      unsubscribe();
+      // Every page, in order, then done.
+      expect(events.map((e) => (e.type === "page" ? e.url : e.type))).toEqual([
+        ...Array.from({ length: pages }, (_, i) => `https://a.example/r${i}`),
+        "done",
+      ]);
+      // About one message a tenth of a second (the 40 pages take about that long), not one a page.
+      expect(published).toBeLessThan(10);
+      // A worker's flush sends what it holds at once: the page is out before it reports it done.
+      const late: JobEvent[] = [];
+      const off = api.subscribe("crawl_3", (event) => late.push(event));
+      await Bun.sleep(100);
+      worker.emit("crawl_3", { type: "page", url: "https://a.example/last", title: "last" });
+      worker.flush?.("crawl_3");
+      await Bun.sleep(40);
+      off();
+      expect(late.map((e) => e.type)).toEqual(["page"]);
+    } finally {
+      wire.disconnect();
+      await Promise.all([worker.close(), api.close()]);
+      for (const c of connections) await c.close();
+    }
+  }, 30_000);
 });
 
 describe("a worker's read of an account's weekly quota", () => {

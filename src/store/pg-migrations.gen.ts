@@ -98,11 +98,11 @@ export const PG_MIGRATIONS: (MigrationMeta & { tag: string })[] = [
   },
   {
     "sql": [
-      "-- Page-sized values (a page's result, a cached page, a snapshot's markdown) are compressed with\n-- lz4 rather than pglz where the server was built with it (PostgreSQL 14 and later): pglz cost a\n-- crawled page's finish a sixth to a third of its CPU. Values already stored stay as they are.\nDO $$\nBEGIN\n  IF EXISTS (\n    SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)\n  ) THEN\n    ALTER TABLE \"job_items\" ALTER COLUMN \"data\" SET COMPRESSION lz4;\n    ALTER TABLE \"jobs\" ALTER COLUMN \"result\" SET COMPRESSION lz4;\n    ALTER TABLE \"cache_entries\" ALTER COLUMN \"value\" SET COMPRESSION lz4;\n    ALTER TABLE \"cache_entries\" ALTER COLUMN \"body\" SET COMPRESSION lz4;\n    ALTER TABLE \"page_snapshots\" ALTER COLUMN \"markdown\" SET COMPRESSION lz4;\n    ALTER TABLE \"watches\" ALTER COLUMN \"baseline\" SET COMPRESSION lz4;\n    ALTER TABLE \"watch_checks\" ALTER COLUMN \"diff\" SET COMPRESSION lz4;\n  END IF;\nEND $$;\n"
+      "-- Page-sized values (a page's result, a cached page, a snapshot's markdown) are compressed with\n-- lz4 rather than pglz where the server was built with it (PostgreSQL 14 and later): pglz cost a\n-- crawled page's finish a sixth to a third of its CPU. Values already stored stay as they are.\n-- The statements run through EXECUTE: SET COMPRESSION is a syntax error before PostgreSQL 14,\n-- which would fail the whole block when it is compiled, whatever the condition says.\nDO $$\nBEGIN\n  IF EXISTS (\n    SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)\n  ) THEN\n    EXECUTE 'ALTER TABLE \"job_items\" ALTER COLUMN \"data\" SET COMPRESSION lz4';\n    EXECUTE 'ALTER TABLE \"jobs\" ALTER COLUMN \"result\" SET COMPRESSION lz4';\n    EXECUTE 'ALTER TABLE \"cache_entries\" ALTER COLUMN \"value\" SET COMPRESSION lz4';\n    EXECUTE 'ALTER TABLE \"cache_entries\" ALTER COLUMN \"body\" SET COMPRESSION lz4';\n    EXECUTE 'ALTER TABLE \"page_snapshots\" ALTER COLUMN \"markdown\" SET COMPRESSION lz4';\n    EXECUTE 'ALTER TABLE \"watches\" ALTER COLUMN \"baseline\" SET COMPRESSION lz4';\n    EXECUTE 'ALTER TABLE \"watch_checks\" ALTER COLUMN \"diff\" SET COMPRESSION lz4';\n  END IF;\nEND $$;\n"
     ],
     "bps": true,
     "folderMillis": 1795955341319,
-    "hash": "7fe9468e2551f8d0ae1bcc71e2384230c5203207b281546f7ebc5ce4d7f8e357",
+    "hash": "39ecc2de2908c816929e3eae57bb646b47128a4c45fe65bd1399f88b7e59f2df",
     "tag": "0007_lz4_toast"
   }
 ];

@@ -23,7 +23,7 @@ const TICK_EVERY_MS = 100;
  * (done, cancelled) goes after the held ones, and a worker sends a queued page's events before it
  * reports the page done, so a follower still gets every page before done.
  */
-const PAGES_EVERY_MS = 100;
+export const PAGES_EVERY_MS = 100;
 
 type Listener = (event: JobEvent) => void;
 

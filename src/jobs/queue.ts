@@ -11,7 +11,7 @@ import { serverRunnerDeps } from "./index.ts";
 import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
 import { createPageRuns, type Held, held, stop, withQuotaReadKept } from "./queue-held.ts";
-import { redisEventBus } from "./queue-redis-events.ts";
+import { PAGES_EVERY_MS, redisEventBus } from "./queue-redis-events.ts";
 import { createJobExecutor, type JobRunner, type RunnerDeps, within } from "./runner.ts";
 
 /** What a `siphon serve` process runs: HTTP only, jobs only, or both. */
@@ -115,7 +115,9 @@ export async function createQueuedRunner(
   const enqueue = (id: string) =>
     jobsQueue.add("run", { id }, { jobId: id, removeOnComplete: true, removeOnFail: true });
   const cancel = async (id: string) => {
-    const { cancelled, status } = await executor.cancel(id);
+    // The processes running the job's pages send the page events they hold when they hear of the
+    // cancel; its done event comes once they could have, so a follower gets those pages first.
+    const { cancelled, status } = await executor.cancel(id, { doneAfterMs: PAGES_EVERY_MS + 50 });
     if (cancelled) await redis.run((r) => r.publish(CONTROL, id)).catch(() => {});
     return status;
   };
@@ -170,6 +172,7 @@ export async function createQueuedRunner(
   await control.subscribe(CONTROL).catch(() => {});
   control.on("message", (channel: string, message: string) => {
     if (channel !== CONTROL) return pageDone(message);
+    events.flush?.(message);
     const work = coordinating.get(message);
     if (work) stop(work, "cancel");
     pageRuns.cancel(message);
@@ -222,9 +225,18 @@ export async function createQueuedRunner(
    * once it finished, failed, or its entry is gone.
    */
   const dispatch =
-    (id: string, signal: AbortSignal): JobContext["dispatch"] =>
-    (pageUrl, depth, here) =>
-      local < budget - 1 && local + taken < budget ? runHere(here) : queuePage(id, signal, pageUrl, depth);
+    (id: string, signal: AbortSignal, resumed: boolean): JobContext["dispatch"] =>
+    (pageUrl, depth, here) => {
+      const roomHere = () => local < budget - 1 && local + taken < budget;
+      if (!roomHere()) return queuePage(id, signal, pageUrl, depth);
+      if (!resumed) return runHere(here);
+      // Taken over from another coordinator (shut down, lost): a page it queued may still be in the
+      // queue, to run there; waiting on that entry (queuePage adds nothing then) runs the page once.
+      return pagesQueue.getJob(pageEntryId(id, pageUrl)).then(
+        (entry) => (!entry && roomHere() ? runHere(here) : queuePage(id, signal, pageUrl, depth)),
+        () => queuePage(id, signal, pageUrl, depth),
+      );
+    };
 
   const queuePage = (id: string, signal: AbortSignal, pageUrl: string, depth: number) =>
     new Promise<void>((resolve) => {
@@ -266,8 +278,10 @@ export async function createQueuedRunner(
     coordinating.set(id, work);
     await control.subscribe(PAGES_DONE + id).catch(() => {});
     try {
+      // A job already processing was started by another coordinator, whose queued pages may remain.
+      const resumed = (await deps.store.jobs.get(id))?.status === "processing";
       await executor.run(id, work.abort.signal, {
-        dispatch: dispatch(id, work.abort.signal),
+        dispatch: dispatch(id, work.abort.signal, resumed),
         // The pages run here read the quota as those taken from the queue do.
         adapt: (ctx) => withQuotaReadKept(ctx),
       });

@@ -71,8 +71,15 @@ export interface JobExecutor {
   fail(id: string, raw: unknown): Promise<void>;
   /** The context of a processing job, for running one of its units here (a page, on a worker). */
   context(job: JobRecord, signal: AbortSignal): JobContext;
-  /** Moves a queued or processing job to cancelled and tells its followers; false when it was not. */
-  cancel(id: string): Promise<{ cancelled: boolean; status: JobStatus | null }>;
+  /**
+   * Moves a queued or processing job to cancelled and tells its followers; false when it was not.
+   * `doneAfterMs`: the done event waits that long (a queue lets other processes send the page
+   * events they hold first).
+   */
+  cancel(
+    id: string,
+    options?: { doneAfterMs?: number },
+  ): Promise<{ cancelled: boolean; status: JobStatus | null }>;
   /** Forgets what the executor kept for a job this process no longer runs (its webhook order). */
   forget(id: string): void;
   setPageView(surface: JobSurface["name"], view: PageView): void;
@@ -202,6 +209,9 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
       end = { status: "failed", error: toSiphonError(raw).message };
     }
     if (!end || signal.aborted) return;
+    // Page events this process holds go out before the job reads as ended anywhere: a follower
+    // that reads the ended job (a tick, a resync) ends its stream there.
+    events.flush?.(id);
     const counts = (await deps.store.jobs.get(id)) as JobRecord;
     const at = now();
     const ended = await deps.store.jobs.transition(
@@ -243,7 +253,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
     run,
     fail,
     context: (job, signal) => context(job, false, signal),
-    async cancel(id) {
+    async cancel(id, options = {}) {
       const before = await deps.store.jobs.get(id);
       if (!before) return { cancelled: false, status: null };
       const at = now();
@@ -255,13 +265,17 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
         at,
       );
       const job = await deps.store.jobs.get(id);
-      if (cancelled && job)
-        emit(id, {
-          type: "done",
-          status: "cancelled",
-          completed: finishedCount(job),
-          total: job.total,
-        });
+      if (cancelled && job) {
+        const done = () =>
+          emit(id, {
+            type: "done",
+            status: "cancelled",
+            completed: finishedCount(job),
+            total: job.total,
+          });
+        if (options.doneAfterMs) setTimeout(done, options.doneAfterMs).unref?.();
+        else done();
+      }
       return { cancelled, status: job?.status ?? null };
     },
     forget(id) {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { Redis } from "ioredis";
 import type { JobContext, JobEvent } from "../../src/jobs/kinds/types.ts";
+import type { JobEventBus } from "../../src/jobs/queue-events.ts";
 import { withQuotaReadKept } from "../../src/jobs/queue-held.ts";
 import { redisEventBus } from "../../src/jobs/queue-redis-events.ts";
 import { openPgStore } from "../../src/store/pg-store.ts";
@@ -143,17 +144,33 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  test("a follower in another process gets the last change of a job's counters, in one tick a tenth of a second at most", async () => {
+  /**
+   * A worker's and an API process's event buses, each on its own Redis connection, and how many
+   * messages a subscriber of the job's channel saw (what goes through Redis); closed after `use`.
+   */
+  async function twoBuses(
+    jobId: string,
+    use: (buses: { worker: JobEventBus; api: JobEventBus; published: () => number }) => Promise<void>,
+  ) {
     const connections = [new RedisConnection(redis.url()), new RedisConnection(redis.url())];
     for (const c of connections) await c.open();
     const [worker, api] = await Promise.all(connections.map((c) => redisEventBus(c, store)));
     if (!worker || !api) throw new Error("no bus");
-    // What goes through Redis, as any subscriber of the job's channel sees it.
     const wire = new Redis(redis.url());
     let published = 0;
-    await wire.subscribe(`${KEY_PREFIX}job-events:crawl_2`);
+    await wire.subscribe(`${KEY_PREFIX}job-events:${jobId}`);
     wire.on("message", () => published++);
     try {
+      await use({ worker, api, published: () => published });
+    } finally {
+      wire.disconnect();
+      await Promise.all([worker.close(), api.close()]);
+      for (const c of connections) await c.close();
+    }
+  }
+
+  test("a follower in another process gets the last change of a job's counters, in one tick a tenth of a second at most", async () => {
+    await twoBuses("crawl_2", async ({ worker, api, published }) => {
       const n = 100;
       await store.jobs.create(job("crawl_2"), urls("q", n));
       const events: JobEvent[] = [];
@@ -183,25 +200,13 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
       unsubscribe();
       expect(last()).toEqual({ type: "progress", status: "processing", completed: n, total: n });
       // One tick a tenth of a second at most, where each page used to publish one.
-      expect(published).toBeLessThanOrEqual(Math.ceil(took / 100) + 4);
-      expect(published).toBeLessThan(n / 2);
-    } finally {
-      wire.disconnect();
-      await Promise.all([worker.close(), api.close()]);
-      for (const c of connections) await c.close();
-    }
+      expect(published()).toBeLessThanOrEqual(Math.ceil(took / 100) + 4);
+      expect(published()).toBeLessThan(n / 2);
+    });
   }, 30_000);
 
   test("a job's page events go out together, a few a message, every one before the job's done event", async () => {
-    const connections = [new RedisConnection(redis.url()), new RedisConnection(redis.url())];
-    for (const c of connections) await c.open();
-    const [worker, api] = await Promise.all(connections.map((c) => redisEventBus(c, store)));
-    if (!worker || !api) throw new Error("no bus");
-    const wire = new Redis(redis.url());
-    let published = 0;
-    await wire.subscribe(`${KEY_PREFIX}job-events:crawl_3`);
-    wire.on("message", () => published++);
-    try {
+    await twoBuses("crawl_3", async ({ worker, api, published }) => {
       const events: JobEvent[] = [];
       const unsubscribe = api.subscribe("crawl_3", (event) => events.push(event));
       await Bun.sleep(100);
@@ -221,7 +226,7 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
         "done",
       ]);
       // About one message a tenth of a second (the 40 pages take about that long), not one a page.
-      expect(published).toBeLessThan(10);
+      expect(published()).toBeLessThan(10);
       // A worker's flush sends what it holds at once: the page is out before it reports it done.
       const late: JobEvent[] = [];
       const off = api.subscribe("crawl_3", (event) => late.push(event));
@@ -231,11 +236,7 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
       await Bun.sleep(40);
       off();
       expect(late.map((e) => e.type)).toEqual(["page"]);
-    } finally {
-      wire.disconnect();
-      await Promise.all([worker.close(), api.close()]);
-      for (const c of connections) await c.close();
-    }
+    });
   }, 30_000);
 });
 

@@ -23,7 +23,7 @@ const TICK_EVERY_MS = 100;
  * (done, cancelled) goes after the held ones, and a worker sends a queued page's events before it
  * reports the page done, so a follower still gets every page before done.
  */
-export const PAGES_EVERY_MS = 100;
+const PAGES_EVERY_MS = 100;
 
 type Listener = (event: JobEvent) => void;
 
@@ -121,6 +121,15 @@ export async function redisEventBus(redis: RedisConnection, store: Store): Promi
 
   return {
     emit(id, event) {
+      if (event.type === "done" && event.status === "cancelled") {
+        // A cancel comes from any process, while the processes running the job's pages hold
+        // their page events: they send them when they hear of the cancel, and its done follows
+        // once they could have, so a follower gets those pages first.
+        flush(id);
+        const message = JSON.stringify(event);
+        setTimeout(() => publish(id, message), PAGES_EVERY_MS + 50).unref?.();
+        return;
+      }
       if (event.type !== "page") {
         flush(id);
         return publish(id, JSON.stringify(event));

@@ -11,7 +11,7 @@ import { serverRunnerDeps } from "./index.ts";
 import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
 import { createPageRuns, type Held, held, stop, withQuotaReadKept } from "./queue-held.ts";
-import { PAGES_EVERY_MS, redisEventBus } from "./queue-redis-events.ts";
+import { redisEventBus } from "./queue-redis-events.ts";
 import { createJobExecutor, type JobRunner, type RunnerDeps, within } from "./runner.ts";
 
 /** What a `siphon serve` process runs: HTTP only, jobs only, or both. */
@@ -115,9 +115,7 @@ export async function createQueuedRunner(
   const enqueue = (id: string) =>
     jobsQueue.add("run", { id }, { jobId: id, removeOnComplete: true, removeOnFail: true });
   const cancel = async (id: string) => {
-    // The processes running the job's pages send the page events they hold when they hear of the
-    // cancel; its done event comes once they could have, so a follower gets those pages first.
-    const { cancelled, status } = await executor.cancel(id, { doneAfterMs: PAGES_EVERY_MS + 50 });
+    const { cancelled, status } = await executor.cancel(id);
     if (cancelled) await redis.run((r) => r.publish(CONTROL, id)).catch(() => {});
     return status;
   };
@@ -278,12 +276,14 @@ export async function createQueuedRunner(
     coordinating.set(id, work);
     await control.subscribe(PAGES_DONE + id).catch(() => {});
     try {
-      // A job already processing was started by another coordinator, whose queued pages may remain.
-      const resumed = (await deps.store.jobs.get(id))?.status === "processing";
       await executor.run(id, work.abort.signal, {
-        dispatch: dispatch(id, work.abort.signal, resumed),
-        // The pages run here read the quota as those taken from the queue do.
-        adapt: (ctx) => withQuotaReadKept(ctx),
+        // The pages run here read the quota as those taken from the queue do. A job that was
+        // processing already (not fresh) was started by another coordinator, whose queued pages
+        // may remain.
+        adapt: (ctx) => ({
+          ...withQuotaReadKept(ctx),
+          dispatch: dispatch(id, work.abort.signal, !ctx.fresh),
+        }),
       });
     } catch (raw) {
       // The store away: the job stays as it is and is enqueued again once it is back.

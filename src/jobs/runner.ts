@@ -63,32 +63,24 @@ export interface JobExecutor {
   readonly events: JobEventBus;
   /**
    * Runs a queued job, or picks up a processing one, to its end; returns early (recording nothing
-   * more) when `signal` aborts. `dispatch` sends each page of a page job to whichever worker takes
-   * it (JobContext.dispatch).
+   * more) when `signal` aborts. A queue adapts the job's context (`options.adapt`): where its pages
+   * run (JobContext.dispatch), its quota reads.
    */
   run(id: string, signal: AbortSignal, options?: RunOptions): Promise<void>;
   /** Ends a job failed when its run broke outside its kind (the store, loading the kind). */
   fail(id: string, raw: unknown): Promise<void>;
   /** The context of a processing job, for running one of its units here (a page, on a worker). */
   context(job: JobRecord, signal: AbortSignal): JobContext;
-  /**
-   * Moves a queued or processing job to cancelled and tells its followers; false when it was not.
-   * `doneAfterMs`: the done event waits that long (a queue lets other processes send the page
-   * events they hold first).
-   */
-  cancel(
-    id: string,
-    options?: { doneAfterMs?: number },
-  ): Promise<{ cancelled: boolean; status: JobStatus | null }>;
+  /** Moves a queued or processing job to cancelled and tells its followers; false when it was not. */
+  cancel(id: string): Promise<{ cancelled: boolean; status: JobStatus | null }>;
   /** Forgets what the executor kept for a job this process no longer runs (its webhook order). */
   forget(id: string): void;
   setPageView(surface: JobSurface["name"], view: PageView): void;
 }
 
-/** How a queue runs a job: where its pages go, and what its context keeps. */
+/** How a queue runs a job. */
 export interface RunOptions {
-  dispatch?: JobContext["dispatch"];
-  /** Adapts the job's context before its kind runs (a queue keeps its quota reads). */
+  /** Adapts the job's context before its kind runs: where its pages go, what it keeps. */
   adapt?: (ctx: JobContext) => JobContext;
 }
 
@@ -161,7 +153,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
     };
   }
 
-  function context(job: JobRecord, fresh: boolean, signal: AbortSignal, dispatch?: JobContext["dispatch"]) {
+  function context(job: JobRecord, fresh: boolean, signal: AbortSignal) {
     const id = job.id;
     const surface = surfaceOf(job);
     const ctx: JobContext = {
@@ -187,7 +179,6 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
           at: now(),
         }),
       log,
-      dispatch,
     };
     return ctx;
   }
@@ -198,7 +189,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
     if (job?.status !== "processing") return;
     const kind = await kindOf(job);
     if (fresh) notify(job, "started", { type: job.type });
-    const made = context(job, fresh, signal, options.dispatch);
+    const made = context(job, fresh, signal);
     const ctx = options.adapt ? options.adapt(made) : made;
     let end: JobEnd | null;
     try {
@@ -253,7 +244,7 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
     run,
     fail,
     context: (job, signal) => context(job, false, signal),
-    async cancel(id, options = {}) {
+    async cancel(id) {
       const before = await deps.store.jobs.get(id);
       if (!before) return { cancelled: false, status: null };
       const at = now();
@@ -265,17 +256,13 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
         at,
       );
       const job = await deps.store.jobs.get(id);
-      if (cancelled && job) {
-        const done = () =>
-          emit(id, {
-            type: "done",
-            status: "cancelled",
-            completed: finishedCount(job),
-            total: job.total,
-          });
-        if (options.doneAfterMs) setTimeout(done, options.doneAfterMs).unref?.();
-        else done();
-      }
+      if (cancelled && job)
+        emit(id, {
+          type: "done",
+          status: "cancelled",
+          completed: finishedCount(job),
+          total: job.total,
+        });
       return { cancelled, status: job?.status ?? null };
     },
     forget(id) {

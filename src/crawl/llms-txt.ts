@@ -68,15 +68,15 @@ export function parseLlmsTxt(text: string, url: string): LlmsTxt {
 }
 
 /**
- * Reads `origin`/llms.txt through `engine` (SSRF-checked, body limit): undefined when the site
- * has none (not 2xx, an HTML page, no H1) or it cannot be read. Never throws.
+ * Reads a site's text file at `url` (llms.txt, llms-full.txt) through `engine` (SSRF-checked,
+ * body limit, 10 s, at most 2 MB of text): undefined when it has none (not 2xx, not text, an HTML
+ * page) or it cannot be read. Never throws.
  */
-export async function loadLlmsTxt(
-  origin: string,
+export async function loadSiteText(
+  url: string,
   engine: FetchEngine,
   signal?: AbortSignal,
-): Promise<LlmsTxt | undefined> {
-  const url = `${origin}/llms.txt`;
+): Promise<{ url: string; text: string } | undefined> {
   try {
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
     const page = await engine.fetch(url, {
@@ -87,12 +87,25 @@ export async function loadLlmsTxt(
     const type = page.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() ?? "";
     if (type && !type.startsWith("text/")) return undefined;
     const text = decodeBody(page.body, page.headers["content-type"]).text.slice(0, MAX_CHARS);
-    if (/^\s*</.test(text)) return undefined;
-    const parsed = parseLlmsTxt(text, page.url);
-    return parsed.title ? parsed : undefined;
+    return /^\s*</.test(text) ? undefined : { url: page.url, text };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Reads `origin`/llms.txt (see loadSiteText): undefined when the site has none (also without an
+ * H1) or it cannot be read. Never throws.
+ */
+export async function loadLlmsTxt(
+  origin: string,
+  engine: FetchEngine,
+  signal?: AbortSignal,
+): Promise<LlmsTxt | undefined> {
+  const file = await loadSiteText(`${origin}/llms.txt`, engine, signal);
+  if (!file) return undefined;
+  const parsed = parseLlmsTxt(file.text, file.url);
+  return parsed.title ? parsed : undefined;
 }
 
 /** The page URL a markdown twin stands for: `a.html.md` -> `a.html`, `a/index.html.md` -> `a/`, `a.md` -> `a`. */

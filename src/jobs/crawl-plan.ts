@@ -1,4 +1,4 @@
-import { loadLlmsTxt, twinLookup } from "../crawl/llms-txt.ts";
+import { type LlmsTxt, loadLlmsTxt, twinLookup } from "../crawl/llms-txt.ts";
 import { normalizeUrl, sameSite } from "../crawl/normalize.ts";
 import { loadRobots } from "../crawl/robots.ts";
 import { collectSitemapUrls, sitemapUse } from "../crawl/sitemap.ts";
@@ -55,6 +55,8 @@ export async function planCrawl(
   engine: FetchEngine,
   userAgent: string,
   signal?: AbortSignal,
+  /** The start origin's llms.txt when the caller read it already (null: it has none). */
+  knownLlms?: LlmsTxt | null,
 ): Promise<CrawlPlan> {
   const start = new URL(input.url);
   const use = sitemapUse(input);
@@ -63,7 +65,11 @@ export async function planCrawl(
   const [robots, llms] = await Promise.all([
     input.ignoreRobotsTxt ? undefined : loadRobots(start.origin, engine, userAgent, { signal }),
     // The pages' markdown twins, when the site lists them and the crawl takes site markdown.
-    input.scrapeOptions?.siteMarkdown === false ? undefined : loadLlmsTxt(start.origin, engine, signal),
+    input.scrapeOptions?.siteMarkdown === false
+      ? undefined
+      : knownLlms !== undefined
+        ? (knownLlms ?? undefined)
+        : loadLlmsTxt(start.origin, engine, signal),
   ]);
   const decide = (raw: string): string | null => {
     const normal = normalizeUrl(raw);

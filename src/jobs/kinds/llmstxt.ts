@@ -1,4 +1,4 @@
-import { loadLlmsTxt } from "../../crawl/llms-txt.ts";
+import { loadLlmsTxt, loadSiteText } from "../../crawl/llms-txt.ts";
 import { buildLlmsFullTxt, buildLlmsTxt, type LlmsPage, siteTitle } from "../../llmstxt/build.ts";
 import { describePage } from "../../llmstxt/describe.ts";
 import { llmTargetOf } from "../../schemas/llm.ts";
@@ -16,23 +16,6 @@ interface CrawledPage {
   title?: string;
   markdown?: string;
   metadata?: { description?: string | null };
-}
-
-/** The site's own llms-full.txt, when it publishes one beside its llms.txt; else null. */
-async function siteFullText(ctx: JobContext, origin: string): Promise<string | null> {
-  const engine = await ctx.engines.get("simple");
-  try {
-    const page = await engine.fetch(`${origin}/llms-full.txt`, {
-      headers: { accept: "text/markdown, text/plain;q=0.9" },
-      signal: ctx.signal,
-    });
-    const type = page.headers["content-type"] ?? "";
-    if (page.status !== 200 || !/^text\/(plain|markdown|x-markdown)\b/i.test(type)) return null;
-    const text = new TextDecoder().decode(page.body);
-    return /^\s*</.test(text) ? null : text;
-  } catch {
-    return null;
-  }
 }
 
 /** Describes every page (the LLM's sentence, else the page's own description), a few at a time. */
@@ -80,14 +63,15 @@ async function describeAll(ctx: JobContext, input: LlmstxtInput, pages: CrawledP
 async function runLlmstxt(ctx: JobContext): Promise<JobEnd | null> {
   const input = ctx.job.input as LlmstxtInput;
   const origin = new URL(input.url).origin;
-  const own = await loadLlmsTxt(origin, await ctx.engines.get("simple"), ctx.signal);
+  const engine = await ctx.engines.get("simple");
+  const own = await loadLlmsTxt(origin, engine, ctx.signal);
   if (ctx.signal.aborted) return null;
   if (own && !input.regenerate) {
     const result: LlmstxtResult = {
       url: input.url,
       source: "site",
       llmsTxt: own.text,
-      llmsFullTxt: await siteFullText(ctx, origin),
+      llmsFullTxt: (await loadSiteText(`${origin}/llms-full.txt`, engine, ctx.signal))?.text ?? null,
       pages: own.links.length,
       descriptions: "page",
       existing: own.url,
@@ -95,7 +79,8 @@ async function runLlmstxt(ctx: JobContext): Promise<JobEnd | null> {
     if (ctx.signal.aborted) return null;
     return { status: "completed", result, completed: { source: "site", existing: own.url } };
   }
-  const end = await runPages(ctx);
+  // The crawl takes its pages' markdown twins from the llms.txt read above, not a second read.
+  const end = await runPages(ctx, own ?? null);
   if (end?.status !== "completed") return end;
   const job = await ctx.store.jobs.get(ctx.job.id);
   const items = job ? await allResults(ctx.store, job) : [];
@@ -109,9 +94,9 @@ async function runLlmstxt(ctx: JobContext): Promise<JobEnd | null> {
   if (ctx.signal.aborted) return null;
   const used = tokens.input + tokens.output;
   if (used) await ctx.charge(0, used);
-  const start = described.find((p) => p.url === input.url) ?? described[0];
-  const title = siteTitle(described, start?.url ?? input.url);
-  const home = pages.find((p) => p.url === start?.url);
+  // Sorted start page first: the first page is the start page when it was crawled.
+  const title = siteTitle(described, described[0]?.url ?? input.url);
+  const home = pages[0];
   const summary =
     home?.metadata?.description?.trim() ||
     extractiveSummary(home?.markdown ?? "", 1) ||

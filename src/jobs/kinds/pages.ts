@@ -1,4 +1,5 @@
 import { HostScheduler, hostKey } from "../../crawl/hosts.ts";
+import type { LlmsTxt } from "../../crawl/llms-txt.ts";
 import { toSiphonError } from "../../errors.ts";
 import type { JobItem } from "../../store/types.ts";
 import { type CrawlPlan, planCrawl } from "../crawl-plan.ts";
@@ -36,15 +37,18 @@ const sleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-/** What every page of a page job needs: its spec and, for a crawl, its plan (robots.txt, scope). */
-export async function openPageRun(ctx: JobContext): Promise<JobRun> {
+/**
+ * What every page of a page job needs: its spec and, for a crawl, its plan (robots.txt, scope;
+ * `llms`: the start origin's llms.txt when the caller read it already, null when it has none).
+ */
+export async function openPageRun(ctx: JobContext, llms?: LlmsTxt | null): Promise<JobRun> {
   // Pages run here (with a queue too: a coordinating worker runs its job's pages while it has
   // room): the threads load while robots.txt and the first page are fetched.
   ctx.engines.startExtraction?.();
   const spec = await jobSpec(ctx.job, { config: ctx.config, pageView: ctx.pageView });
   const engine = await ctx.engines.get("simple");
   const plan = spec.crawl
-    ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, ctx.signal).catch(() => undefined)
+    ? await planCrawl(spec.crawl, engine, ctx.config.userAgent, ctx.signal, llms).catch(() => undefined)
     : undefined;
   return { ctx, spec, plan, queued: new Set() };
 }
@@ -109,10 +113,10 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
  * Crawl, batch and extract: a pool over the job's stored URL items. Every page's outcome is stored as
  * it finishes, so a resumed job fetches only what was still pending.
  */
-export async function runPages(ctx: JobContext): Promise<JobEnd | null> {
+export async function runPages(ctx: JobContext, llms?: LlmsTxt | null): Promise<JobEnd | null> {
   const { job, signal, store } = ctx;
   const id = job.id;
-  const jobRun = await openPageRun(ctx);
+  const jobRun = await openPageRun(ctx, llms);
   const { spec, plan } = jobRun;
   // Sitemap URLs are one hop from the start, so they only join when the crawl may go a hop; with
   // sitemap "only" they are the whole crawl (its job starts with no item, so it seeds when it has none).

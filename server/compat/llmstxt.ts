@@ -5,7 +5,7 @@ import { validate } from "../../src/schemas/validate.ts";
 import type { JobRecord } from "../../src/store/types.ts";
 import type { Guard } from "../guard.ts";
 import { compatMetered, readFirecrawlBody } from "./http.ts";
-import type { JobDeps } from "./job-view.ts";
+import { expiresAt, type JobDeps } from "./job-view.ts";
 
 /** Firecrawl's v1 llmstxt body: the SDK's generateLLMsText(url, {maxUrls, showFullText, cache}). */
 const FirecrawlLlmstxtBody = T.Object({
@@ -51,7 +51,7 @@ export function startFirecrawlLlmstxt(
  * {llmstxt, llmsfulltxt}, expiresAt, error?}` (queued is processing; cancelled is failed).
  * llmsfulltxt is always given (Firecrawl's showFullText only shortens the answer).
  */
-export function firecrawlLlmstxtPoll(job: JobRecord): Record<string, unknown> {
+export function firecrawlLlmstxtPoll(guard: Guard, job: JobRecord): Record<string, unknown> {
   const status =
     job.status === "completed"
       ? "completed"
@@ -65,7 +65,7 @@ export function firecrawlLlmstxtPoll(job: JobRecord): Record<string, unknown> {
     success: true,
     status,
     data,
-    expiresAt: new Date(job.expiresAt ?? job.createdAt + 24 * 3_600_000).toISOString(),
+    expiresAt: expiresAt(guard, job),
   };
   if (job.status === "failed") answer.error = job.error ?? "The generation failed";
   if (job.status === "cancelled") answer.error = "The generation was cancelled";

@@ -114,7 +114,7 @@ export function firecrawlPoll(
   job: JobRecord,
   query: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  if (job.type === "llmstxt") return Promise.resolve(firecrawlLlmstxtPoll(job));
+  if (job.type === "llmstxt") return Promise.resolve(firecrawlLlmstxtPoll(guard, job));
   return job.type === "extract" ? extractPoll(guard, job) : pagesPoll(guard, request, job, query);
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
-import { MARKDOWN_AWARE_ACCEPT } from "./accept.ts";
+import { HTML_ACCEPT } from "./accept.ts";
 import { createHttpClient } from "./http-client.ts";
 import type { Resolver } from "./ssrf.ts";
 import type { EngineFetchOptions, FetchEngine, FetchedPage } from "./types.ts";
@@ -22,7 +22,7 @@ const ORIGIN_BOUND_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 function browserHeaders(userAgent: string): Record<string, string> {
   const headers: Record<string, string> = {
     "user-agent": userAgent,
-    accept: MARKDOWN_AWARE_ACCEPT,
+    accept: HTML_ACCEPT,
     "accept-language": "en-US,en;q=0.9",
     "accept-encoding": "gzip, deflate, br",
     "upgrade-insecure-requests": "1",

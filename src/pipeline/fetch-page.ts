@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
 import type { ExtractOptions } from "../extract/types.ts";
-import { HTML_ACCEPT } from "../fetch/accept.ts";
+import { HTML_ACCEPT, MARKDOWN_AWARE_ACCEPT } from "../fetch/accept.ts";
 import { acceptLanguage } from "../fetch/locale.ts";
 import type { EngineFetchOptions, EngineName, FetchedPage } from "../fetch/types.ts";
 import { parseTargetUrl } from "../fetch/url.ts";
@@ -215,9 +215,10 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   if (cacheOnly) throw nothingCached(target.href, cacheOnly);
 
   const headers = requestHeaders(input);
-  // The simple engine states markdown in its Accept unless the request or this step says otherwise
-  // (a caller's own Accept wins); the browser sends its own.
-  const plan = (accept = input.siteMarkdown ? undefined : HTML_ACCEPT): EscalationPlan => ({
+  // A page fetched for site markdown states markdown in its Accept, below HTML (the simple engine
+  // sends HTML's alone to everyone else: maps, sitemaps, robots.txt); a caller's own Accept wins,
+  // and the browser sends its own.
+  const plan = (accept = input.siteMarkdown ? MARKDOWN_AWARE_ACCEPT : HTML_ACCEPT): EscalationPlan => ({
     start,
     allowed: deps.config.escalation && !deps.httpOnly,
     extract,

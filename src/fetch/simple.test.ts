@@ -198,6 +198,11 @@ describe("simple engine: request headers", () => {
     expect(headers["sec-ch-ua"]).toContain('v="131"');
   });
 
+  test("asks for HTML alone by default: a map, sitemap or robots.txt read never invites markdown", async () => {
+    await engine.fetch(`${base}/echo`);
+    expect(seen.get("/echo")!.accept).not.toContain("markdown");
+  });
+
   test("caller headers are sent and win over the defaults, whatever their case", async () => {
     await engine.fetch(`${base}/echo`, {
       headers: { "X-Api-Key": "k1", "accept-language": "de-DE,de;q=0.9", "USER-AGENT": "MyBot/1.0" },

@@ -6,6 +6,7 @@
  * there and sane the fetch pipeline uses it as the page's markdown (`source: "site-markdown"`);
  * every other format still comes from the page.
  */
+import { decodeBody } from "../fetch/decode.ts";
 import type { FetchEngine, FetchedPage } from "../fetch/types.ts";
 import type { FetchResult } from "../schemas/fetch.ts";
 import type { ResolvedFormats } from "./formats.ts";
@@ -242,7 +243,8 @@ export async function fetchTwin(
   if (new URL(page.url).origin !== new URL(url).origin) return undefined;
   const type = page.headers["content-type"] ?? "";
   if (!isMarkdownType(type) && !/^\s*text\/plain\s*(;|$)/i.test(type)) return undefined;
-  const markdown = new TextDecoder().decode(page.body);
+  // In the charset the twin declares (or sniffed), as every other body is read.
+  const markdown = decodeBody(page.body, type).text;
   return saneSiteMarkdown(markdown, mainTextLength) ? { url: page.url, markdown } : undefined;
 }
 

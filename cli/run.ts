@@ -6,10 +6,11 @@
  */
 import { type CommandDef, defineCommand, runCommand } from "citty";
 import pkg from "../package.json";
+import { closest } from "../src/closest.ts";
 import { SiphonError } from "../src/errors.ts";
 import { PIPE_COLUMNS, renderHelp } from "./help.ts";
 import { colourFor, forStream, reportError, writeStdout } from "./output.ts";
-import { checkArgs, closest, resolved } from "./strict-args.ts";
+import { checkArgs, resolved } from "./strict-args.ts";
 
 export const commands: Record<string, () => Promise<CommandDef>> = {
   fetch: () => import("./commands/fetch.ts").then((m) => m.default as CommandDef),

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { defineCommand } from "citty";
+import { closest } from "../src/closest.ts";
 import { SiphonError } from "../src/errors.ts";
-import { checkArgs, closest, many } from "./strict-args.ts";
+import { checkArgs, many } from "./strict-args.ts";
 
 const crawl = defineCommand({
   args: {

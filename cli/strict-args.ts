@@ -29,8 +29,6 @@ export const takesMany = (arg: ArgDef): boolean => variadic.has(arg);
 
 const camel = (name: string) => name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-export { closest };
-
 /** " did you mean X?" when there is an X, else nothing. */
 const suggestion = (name: string | undefined, prefix = "") =>
   name ? `; did you mean ${prefix}${name}?` : "";

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { toSiphonError } from "../../src/errors.ts";
+import { describeStore } from "../../src/store/describe.ts";
 import { log, writeStdout } from "../output.ts";
 
 /** One check's outcome: what was checked, whether it passed, what was found, and what to do. */
@@ -35,7 +36,7 @@ async function chromium(config: Config, kind: "browser" | "stealth"): Promise<Ch
 }
 
 async function store(config: Config): Promise<Check> {
-  const what = config.databaseUrl ? "PostgreSQL" : `SQLite ${config.home}/siphon.db`;
+  const what = describeStore(config);
   try {
     const { openStore } = await import("../../src/store/index.ts");
     const { value: opened, ms } = await timed(() => openStore(config));

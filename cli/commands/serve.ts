@@ -4,6 +4,7 @@ import type { authModeOf } from "../../server/guard.ts";
 import type { Config } from "../../src/config.ts";
 import { SiphonError } from "../../src/errors.ts";
 import { type JobRunner, within } from "../../src/jobs/runner.ts";
+import { describeStore } from "../../src/store/describe.ts";
 import type { WatchScheduler, WatchService } from "../../src/watch/index.ts";
 import { type CliContext, openContext } from "../context.ts";
 import { log, setQuiet } from "../output.ts";
@@ -128,14 +129,7 @@ function startupSummary(
   const ssrf = config.disableSsrfProtection
     ? "OFF (DISABLE_SSRF_PROTECTION): the server fetches private and loopback addresses"
     : `on${config.ssrfAllow ? ` (allowed: ${config.ssrfAllow})` : ""}`;
-  let store = `SQLite ${config.home}/siphon.db`;
-  if (config.databaseUrl) {
-    try {
-      store = `PostgreSQL at ${new URL(config.databaseUrl).host}`;
-    } catch {
-      store = "PostgreSQL";
-    }
-  }
+  const store = describeStore(config);
   return [
     `auth ${authNote}`,
     `SSRF protection ${ssrf}`,

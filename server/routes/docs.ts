@@ -83,12 +83,13 @@ const wantsHtml = (request: Request) => {
 /** GET / and GET /docs with its assets: never metered, no key. */
 export function docsRoutes(version: string) {
   const page = docsPage(version);
+  const index = indexPage(version);
   return new Elysia({ name: "routes:docs" })
     .get(
       "/",
       ({ request }) =>
         wantsHtml(request)
-          ? new Response(indexPage(version), {
+          ? new Response(index, {
               headers: {
                 "content-type": "text/html; charset=utf-8",
                 "content-security-policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",

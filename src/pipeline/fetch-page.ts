@@ -313,6 +313,9 @@ async function fetchWithSiteMarkdown(
     return { attempt };
   const twin = announcedTwin(attempt.page, attempt.converted.html, deps.markdownTwin);
   if (!twin) return { attempt };
+  // The page's main text is measured while the twin is fetched.
+  const measuring = mainTextLength(attempt, deps.engines);
+  measuring.catch(() => {});
   const siteMarkdown = await fetchTwin(
     twin,
     await deps.engines.get("simple"),
@@ -321,7 +324,7 @@ async function fetchWithSiteMarkdown(
       signal: deps.signal,
       timeoutMs: Math.min(TWIN_TIMEOUT_MS, Math.max(1, Math.floor(deps.config.fetchTimeoutMs / 2))),
     },
-    await mainTextLength(attempt, deps.engines),
+    measuring,
   );
   return { attempt, siteMarkdown };
 }

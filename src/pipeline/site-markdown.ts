@@ -226,7 +226,8 @@ export async function fetchTwin(
   url: string,
   engine: FetchEngine,
   options: { headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number },
-  mainTextLength: number,
+  /** The page's main text length, or its measuring under way (it runs while the twin is fetched). */
+  mainTextLength: number | Promise<number>,
 ): Promise<SiteMarkdown | undefined> {
   let page: FetchedPage;
   try {
@@ -245,7 +246,7 @@ export async function fetchTwin(
   if (!isMarkdownType(type) && !/^\s*text\/plain\s*(;|$)/i.test(type)) return undefined;
   // In the charset the twin declares (or sniffed), as every other body is read.
   const markdown = decodeBody(page.body, type).text;
-  return saneSiteMarkdown(markdown, mainTextLength) ? { url: page.url, markdown } : undefined;
+  return saneSiteMarkdown(markdown, await mainTextLength) ? { url: page.url, markdown } : undefined;
 }
 
 /**

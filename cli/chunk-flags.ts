@@ -54,8 +54,7 @@ export function chunkEntry(a: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** `formats` with the chunks entry added (not a content format: `content` stays as it was). */
-export function withChunks(formats: unknown, entry: Record<string, unknown> | undefined): unknown {
-  if (!entry) return formats;
+export function withChunks(formats: unknown, entry: Record<string, unknown>): unknown {
   const list = Array.isArray(formats) ? [...formats] : [];
   return [...list, entry];
 }

@@ -17,6 +17,7 @@ import { defined } from "../browser-flags.ts";
 import { openContext } from "../context.ts";
 import { llmArgs, llmKeyOf } from "../llm-flags.ts";
 import { log, setQuiet, writeStdout } from "../output.ts";
+import { progressBar } from "../progress.ts";
 import { callApi, type Remote, remoteArgs, remoteOf } from "../remote.ts";
 import { many } from "../strict-args.ts";
 
@@ -88,16 +89,17 @@ async function remoteJob(remote: Remote, input: ExtractInput): Promise<ExtractJo
   const path = `/v1/extract/${id}`;
   const stop = () => void callApi(remote, "DELETE", path).catch(() => {});
   process.once("SIGINT", stop);
+  const bar = progressBar({});
   try {
     for (;;) {
       const poll = await callApi<ExtractJobPoll>(remote, "GET", `${path}?limit=1000`);
-      if (process.stderr.isTTY) process.stderr.write(`\r${poll.status} ${poll.completed}/${poll.total} `);
+      bar.update(poll.status, poll.completed, poll.total);
       if (isEnded(poll)) return poll;
       await Bun.sleep(200);
     }
   } finally {
     process.off("SIGINT", stop);
-    if (process.stderr.isTTY) process.stderr.write("\n");
+    bar.end();
   }
 }
 

@@ -10,6 +10,7 @@ import { defined } from "../browser-flags.ts";
 import { followJob, type JobHost } from "../job-follow.ts";
 import { type JobSource, type JobSummary, openJob, summaryLines } from "../job-show.ts";
 import { log, writeStdout } from "../output.ts";
+import { progressBar } from "../progress.ts";
 import { callApi, type Remote, remoteArgs, remoteOf } from "../remote.ts";
 import { schemaFlags, validateFlags } from "../schema-flags.ts";
 
@@ -65,12 +66,13 @@ const ended = (job: JobSummary) => isEnded(job as { status: JobStatus });
 /** Polls the job until it has ended, showing its progress on a terminal; Ctrl-C stops waiting, not the job. */
 async function untilEnded(source: JobSource, job: JobSummary): Promise<JobSummary> {
   let now = job;
+  const bar = progressBar({});
   while (!ended(now)) {
-    if (process.stderr.isTTY) process.stderr.write(`\r${now.status} ${now.completed}/${now.total} `);
+    bar.update(now.status, now.completed, now.total);
     await Bun.sleep(500);
     now = await source.summary();
   }
-  if (process.stderr.isTTY) process.stderr.write("\n");
+  bar.end();
   return now;
 }
 

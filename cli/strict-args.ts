@@ -53,15 +53,18 @@ function flagTable(args: ArgsDef): Map<string, Flag> {
 }
 
 /** The names to suggest from: each flag's long name (and --no-X where a boolean defaults to true). */
-function longNames(args: ArgsDef): string[] {
-  const names: string[] = [];
+/** A command's flags as typed (without the dashes): each named one, and --no-x for booleans on by default. */
+export function flagsOf(args: ArgsDef): { name: string; description: string }[] {
+  const flags: { name: string; description: string }[] = [];
   for (const [name, def] of Object.entries(args)) {
     if (def.type === "positional") continue;
-    names.push(name);
-    if (def.type === "boolean" && def.default === true) names.push(`no-${name}`);
+    flags.push({ name, description: def.description ?? "" });
+    if (def.type === "boolean" && def.default === true) flags.push({ name: `no-${name}`, description: "" });
   }
-  return names;
+  return flags;
 }
+
+const longNames = (args: ArgsDef): string[] => flagsOf(args).map((flag) => flag.name);
 
 const BOOLEAN_VALUES = new Set(["true", "false"]);
 

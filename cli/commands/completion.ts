@@ -2,7 +2,7 @@ import type { ArgsDef, CommandDef } from "citty";
 import { defineCommand } from "citty";
 import { SiphonError } from "../../src/errors.ts";
 import { writeStdout } from "../output.ts";
-import { resolved } from "../strict-args.ts";
+import { flagsOf, resolved } from "../strict-args.ts";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -14,13 +14,7 @@ interface Words {
 }
 
 async function wordsOf(cmd: CommandDef): Promise<Words> {
-  const args = ((await resolved(cmd.args)) ?? {}) as ArgsDef;
-  const flags: Words["flags"] = [];
-  for (const [name, def] of Object.entries(args)) {
-    if (def.type === "positional") continue;
-    flags.push({ name, description: def.description ?? "" });
-    if (def.type === "boolean" && def.default === true) flags.push({ name: `no-${name}`, description: "" });
-  }
+  const flags = flagsOf(((await resolved(cmd.args)) ?? {}) as ArgsDef);
   const subs = ((await resolved(cmd.subCommands)) ?? {}) as Record<string, CommandDef>;
   const subcommands: Record<string, Words> = {};
   for (const [name, sub] of Object.entries(subs)) subcommands[name] = await wordsOf(await resolved(sub));

@@ -319,3 +319,46 @@ test("a drop-down list goes with its label; other labels stay", () => {
   expect(content).toContain("Cook's notes Keep the oil at 170 degrees.");
   expect(content).toContain("Fry the chicken twice");
 });
+
+test("an ad slot's lone label goes; the word inside a sentence, a heading or a cell stays", () => {
+  const html = `<body><main><article><h1>Harbour reopens</h1>
+    <p>The harbour reopened on Monday after a month of dredging works along the eastern quay.</p>
+    <div class="slot-7"><span>Advertisement</span></div>
+    <p>Fishing boats returned first, followed by the ferry to the islands at noon.</p>
+    <div>ANZEIGE</div>
+    <p>The council paid for the works with a grant meant for <span>advertisement</span> boards, critics said.</p>
+    <h2>Advertisement</h2><p>Local firms may place notices on the quay's new boards from next month.</p>
+    <table><tr><th>Kind</th><td>Advert</td></tr></table>
+  </article></main></body>`;
+  const { content } = extractHtml(html, "https://news.example/harbour", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("followed by the ferry");
+  expect(content).not.toMatch(/ANZEIGE/);
+  // Only the heading's line is left of the two.
+  expect(content.match(/^Advertisement$/gm)).toHaveLength(1);
+  expect(content).toContain("Advertisement\n\nLocal firms may place notices");
+  expect(content).toContain("meant for advertisement boards");
+  expect(content).toContain("Kind\tAdvert");
+});
+
+test("a copyright block or colophon outside the article goes, as a footer does", () => {
+  const html = `<body><div class="page"><h1>Harbour reopens</h1>
+    <p>The harbour reopened on Monday after a month of dredging works along the eastern quay.</p>
+    <p>Fishing boats returned first, followed by the ferry to the islands at noon on Tuesday.</p>
+    <div class="copyright-wrap"><p>The contents of this site are ©2019 Harbour Publishing Corp., a subsidiary of Quay Media Holdings.</p></div>
+    <div id="colophon"><p>Harbour Times, 12 Quay Street, Portsmouth, is published every weekday morning except holidays.</p></div>
+  </div></body>`;
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(html, "https://news.example/harbour", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("followed by the ferry");
+    expect(content).not.toContain("Harbour Publishing Corp");
+    expect(content).not.toContain("12 Quay Street");
+  }
+});

@@ -1,6 +1,7 @@
 import {
   type Element,
   forEachElement,
+  HEADING_TAGS,
   hasDescendant,
   isElement,
   listsOtherPages,
@@ -64,10 +65,11 @@ const JUNK_WORDS =
  * Class/id words for header and footer chrome (only outside the page's
  * article or main area): a header token, or "footer" anywhere in a token
  * ("all-screen-footer-wrap"); "header" is too common inside tokens of
- * content ("section-header") to match that way.
+ * content ("section-header") to match that way. A site's copyright line and
+ * colophon are its footer whatever the element holding them is called.
  */
 const HEADER_FOOTER_WORDS =
-  /(?:^|\s)(?:header|page-?header|site-?header)(?:$|\s)|(?:^|[\s_-])footer(?:$|[\s_-])/;
+  /(?:^|\s)(?:header|page-?header|site-?header)(?:$|\s)|(?:^|[\s_-])(?:footer|copyright|colophon)(?:$|[\s_-])/;
 
 /** Links that share the page on a social network or by message: a share widget, whatever its class. */
 const SHARE_HREF =
@@ -152,6 +154,23 @@ function isBareIdentifier(el: Element): boolean {
   const only = el.children[0]!;
   return only.type === "text" && UUID.test(only.data);
 }
+
+/**
+ * The label of an ad slot whose ad is not in the saved page ("Advertisement",
+ * "Anzeige", "Publicité"): an element whose whole text is such a label and
+ * that does not sit inside a sentence. A heading or a table cell so named is
+ * the page's subject, not a slot.
+ */
+function isAdLabel(el: Element): boolean {
+  if (DATA_CELLS.has(el.name) || HEADING_TAGS.has(el.name) || el.children.length !== 1) return false;
+  const only = el.children[0]!;
+  if (only.type !== "text" || !AD_LABEL.test(only.data)) return false;
+  for (const sib of el.parent?.children ?? []) if (sib.type === "text" && sib.data.trim()) return false;
+  return true;
+}
+
+const AD_LABEL =
+  /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicité|pubblicità|advertentie|reklama|реклама|annonse|annons|mainos|広告|광고|广告)(?:\s*-)?\s*$/i;
 
 /**
  * Hidden elements are dropped, except large ones: those are content a script
@@ -322,7 +341,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
         (child.name === "label" && labelsSelect(child)) ||
         isEmptyNoscript(child) ||
-        (!inCode && isBareIdentifier(child))
+        (!inCode && (isBareIdentifier(child) || isAdLabel(child)))
       ) {
         removeNode(child);
         continue;

@@ -260,3 +260,32 @@ test("a contact form inside the content goes; a page wrapped in one form stays",
   const framed = `<body><form action="/page.aspx"><main><h1>Packaging design</h1>${body}<label>Search the site</label></main></form></body>`;
   expect(extractHtml(framed, "https://studio.example/page.aspx", main).content).toContain("Paragraph 6");
 });
+
+test("a 'read more' expander holding prose is the text; a 'read more' list of stories is not", () => {
+  const html = `<body><div class="hero"><h1>Rankings 2025: Computer Science</h1>
+    <p>Discover the top universities for studying computer science this year.</p>
+    <div class="read-more-content"><p>Over 800 universities were ranked this year. The top three are all in the United States, while Singapore, the United Kingdom and Switzerland each have one in the top ten.</p>
+    <p>A university in Barcelona is the highest new entrant, debuting at joint 175th and the fourth best in Spain.</p></div></div>
+    <div class="method"><h2>Methodology</h2>${para(6, "Each subject ranking weighs academic reputation, employer reputation and research citations per paper.")}</div>
+    <div class="read-more"><h3>Read more</h3><ul><li><a href="/a">How rankings are made</a></li><li><a href="/b">Rankings by region</a></li><li><a href="/c">Study abroad guide</a></li></ul></div>
+  </body>`;
+  const { content } = extractHtml(html, "https://rank.example/cs", main);
+  expect(content).toContain("Over 800 universities were ranked");
+  expect(content).toContain("highest new entrant");
+  expect(content).not.toContain("Study abroad guide");
+});
+
+test("a short story the page declares its article body stays the story beside a list of headlines", () => {
+  const headlines = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<div class="item"><a href="/news/${i}"><h3>Headline number ${i} about the council and its budget for the coming year</h3></a><span>By Staff</span></div>`,
+  ).join("");
+  const html = `<body><div class="left-side"><div class="title"><h1>Bridge closed after crash</h1></div>
+    <div itemprop="articleBody">The river bridge was closed on Wednesday after a lorry hit its railing during the morning rush.<br>Police said nobody was hurt and the bridge would reopen once engineers had checked it.<br>Buses were sent the long way round through the old town, and the ferry ran an extra crossing every hour until the evening.<br>Engineers expect to finish their checks by Friday, the council said in a statement.</div>
+    <div class="breaking">${headlines}</div></div></body>`;
+  const { content } = extractHtml(html, "https://news.example/bridge", main);
+  expect(content).toContain("The river bridge was closed");
+  expect(content).toContain("Buses were sent the long way round");
+  expect(content).not.toContain("Headline number 3");
+});

@@ -148,6 +148,7 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
       // A side column holding code is the code samples beside an API reference, not chrome.
       if (
         word === undefined ||
+        (word !== "" && isTextExpander(word, s)) ||
         s.good >= limit ||
         holdsMain.has(child) ||
         hasDescendant(child, CODE_BLOCK) ||
@@ -176,6 +177,16 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
   }
   return dropped;
 }
+
+/**
+ * "Read more" names both a list of more stories and the expander holding the
+ * rest of a text ("read-more-content"): the second is prose, not links.
+ */
+function isTextExpander(word: string, s: TextStats): boolean {
+  return READ_MORE.test(word) && s.good >= EXPANDER_PROSE * s.text;
+}
+const READ_MORE = /^read-?more$/;
+const EXPANDER_PROSE = 0.8;
 
 /** A chapter's table of contents (see listsOtherPages): links, yet the chapter page's own text. */
 function isChapterContents(el: Element): boolean {
@@ -325,6 +336,13 @@ function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, Text
   return spread && a.bad < LANDMARK_LINKS * a.text ? area : null;
 }
 
+/** The element holding `el` that the page declares its article's body (schema.org microdata). */
+function declaredBody(el: Element): Element | null {
+  for (let p: AnyNode | null = el; p && isElement(p); p = p.parent)
+    if (p.attribs.itemprop === "articleBody") return p;
+  return null;
+}
+
 /**
  * Whether short prose chosen as an article (a category page's description)
  * is the introduction of a listing: the best listing block holds the prose,
@@ -392,8 +410,12 @@ export function selectMainContent(
     const listing = bestBlock(body, stats, LISTING);
     const l = stats.get(listing)!;
     const gained = l.card + l.weak + l.good - (s.card + s.weak + s.good);
-    if (s.good < SHORT_STORY || gained >= 0.5 * (l.bad - s.bad)) chosen = listing;
-    else dropLinkBlocks(chosen, stats, page);
+    const declared = s.good >= SHORT_STORY ? declaredBody(chosen) : null;
+    if (!declared && (s.good < SHORT_STORY || gained >= 0.5 * (l.bad - s.bad))) chosen = listing;
+    else {
+      chosen = declared ?? chosen;
+      dropLinkBlocks(chosen, stats, page);
+    }
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
   // A product's form holds its options (colours, sizes): the product's facts.

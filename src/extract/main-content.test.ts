@@ -289,3 +289,21 @@ test("a short story the page declares its article body stays the story beside a 
   expect(content).toContain("Buses were sent the long way round");
   expect(content).not.toContain("Headline number 3");
 });
+
+test("the article holding the headline is the story; sibling articles are other stories, a thread's replies stay", () => {
+  const teaser = (i: number) =>
+    `<article class="postbox"><a href="/post/${i}"><img src="/p${i}.jpg" alt=""></a><p>Another reflection number ${i} on patience, friendship and the small joys of an ordinary week, told in a few warm lines.</p><a href="/post/${i}">Read the whole post</a></article>`;
+  const story = `<article class="post"><h1>On loving yourself</h1>${para(4, "To be loved by others we must first learn to care for ourselves and our own needs.")}</article>`;
+  const html = `<body><div class="wrap">${story}<article class="related"><h3 class="relatedpoststitle">You may like</h3>${[1, 2, 3, 4, 5, 6].map(teaser).join("")}</article></div></body>`;
+  const { content } = extractHtml(html, "https://blog.example/love", main);
+  expect(content).toContain("On loving yourself");
+  expect(content).toContain("Paragraph 4");
+  expect(content).not.toContain("Another reflection number 3");
+
+  const reply = (i: number) =>
+    `<article class="post-reply"><p>Reply ${i}: the same thing happened to my boiler and a new pressure valve fixed it for good, so try that before calling anyone.</p></article>`;
+  const thread = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Boiler pressure"}</script></head>
+    <body><div class="wrap"><article class="post"><h1>Boiler pressure drops</h1>${para(4, "My boiler loses pressure overnight and I cannot find a leak anywhere in the house.")}</article>${[1, 2, 3, 4, 5].map(reply).join("")}</div></body></html>`;
+  const posts = extractHtml(thread, "https://forum.example/t/9", main).content;
+  for (let i = 1; i <= 5; i++) expect(posts).toContain(`Reply ${i}:`);
+});

@@ -336,6 +336,31 @@ function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, Text
   return spread && a.bad < LANDMARK_LINKS * a.text ? area : null;
 }
 
+/**
+ * Of sibling `<article>` elements, the one holding the page's only headline
+ * (h1) is the story; the others are other stories' teasers ("you may also
+ * like" posts, each an article of its own). Not on a thread, whose replies
+ * are articles too, nor beside articles named comments.
+ */
+function headlineArticle(chosen: Element, stats: Map<Element, TextStats>): Element | null {
+  const headlines: Element[] = [];
+  const articles: Element[] = [];
+  forEachElement(chosen, (el) => {
+    if (el.name === "h1") headlines.push(el);
+    else if (el.name === "article") articles.push(el);
+  });
+  if (headlines.length !== 1) return null;
+  let story: Element | null = null;
+  for (let p = headlines[0]!.parent; p && p !== chosen; p = p.parent)
+    if (isElement(p) && p.name === "article") story = p;
+  if (!story || (stats.get(story)?.good ?? 0) < SHORT_STORY) return null;
+  const found = story;
+  // Replies to a post (a thread's, or comments) are articles of their own too, and they stay.
+  const teaser = (a: Element) =>
+    !contains(a, found) && !contains(found, a) && !COMMENT_WORDS.test(nameWords(a));
+  return articles.some(teaser) && !articles.some((a) => COMMENT_WORDS.test(nameWords(a))) ? found : null;
+}
+
 /** The element holding `el` that the page declares its article's body (schema.org microdata). */
 function declaredBody(el: Element): Element | null {
   for (let p: AnyNode | null = el; p && isElement(p); p = p.parent)
@@ -400,6 +425,7 @@ export function selectMainContent(
     (s.good >= ARTICLE_PROSE || s.paras >= ARTICLE_PARAS) &&
     !((type === null || weakType) && introOfListing(body, chosen, stats))
   ) {
+    if (type !== "forum") chosen = headlineArticle(chosen, stats) ?? chosen;
     dropLinkBlocks(chosen, stats, page);
     trimTrailingTeasers(chosen, stats);
     if (type === "article" && !page) dropArticleMeta(chosen, stats);

@@ -87,6 +87,8 @@ interface CachedAttempt {
   engine: EngineName;
   /** The site's own markdown of the page, when the fetch found a sane twin (site-markdown.ts). */
   siteMarkdown?: SiteMarkdown;
+  /** Set when the fetch did not look for a twin (it asked for no markdown): a request for markdown fetches again. */
+  twinSkipped?: true;
 }
 
 /**
@@ -111,6 +113,12 @@ interface FetchLayout {
   key: string;
   /** The output options in a render memo key. */
   output: string;
+  /**
+   * Whether the site's own markdown is looked for: on (siteMarkdown) and some markdown asked for
+   * (the content's format or a markdown field). A request for text or HTML alone neither states
+   * markdown in its Accept nor fetches an announced twin: the twin would change nothing it returns.
+   */
+  twin: boolean;
   /** The render memo key of the attempt last looked up: one string, whose hash is worked out once. */
   rendered?: { createdAt: number; key: string };
 }
@@ -162,6 +170,7 @@ function layOut(input: FetchInput, config: Config): FetchLayout {
       !input.cookies?.length,
     key: cacheKey(target.href, input, requested, !config.disableSsrfProtection),
     output: JSON.stringify([extract, formats.rawHtml, formats.images, input.siteMarkdown]),
+    twin: input.siteMarkdown && (formats.format === "markdown" || formats.contents.includes("markdown")),
   };
   if (Object.isFrozen(input)) layouts.set(input, layout);
   return layout;
@@ -171,7 +180,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   const now = deps.now ?? Date.now;
   const started = performance.now();
   const layout = layOut(input, deps.config);
-  const { actions, formats, target, extract, wantsBrowser, requested, cacheable, key, output } = layout;
+  const { actions, formats, target, extract, wantsBrowser, requested, cacheable, key, output, twin } = layout;
   const start: EngineName = deps.httpOnly ? "simple" : requested;
   const skipped =
     deps.httpOnly && wantsBrowser
@@ -190,7 +199,9 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   if (cacheable && oldest > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
     const age = entry ? now() - entry.createdAt : -1;
-    if (entry && age <= oldest && age >= youngest) {
+    // An entry made without looking for a twin does not answer a request that looks (unless only the cache may).
+    const answers = entry && (!twin || !entry.value.twinSkipped || cacheOnly);
+    if (entry && answers && age <= oldest && age >= youngest) {
       const cache = { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) };
       const memoKey = renderKey(entry.createdAt);
       // Looked up before the entry's bytes and description are read: a store may make those only
@@ -200,7 +211,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
         return { result: { ...rendered, elapsed: Math.round(performance.now() - started) }, cache };
       const body = entry.body;
       if (body) {
-        const { engine, siteMarkdown, ...described } = entry.value;
+        const { engine, siteMarkdown, twinSkipped: _skipped, ...described } = entry.value;
         const page: FetchedPage = { ...described, body };
         const converted = await convertPage(page, extract, deps.engines.extract);
         if (converted.blocked) throw blockedError(converted.blocked);
@@ -218,7 +229,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   // A page fetched for site markdown states markdown in its Accept, below HTML (the simple engine
   // sends HTML's alone to everyone else: maps, sitemaps, robots.txt); a caller's own Accept wins,
   // and the browser sends its own.
-  const plan = (accept = input.siteMarkdown ? MARKDOWN_AWARE_ACCEPT : HTML_ACCEPT): EscalationPlan => ({
+  const plan = (accept = twin ? MARKDOWN_AWARE_ACCEPT : HTML_ACCEPT): EscalationPlan => ({
     start,
     allowed: deps.config.escalation && !deps.httpOnly,
     extract,
@@ -244,7 +255,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       ? (earlier) => deps.onPartial?.(renderResult(earlier, formats, performance.now() - started))
       : undefined,
   });
-  const found = await fetchWithSiteMarkdown(target.href, input, formats, deps, plan, headers);
+  const found = await fetchWithSiteMarkdown(target.href, input, formats, twin, deps, plan, headers);
   const { attempt, siteMarkdown } = found;
   if (deps.signal?.aborted) throw new SiphonError("timeout", "The request was cancelled");
   let result = renderResult(attempt, formats, performance.now() - started);
@@ -267,6 +278,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       redirects: page.redirects,
       engine: attempt.engine,
       siteMarkdown,
+      ...(input.siteMarkdown && !twin && { twinSkipped: true as const }),
     };
     const createdAt = now();
     // Held until a metered request is paid for (src/pipeline/holdback.ts).
@@ -285,17 +297,19 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
  * else the page is fetched again as HTML (an Accept without markdown) and the markdown kept
  * beside it when it holds at least half the page's main text; an HTML page's announced twin
  * (Link header, <link rel=alternate>, a crawl's llms.txt) is fetched and kept the same way.
+ * Only when the request `looks` for it (see FetchLayout.twin).
  */
 async function fetchWithSiteMarkdown(
   url: string,
   input: FetchInput,
   formats: ResolvedFormats,
+  looks: boolean,
   deps: FetchDeps,
   plan: (accept?: string) => EscalationPlan,
   headers: Record<string, string> | undefined,
 ): Promise<{ attempt: Attempt; siteMarkdown?: SiteMarkdown }> {
   const attempt = await fetchEscalating(url, plan(), deps.engines);
-  if (!input.siteMarkdown || attempt.page.status < 200 || attempt.page.status >= 300) return { attempt };
+  if (!looks || attempt.page.status < 200 || attempt.page.status >= 300) return { attempt };
   if (attempt.converted.markdown) {
     const markdown = attempt.converted.raw ?? "";
     const alone =

@@ -132,12 +132,41 @@ describe("the site's own markdown", () => {
   });
 
   test("a site that does not negotiate is asked with markdown below HTML, and answers its page", async () => {
-    const res = await app.request("/v1/fetch", {
-      method: "POST",
-      body: JSON.stringify({ url: fresh("/headers"), maxAge: 0, format: "text" }),
-    });
-    const sent = JSON.parse(((await res.json()) as FetchResult).content) as Record<string, string>;
-    expect(sent.accept).toMatch(/^text\/html,.*text\/markdown;q=0\.9/);
+    const accept = async (body: Record<string, unknown>) => {
+      const res = await app.request("/v1/fetch", {
+        method: "POST",
+        body: JSON.stringify({ url: fresh("/headers"), maxAge: 0, ...body }),
+      });
+      const { content, rawHtml } = (await res.json()) as FetchResult;
+      return (JSON.parse(rawHtml ?? content) as Record<string, string>).accept;
+    };
+    expect(await accept({ formats: ["markdown", "rawHtml"] })).toMatch(/^text\/html,.*text\/markdown;q=0\.9/);
+    // Asked for no markdown, the request states none.
+    expect(await accept({ format: "text" })).not.toContain("markdown");
+  });
+
+  test("a request for text or HTML alone looks for no twin; markdown asked later fetches it", async () => {
+    site.resetHits();
+    const text = await fetchPage({ url: fresh("/md/negotiate"), format: "text" });
+    expect(text.source).toBeUndefined();
+    expect(text.content).toContain(TWIN_TEXT);
+    // One request, as HTML: a negotiated markdown answer would have cost a second.
+    expect(site.hits("/md/negotiate")).toBe(1);
+
+    const url = fresh("/md/link");
+    site.resetHits();
+    const html = await fetchPage({ url, formats: ["html", "links"], maxAge: 60_000 });
+    expect(html.source).toBeUndefined();
+    expect(site.hits("/md/link.md")).toBe(0);
+    // The cached page was made without looking for its twin: a request for markdown fetches again.
+    const markdown = await fetchPage({ url, maxAge: 60_000 });
+    expect(markdown.source).toBe("site-markdown");
+    expect(markdown.content).toContain(TWIN_MARK);
+    expect(site.hits("/md/link")).toBe(2);
+    expect(site.hits("/md/link.md")).toBe(1);
+    // That answer is cached with its twin: asked again, nothing is fetched.
+    await fetchPage({ url, maxAge: 60_000 });
+    expect(site.hits("/md/link")).toBe(2);
   });
 
   test("a crawl reads the site's llms.txt once and uses the .md twins it lists", async () => {

@@ -4,6 +4,7 @@ import {
   HEADING_TAGS,
   hasDescendant,
   isElement,
+  isEmbeddedPost,
   listsOtherPages,
   nameWords,
   removeNode,
@@ -283,6 +284,8 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
     // A chapter's table of contents, listing its pages, is what the chapter page says.
     if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
+    // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons.
+    if (someDescendant(el, isEmbeddedPost)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
     if (
       !CONSENT.test(words) &&

@@ -307,3 +307,38 @@ test("the article holding the headline is the story; sibling articles are other 
   const posts = extractHtml(thread, "https://forum.example/t/9", main).content;
   for (let i = 1; i <= 5; i++) expect(posts).toContain(`Reply ${i}:`);
 });
+
+test("a paragraph whose sentences link most of their words stays; a hover card of links inside it goes", () => {
+  const html = `<body><article><h1>Monday's deals</h1>
+    <p>Monday's best deals include <a href="/a">the 12-inch laptop in certified refurbished condition from $700</a>. You'll also find <a href="/b">wireless earbuds with a charging case for $150</a> and <a href="/c">smart thermostats from $139 at several retailers</a>. All that and more below.</p>
+    <p>Our governor <span class="hover"><a href="/p/noem">Kristi Noem</a><span class="card"><a href="/p/noem">Kristi Lynn Noem</a> <a href="/s/1">Governor doubles down on campaign</a> <a href="/s/2">State drops pipeline protest laws</a> <a href="/p/noem">MORE</a></span></span> defended the state's new campaign on Monday against its many critics online.</p>
+    ${para(4, "The retailer's sale runs until Friday and covers most of its laptops, tablets and audio gear.")}
+    <p class="related">Related: <a href="/r/1">Best laptop deals this week for students</a>, <a href="/r/2">Tablet deals from every retailer we follow</a></p>
+  </article></body>`;
+  const { content } = extractHtml(html, "https://deals.example/monday", main);
+  expect(content).toContain("Monday's best deals include the 12-inch laptop");
+  expect(content).toContain("smart thermostats from $139");
+  expect(content).toContain("Our governor Kristi Noem defended the state's new campaign");
+  expect(content).not.toContain("State drops pipeline protest laws");
+  expect(content).not.toContain("Tablet deals from every retailer");
+});
+
+test("a post embedded from a social network stays, in a 'social' box or made mostly of links", () => {
+  const tweet = (n: number) =>
+    `<blockquote class="twitter-tweet"><p lang="en">Post number ${n}: the state spent half a million dollars on it <a href="https://t.co/x${n}">https://t.co/x${n}</a></p>— Someone (@someone${n}) <a href="https://twitter.com/someone/status/${n}">November 18, 2019</a></blockquote>`;
+  const html = `<body><article><h1>The slogan</h1>
+    ${para(4, "A whole lot of people online pointed out what might be wrong with the state's new slogan.")}
+    <div class="social-media-embed">${tweet(1)}</div>
+    <p>Others were kinder about the campaign, and said it got people talking at least.</p>
+    ${tweet(2)}
+    <p>The governor's office shared the campaign's own post on the morning of the launch.</p>
+    <blockquote class="twitter-tweet"><p>Launch <a href="https://t.co/launchlaunchlaunch">https://t.co/launchlaunchlaunch</a> <a href="https://t.co/picpicpic">pic.twitter.com/picpicpicpic</a></p>— The State (@state) <a href="https://twitter.com/state/status/9">November 18, 2019</a></blockquote>
+    <p>The campaign runs on television and online until the end of the year, the office said.</p>
+    <div class="social-share"><a href="https://www.facebook.com/sharer/sharer.php?u=x">Share</a><a href="https://twitter.com/intent/tweet?url=x">Tweet</a></div>
+  </article></body>`;
+  const { content } = extractHtml(html, "https://news.example/slogan", main);
+  expect(content).toContain("Post number 1: the state spent");
+  expect(content).toContain("Post number 2: the state spent");
+  expect(content).toContain("pic.twitter.com/picpicpicpic");
+  expect(content).not.toMatch(/\bShare\b/);
+});

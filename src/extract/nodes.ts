@@ -171,6 +171,18 @@ export function hasDescendant(root: Element, names: Set<string>): boolean {
   return someDescendant(root, (el) => names.has(el.name));
 }
 
+/**
+ * A post embedded from a social network, as each network's embed code writes
+ * it: a blockquote of the post's text (a tweet, an Instagram or Threads post,
+ * a TikTok, a Reddit or Bluesky post) that a script later draws as a card.
+ */
+export function isEmbeddedPost(el: Element): boolean {
+  return el.name === "blockquote" && EMBED_CLASS.test(el.attribs.class ?? "");
+}
+
+const EMBED_CLASS =
+  /(?:^|\s)(?:twitter-tweet|twitter-video|instagram-media|text-post-media|tiktok-embed|reddit-card|reddit-embed-bq|bluesky-embed|mastodon-embed|fb-xfbml-parse-ignore)(?:$|\s)/;
+
 /** Class words of a table of contents. */
 export const TOC_WORD = /(?:^|[\s_-])(?:toc|table-?of-?contents)(?:$|[\s_-])/;
 /** Links from which a table of contents is a chapter's list of its pages. */

@@ -323,7 +323,7 @@ test("a paragraph whose sentences link most of their words stays; a hover card o
   expect(content).not.toContain("Tablet deals from every retailer");
 });
 
-test("a post embedded from a social network stays, in a 'social' box or made mostly of links", () => {
+test("a post embedded from a social network stays, in a 'social' box, a 'widget' or made mostly of links", () => {
   const tweet = (n: number) =>
     `<blockquote class="twitter-tweet"><p lang="en">Post number ${n}: the state spent half a million dollars on it <a href="https://t.co/x${n}">https://t.co/x${n}</a></p>— Someone (@someone${n}) <a href="https://twitter.com/someone/status/${n}">November 18, 2019</a></blockquote>`;
   const html = `<body><article><h1>The slogan</h1>
@@ -334,11 +334,14 @@ test("a post embedded from a social network stays, in a 'social' box or made mos
     <p>The governor's office shared the campaign's own post on the morning of the launch.</p>
     <blockquote class="twitter-tweet"><p>Launch <a href="https://t.co/launchlaunchlaunch">https://t.co/launchlaunchlaunch</a> <a href="https://t.co/picpicpic">pic.twitter.com/picpicpicpic</a></p>— The State (@state) <a href="https://twitter.com/state/status/9">November 18, 2019</a></blockquote>
     <p>The campaign runs on television and online until the end of the year, the office said.</p>
+    <div class="article-widget article-tweet">${tweet(3)}</div>
+    <p>A spokesman said the office would not change the slogan whatever people made of it.</p>
     <div class="social-share"><a href="https://www.facebook.com/sharer/sharer.php?u=x">Share</a><a href="https://twitter.com/intent/tweet?url=x">Tweet</a></div>
   </article></body>`;
   const { content } = extractHtml(html, "https://news.example/slogan", main);
   expect(content).toContain("Post number 1: the state spent");
   expect(content).toContain("Post number 2: the state spent");
   expect(content).toContain("pic.twitter.com/picpicpicpic");
+  expect(content).toContain("Post number 3: the state spent");
   expect(content).not.toMatch(/\bShare\b/);
 });

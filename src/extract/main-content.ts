@@ -10,6 +10,7 @@ import {
   listsOtherPages,
   nameWords,
   removeNode,
+  someDescendant,
   TOC_WORD,
   wordsOf,
 } from "./nodes.ts";
@@ -154,6 +155,8 @@ function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean 
         s.good >= limit ||
         holdsMain.has(child) ||
         hasDescendant(child, CODE_BLOCK) ||
+        // A "widget" holding a post embedded in the text (a tweet) is that post.
+        someDescendant(child, isEmbeddedPost) ||
         isChapterContents(child)
       ) {
         visit(child);

@@ -116,6 +116,12 @@ function itemIndex(list: HTMLElement, item: Node): number {
 /** Text turndown's escaping could change: a character it escapes anywhere, or one it escapes at the start. */
 const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
 
+/**
+ * An underscore escaped between two letters or digits ("snake\\_case"): CommonMark never reads
+ * one there as emphasis, so it is written as it is ("snake_case", "Director_Oh").
+ */
+const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
+
 let service: TurndownService | null = null;
 let mirrorService: TurndownService | null = null;
 
@@ -263,7 +269,8 @@ function configure(td: TurndownService): TurndownService {
   });
   // turndown runs 13 regular expressions over every text node to escape it; most text needs none.
   const escapeAll = td.escape.bind(td);
-  td.escape = (text) => (MAY_NEED_ESCAPE.test(text) ? escapeAll(text) : text);
+  td.escape = (text) =>
+    MAY_NEED_ESCAPE.test(text) ? escapeAll(text).replace(INTRAWORD_UNDERSCORE, "_") : text;
   indexRules(td);
   return td;
 }

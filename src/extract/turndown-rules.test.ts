@@ -59,7 +59,11 @@ test("text that needs escaping is still escaped; other text is left alone", () =
     ["> not a quote", "\\> not a quote"],
     ["=== not a rule", "\\=== not a rule"],
     ["~~~ not a fence", "\\~~~ not a fence"],
-    ["snake_case", "snake\\_case"],
+    // CommonMark reads no emphasis in an underscore inside a word: it stays as it is.
+    ["snake_case and Director_Oh_2", "snake_case and Director_Oh_2"],
+    ["_lead and trail_", "\\_lead and trail\\_"],
+    ["a _word_ here", "a \\_word\\_ here"],
+    ["literal a\\_b", "literal a\\\\\\_b"],
     ["a *star*", "a \\*star\\*"],
     ["a `tick`", "a \\`tick\\`"],
     ["a [bracket]", "a \\[bracket\\]"],

@@ -1,3 +1,4 @@
+import { dropHoverCards } from "./hover-cards.ts";
 import {
   type Element,
   forEachElement,
@@ -305,7 +306,8 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
  * Removes boilerplate in place and keeps every content section: scripts,
  * styles and embedded junk; hidden elements; site navigation; header and
  * footer chrome outside the page's article/main area; cookie and consent
- * banners, ads, share widgets, popups and search forms. Comments are dropped
+ * banners, ads, share widgets, popups, search forms and hover cards inside
+ * paragraphs (hover-cards.ts). Comments are dropped
  * too. Used by both modes; main-content selection works on what is left.
  */
 export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
@@ -349,6 +351,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         removeNode(child);
         continue;
       }
+      if (child.name === "p" && !inCode) dropHoverCards(child);
       const role = child.attribs.role;
       visit(
         child,

@@ -311,7 +311,7 @@ test("the article holding the headline is the story; sibling articles are other 
 test("a paragraph whose sentences link most of their words stays; a hover card of links inside it goes", () => {
   const html = `<body><article><h1>Monday's deals</h1>
     <p>Monday's best deals include <a href="/a">the 12-inch laptop in certified refurbished condition from $700</a>. You'll also find <a href="/b">wireless earbuds with a charging case for $150</a> and <a href="/c">smart thermostats from $139 at several retailers</a>. All that and more below.</p>
-    <p>Our governor <span class="hover"><a href="/p/noem">Kristi Noem</a><span class="card"><a href="/p/noem">Kristi Lynn Noem</a> <a href="/s/1">Governor doubles down on campaign</a> <a href="/s/2">State drops pipeline protest laws</a> <a href="/p/noem">MORE</a></span></span> defended the state's new campaign on Monday against its many critics online.</p>
+    <p>Our governor <span class="hover"><a href="/p/noem">Kristi Noem</a><span class="card"><img src="/p/noem.jpg" alt=""><a href="/p/noem">Kristi Lynn Noem</a> <a href="/s/1">Governor doubles down on campaign</a> <a href="/s/2">State drops pipeline protest laws</a> <a href="/p/noem">MORE</a></span></span> defended the state's new campaign on Monday against its many critics online.</p>
     ${para(4, "The retailer's sale runs until Friday and covers most of its laptops, tablets and audio gear.")}
     <p class="related">Related: <a href="/r/1">Best laptop deals this week for students</a>, <a href="/r/2">Tablet deals from every retailer we follow</a></p>
   </article></body>`;

@@ -209,10 +209,7 @@ function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>, page = fa
   dropMeasured(root, stats, (el, s) => {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
-    if (el.name === "p" && isLinkedProse(el)) {
-      dropLinkClusters(el);
-      return "keep";
-    }
+    if (el.name === "p" && isLinkedProse(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }
@@ -238,43 +235,6 @@ function isLinkedProse(p: Element): boolean {
 
 /** Words outside links from which a link-dense paragraph is prose. */
 const PROSE_WORDS_BESIDE_LINKS = 10;
-
-/**
- * Inside a sentence, an element holding several links and not a word of its
- * own is no part of it: a hover card (a person's latest stories behind their
- * name) or a link list the stylesheet shows elsewhere.
- */
-function dropLinkClusters(p: Element): void {
-  const doomed: Element[] = [];
-  // The innermost such element goes (a hover card's, not the name link's wrapper around it).
-  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const visit = (el: Element): { links: number; words: number; found: boolean } => {
-    let links = 0;
-    let words = 0;
-    let found = false;
-    for (const child of el.children as AnyNode[]) {
-      if (child.type === "text") words += wordsOf((child as { data: string }).data).length;
-      else if (isElement(child)) {
-        if (child.name === "a") links++;
-        else {
-          const inner = visit(child);
-          links += inner.links;
-          words += inner.words;
-          found ||= inner.found;
-        }
-      }
-    }
-    if (!found && el !== p && links >= CLUSTER_LINKS && words === 0) {
-      doomed.push(el);
-      found = true;
-    }
-    return { links, words, found };
-  };
-  visit(p);
-  for (const el of doomed) removeNode(el);
-}
-
-const CLUSTER_LINKS = 3;
 
 /** A block holding a single link whose parent has text besides it. */
 function oneLinkBesideText(el: Element, stats: Map<Element, TextStats>): boolean {

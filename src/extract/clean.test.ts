@@ -362,3 +362,24 @@ test("a copyright block or colophon outside the article goes, as a footer does",
     expect(content).not.toContain("12 Quay Street");
   }
 });
+
+test("a short notice that the page needs JavaScript goes; a text about JavaScript stays", () => {
+  const html = `<body><main><article><h1>Bike and style</h1>
+    <p>The book pairs each ride with a playlist, and the soundtrack is better than you would expect.</p>
+    <div class="slideshow-window"><p>This slideshow requires JavaScript.</p></div>
+    <p>Please enable JavaScript to view the <a href="https://disqus.com/?ref_noscript">comments powered by Disqus.</a></p>
+    <p>Our reviewer found that the shop's site requires JavaScript for its basket, which made ordering from an old phone a chore for a whole afternoon.</p>
+    <p>At £40 it makes a fine present for any rider who likes music on the road.</p>
+  </article></main></body>`;
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(html, "https://bikes.example/review", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("fine present for any rider");
+    expect(content).not.toContain("This slideshow requires JavaScript");
+    expect(content).not.toContain("Please enable JavaScript");
+    expect(content).toContain("the shop's site requires JavaScript for its basket");
+  }
+});

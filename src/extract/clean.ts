@@ -175,6 +175,28 @@ const AD_LABEL =
   /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicité|pubblicità|advertentie|reklama|реклама|annonse|annons|mainos|広告|광고|广告)(?:\s*-)?\s*$/i;
 
 /**
+ * A notice that the page needs JavaScript ("This slideshow requires
+ * JavaScript.", "Please enable JavaScript to view the comments"): what
+ * stands in for a script's widget in a saved page, never the page's text.
+ * Only a short element (up to 100 characters) whose own text says so, on a
+ * page with more to it: a longer text about scripts is the page's own.
+ */
+function isScriptNotice(el: Element, pageText: number): boolean {
+  if (el.children.length > 3 || !SCRIPT_NOTICE_TAGS.has(el.name)) return false;
+  let own = "";
+  for (const child of el.children) if (child.type === "text") own += child.data;
+  if (!JAVASCRIPT.test(own)) return false;
+  const text = textOf(el);
+  return text.length <= SCRIPT_NOTICE_MAX && text.length * 4 < pageText && SCRIPT_NOTICE.test(text);
+}
+
+const SCRIPT_NOTICE_TAGS = new Set(["p", "div", "span", "small", "em", "strong", "center"]);
+const JAVASCRIPT = /javascript/i;
+const SCRIPT_NOTICE_MAX = 100;
+const SCRIPT_NOTICE =
+  /\b(?:requires?|needs?|enable|turn on|activate|support|supports)\b.{0,40}\bjavascript\b|\bjavascript\b.{0,30}\b(?:is )?(?:required|disabled|turned off|not enabled|must be enabled)\b/i;
+
+/**
  * Hidden elements are dropped, except large ones: those are content a script
  * swaps in or reveals (streamed page sections, tabs, accordions), which is
  * what the page is about.
@@ -346,7 +368,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
         (child.name === "label" && labelsSelect(child)) ||
         isEmptyNoscript(child) ||
-        (!inCode && (isBareIdentifier(child) || isAdLabel(child)))
+        (!inCode && (isBareIdentifier(child) || isAdLabel(child) || isScriptNotice(child, pageText)))
       ) {
         removeNode(child);
         continue;

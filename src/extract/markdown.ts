@@ -122,6 +122,11 @@ const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
  */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
+/** Blocks that may be drawn as a line of one repeated character. */
+const TEXT_RULE_TAGS = new Set(["P", "DIV", "H1", "H2", "H3", "H4", "H5", "H6", "CENTER"]);
+/** Three or more of one line-drawing character, spaces between allowed, and nothing else. */
+const TEXT_RULE = /^\s*([_=*~\-\u2013\u2014\u2015\u2500\u2501\u2550\u00b7\u2022])(?:\s*\1){2,}\s*$/;
+
 let service: TurndownService | null = null;
 let mirrorService: TurndownService | null = null;
 
@@ -242,6 +247,16 @@ function configure(td: TurndownService): TurndownService {
   td.addRule("ruleInListItem", {
     filter: (node) => node.nodeName === "HR" && insideListItem(node),
     replacement: () => "",
+  });
+  // A paragraph or heading drawn as a line of one character ("_____", "* * *", "———") is a
+  // separator: written as a rule, not as escaped characters.
+  td.addRule("textRule", {
+    // A few children at most: a wrapper's whole text is never measured for it.
+    filter: (node) =>
+      TEXT_RULE_TAGS.has(node.nodeName) &&
+      node.childNodes.length <= 3 &&
+      TEXT_RULE.test(node.textContent ?? ""),
+    replacement: (_content, node) => (insideListItem(node) ? "" : "\n\n* * *\n\n"),
   });
   // Added last, so that they win over the rules above (turndown tries the latest first).
   // Math as its TeX source, inline or on its own lines (see notation.ts).

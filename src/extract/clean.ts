@@ -172,7 +172,7 @@ function isAdLabel(el: Element): boolean {
 }
 
 const AD_LABEL =
-  /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicité|pubblicità|advertentie|reklama|реклама|annonse|annons|mainos|広告|광고|广告)(?:\s*-)?\s*$/i;
+  /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicidade|publicité|pubblicità|advertentie|reklama|reklame|reklam|реклама|annonse|annons|mainos|iklan|quảng cáo|διαφήμιση|פרסומת|إعلان|विज्ञापन|โฆษณา|広告|광고|广告)(?:\s*-)?\s*$/i;
 
 /**
  * A notice that the page needs JavaScript ("This slideshow requires

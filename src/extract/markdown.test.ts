@@ -186,7 +186,9 @@ test("a term or caption with emphasis of its own is not wrapped in more", () => 
 });
 
 test("a paragraph or heading drawn as a line of one character is a rule; text with such a run is not", () => {
-  expect(toMarkdown("<p>First part.</p><p>___</p><p>Second part.</p>")).toBe("First part.\n\n* * *\n\nSecond part.");
+  expect(toMarkdown("<p>First part.</p><p>___</p><p>Second part.</p>")).toBe(
+    "First part.\n\n* * *\n\nSecond part.",
+  );
   expect(toMarkdown("<p>One.</p><h2>____________</h2><p>Two.</p>")).toBe("One.\n\n* * *\n\nTwo.");
   expect(toMarkdown("<p>One.</p><div><b>———</b></div><p>Two.</p>")).toBe("One.\n\n* * *\n\nTwo.");
   expect(toMarkdown("<p>Score: ___ out of 10</p>")).toBe("Score: \\_\\_\\_ out of 10");

@@ -87,8 +87,6 @@ interface CachedAttempt {
   engine: EngineName;
   /** The site's own markdown of the page, when the fetch found a sane twin (site-markdown.ts). */
   siteMarkdown?: SiteMarkdown;
-  /** Set when the fetch did not look for a twin (it asked for no markdown): a request for markdown fetches again. */
-  twinSkipped?: true;
 }
 
 /**
@@ -114,9 +112,10 @@ interface FetchLayout {
   /** The output options in a render memo key. */
   output: string;
   /**
-   * Whether the site's own markdown is looked for: on (siteMarkdown) and some markdown asked for
-   * (the content's format or a markdown field). A request for text or HTML alone neither states
-   * markdown in its Accept nor fetches an announced twin: the twin would change nothing it returns.
+   * Whether the site's own markdown is looked for: on (siteMarkdown), and some markdown asked for
+   * (the content's format or a markdown field) or the answer kept in the cache, whose entry then
+   * answers any format. A request for text or HTML alone that the cache does not keep neither
+   * states markdown in its Accept nor fetches an announced twin: it would change nothing returned.
    */
   twin: boolean;
   /** The render memo key of the attempt last looked up: one string, whose hash is worked out once. */
@@ -153,6 +152,14 @@ function layOut(input: FetchInput, config: Config): FetchLayout {
   const forcesBrowser =
     input.render || input.wait > 0 || actions.length > 0 || formats.screenshot !== undefined;
   const requested: EngineName = input.stealth ? "stealth" : forcesBrowser ? "browser" : "simple";
+  // Actions, captures, custom headers and cookies make an answer particular to this request.
+  const cacheable =
+    config.cacheEnabled &&
+    actions.length === 0 &&
+    !formats.screenshot &&
+    !input.headers &&
+    !input.cookies?.length;
+  const wantsMarkdown = formats.format === "markdown" || formats.contents.includes("markdown");
   const layout: FetchLayout = {
     config,
     actions,
@@ -161,16 +168,10 @@ function layOut(input: FetchInput, config: Config): FetchLayout {
     extract,
     wantsBrowser: forcesBrowser || input.stealth,
     requested,
-    // Actions, captures, custom headers and cookies make an answer particular to this request.
-    cacheable:
-      config.cacheEnabled &&
-      actions.length === 0 &&
-      !formats.screenshot &&
-      !input.headers &&
-      !input.cookies?.length,
+    cacheable,
     key: cacheKey(target.href, input, requested, !config.disableSsrfProtection),
     output: JSON.stringify([extract, formats.rawHtml, formats.images, input.siteMarkdown]),
-    twin: input.siteMarkdown && (formats.format === "markdown" || formats.contents.includes("markdown")),
+    twin: input.siteMarkdown && (wantsMarkdown || (cacheable && input.storeInCache)),
   };
   if (Object.isFrozen(input)) layouts.set(input, layout);
   return layout;
@@ -199,9 +200,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
   if (cacheable && oldest > 0) {
     const entry = await deps.store.cache.get<CachedAttempt>(key, now());
     const age = entry ? now() - entry.createdAt : -1;
-    // An entry made without looking for a twin does not answer a request that looks (unless only the cache may).
-    const answers = entry && (!twin || !entry.value.twinSkipped || cacheOnly);
-    if (entry && answers && age <= oldest && age >= youngest) {
+    if (entry && age <= oldest && age >= youngest) {
       const cache = { hit: true, ageSeconds: Math.max(0, Math.floor((now() - entry.createdAt) / 1000)) };
       const memoKey = renderKey(entry.createdAt);
       // Looked up before the entry's bytes and description are read: a store may make those only
@@ -211,7 +210,7 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
         return { result: { ...rendered, elapsed: Math.round(performance.now() - started) }, cache };
       const body = entry.body;
       if (body) {
-        const { engine, siteMarkdown, twinSkipped: _skipped, ...described } = entry.value;
+        const { engine, siteMarkdown, ...described } = entry.value;
         const page: FetchedPage = { ...described, body };
         const converted = await convertPage(page, extract, deps.engines.extract);
         if (converted.blocked) throw blockedError(converted.blocked);
@@ -278,7 +277,6 @@ export async function fetchPage(input: FetchInput, deps: FetchDeps): Promise<Fet
       redirects: page.redirects,
       engine: attempt.engine,
       siteMarkdown,
-      ...(input.siteMarkdown && !twin && { twinSkipped: true as const }),
     };
     const createdAt = now();
     // Held until a metered request is paid for (src/pipeline/holdback.ts).

@@ -345,3 +345,25 @@ test("a post embedded from a social network stays, in a 'social' box, a 'widget'
   expect(content).toContain("Post number 3: the state spent");
   expect(content).not.toMatch(/\bShare\b/);
 });
+
+test("a thread's posts drawn by one template are its content, short ones and the first too, in both modes", () => {
+  const post = (n: number, author: string, text: string) =>
+    `<div class="windowbg" id="msg${n}"><div class="post_wrapper"><div class="poster"><h4><a href="https://forum.example/index.php?action=profile;u=${n}">${author}</a></h4><ul><li class="postgroup">Member</li></ul></div>
+    <div class="postarea"><div class="post"><div class="inner">${text}</div></div></div></div></div>`;
+  const long = Array.from(
+    { length: 16 },
+    (_, i) =>
+      `Sentence ${i + 1} of the long reply explains how the forum's search was rebuilt around a language model.`,
+  ).join(" ");
+  const html = `<body><div id="forumposts"><form action="/quickmod" method="post">
+    ${post(1, "Biology Forums", "I'm curious how members have used AI already to help draw new activity to their forums this year, and what it cost them.")}
+    ${post(2, "Arantor", long)}
+    ${post(3, "rcane", "It can write a pretty mean haiku on just about anything, which is more than most of us manage on a good day.")}
+  </form></div></body>`;
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(html, "https://forum.example/t/1", { ...main, onlyMainContent });
+    expect(content).toContain("I'm curious how members have used AI");
+    expect(content).toContain("Sentence 16 of the long reply");
+    expect(content).toContain("pretty mean haiku");
+  }
+});

@@ -389,6 +389,41 @@ function headlineArticle(chosen: Element, stats: Map<Element, TextStats>): Eleme
   return articles.some(teaser) && !articles.some((a) => COMMENT_WORDS.test(nameWords(a))) ? found : null;
 }
 
+/**
+ * A post of a thread chosen alone (the longest reply): when it, or a wrapper
+ * a few levels up, has siblings of its own kind (same tag and class) that hold
+ * prose too, the thread is their container. Posts of a forum are drawn by one
+ * template, so they share their markup; an article's parts do not repeat it.
+ */
+function postsAround(chosen: Element, stats: Map<Element, TextStats>): Element | null {
+  let unit: Element = chosen;
+  for (let level = 0; level <= POST_LEVELS && unit.parent && isElement(unit.parent); level++) {
+    const parent = unit.parent as Element;
+    const cls = unit.attribs.class;
+    if (cls) {
+      let others = 0;
+      for (const sibling of parent.children as AnyNode[]) {
+        if (
+          sibling === unit ||
+          !isElement(sibling) ||
+          sibling.name !== unit.name ||
+          sibling.attribs.class !== cls
+        )
+          continue;
+        if ((stats.get(sibling)?.good ?? 0) >= POST_PROSE) others++;
+      }
+      if (others >= 1) return parent;
+    }
+    unit = parent;
+  }
+  return null;
+}
+
+/** Levels above the chosen text where a post's outer wrapper may sit (text, post, post area, wrapper, post). */
+const POST_LEVELS = 5;
+/** Prose from which a sibling of the chosen post is a post too. */
+const POST_PROSE = 100;
+
 /** The element holding `el` that the page declares its article's body (schema.org microdata). */
 function declaredBody(el: Element): Element | null {
   for (let p: AnyNode | null = el; p && isElement(p); p = p.parent)
@@ -454,6 +489,7 @@ export function selectMainContent(
     !((type === null || weakType) && introOfListing(body, chosen, stats))
   ) {
     if (type !== "forum") chosen = headlineArticle(chosen, stats) ?? chosen;
+    if (type === null || type === "forum") chosen = postsAround(chosen, stats) ?? chosen;
     dropLinkBlocks(chosen, stats, page);
     trimTrailingTeasers(chosen, stats);
     if (type === "article" && !page) dropArticleMeta(chosen, stats);

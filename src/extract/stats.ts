@@ -97,11 +97,22 @@ function isCardLink(a: Element): boolean {
 /** Text up to which an element holding a teaser headline is one teaser (headline, summary, byline). */
 const TEASER_MAX = 500;
 
-/** 0 plain, 1 navigation link, 2 teaser link. In-page anchors on headings are permalinks, not links away. */
+/**
+ * 0 plain, 1 navigation link, 2 teaser link. In-page anchors on headings are permalinks, not links
+ * away, and a heading linking to a person's profile is a name (a forum post's author, an article's
+ * author box), not a teaser's headline.
+ */
 function linkKind(a: Element, acc: BlockAcc): number {
-  if (acc.heading && a.attribs.href?.startsWith("#")) return 0;
+  if (acc.heading) {
+    const href = a.attribs.href;
+    if (href?.startsWith("#") || (href !== undefined && PROFILE_HREF.test(href))) return 0;
+  }
   return isCardLink(a) ? 2 : 1;
 }
+
+/** A link to a member's or an author's page: forum software's and blogs' usual paths and queries. */
+const PROFILE_HREF =
+  /(?:[?&;](?:action=profile|showuser=)|\/(?:members?|users?|u|profile|profiles|author|authors)\/[^/?#]|\/(?:profile|member)\.php)/i;
 
 const CELL_TAGS = new Set(["td", "th"]);
 

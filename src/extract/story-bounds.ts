@@ -1,0 +1,83 @@
+import { type AnyNode, contains, type Element, forEachElement, isElement, nameWords } from "./nodes.ts";
+import type { TextStats } from "./stats.ts";
+
+/**
+ * Where the story or the thread ends, once main-content selection has chosen
+ * a block of prose (see main-content.ts): the article holding the headline
+ * among other stories' articles, the posts of a thread around the one post
+ * chosen, the body a page declares for a short story.
+ */
+
+/** Prose of a short story (a news brief) that link lists around it must not outweigh. */
+export const SHORT_STORY = 300;
+
+/** Comment sections of articles (not forum posts: those are the content of a thread page). */
+export const COMMENT_WORDS =
+  /(?:^|[\s_-])(?:comments?|commentlist|comment-?list|comments-?(?:area|section|wrapper|container|block)|respond|disqus|disqus_thread)(?:$|[\s_-])/;
+
+/**
+ * Of sibling `<article>` elements, the one holding the page's only headline
+ * (h1) is the story; the others are other stories' teasers ("you may also
+ * like" posts, each an article of its own). Not on a thread, whose replies
+ * are articles too, nor beside articles named comments.
+ */
+export function headlineArticle(chosen: Element, stats: Map<Element, TextStats>): Element | null {
+  const headlines: Element[] = [];
+  const articles: Element[] = [];
+  forEachElement(chosen, (el) => {
+    if (el.name === "h1") headlines.push(el);
+    else if (el.name === "article") articles.push(el);
+  });
+  if (headlines.length !== 1) return null;
+  let story: Element | null = null;
+  for (let p = headlines[0]!.parent; p && p !== chosen; p = p.parent)
+    if (isElement(p) && p.name === "article") story = p;
+  if (!story || (stats.get(story)?.good ?? 0) < SHORT_STORY) return null;
+  const found = story;
+  // Replies to a post (a thread's, or comments) are articles of their own too, and they stay.
+  const teaser = (a: Element) =>
+    !contains(a, found) && !contains(found, a) && !COMMENT_WORDS.test(nameWords(a));
+  return articles.some(teaser) && !articles.some((a) => COMMENT_WORDS.test(nameWords(a))) ? found : null;
+}
+
+/**
+ * A post of a thread chosen alone (the longest reply): when it, or a wrapper
+ * a few levels up, has siblings of its own kind (same tag and class) that hold
+ * prose too, the thread is their container. Posts of a forum are drawn by one
+ * template, so they share their markup; an article's parts do not repeat it.
+ */
+export function postsAround(chosen: Element, stats: Map<Element, TextStats>): Element | null {
+  let unit: Element = chosen;
+  for (let level = 0; level <= POST_LEVELS && unit.parent && isElement(unit.parent); level++) {
+    const parent = unit.parent as Element;
+    const cls = unit.attribs.class;
+    if (cls) {
+      let others = 0;
+      for (const sibling of parent.children as AnyNode[]) {
+        if (
+          sibling === unit ||
+          !isElement(sibling) ||
+          sibling.name !== unit.name ||
+          sibling.attribs.class !== cls
+        )
+          continue;
+        if ((stats.get(sibling)?.good ?? 0) >= POST_PROSE) others++;
+      }
+      if (others >= 1) return parent;
+    }
+    unit = parent;
+  }
+  return null;
+}
+
+/** Levels above the chosen text where a post's outer wrapper may sit (text, post, post area, wrapper, post). */
+const POST_LEVELS = 5;
+/** Prose from which a sibling of the chosen post is a post too. */
+const POST_PROSE = 100;
+
+/** The element holding `el` that the page declares its article's body (schema.org microdata). */
+export function declaredBody(el: Element): Element | null {
+  for (let p: AnyNode | null = el; p && isElement(p); p = p.parent)
+    if (p.attribs.itemprop === "articleBody") return p;
+  return null;
+}

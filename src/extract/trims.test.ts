@@ -80,3 +80,14 @@ test("a page that declares nothing drops customer reviews beside its text; revie
   const roundup = `<body><main><h1>Two trail shoes tested</h1><div class="product-review"><h2>First</h2>${description}</div><div class="product-review"><h2>Second</h2>${description}</div></main></body>`;
   expect(extractHtml(roundup, "https://gear.example/tested", main).content).toContain("grippy outsole");
 });
+
+test("a member's post count, join date and group beside each post go; the post stays", () => {
+  const post = (i: number) =>
+    `<div class="post"><dl class="postprofile"><dt><a href="/memberlist.php?mode=viewprofile&u=${i}">member${i}</a></dt><dd class="profile-posts"><strong>Posts:</strong> ${i * 523}</dd><dd class="profile-joined"><strong>Joined:</strong> Mon Jul 24, 2017 9:28 am</dd><dd class="membergroup">Senior Member</dd></dl><div class="postbody"><p>Post ${i}: rebalance once a year, keep the bond fund in the tax-advantaged account, and leave the rest alone.</p></div></div>`;
+  const thread = `<body><main><h1>Portfolio review, 2024 version</h1>${[1, 2, 3, 4].map(post).join("")}</main></body>`;
+  const content = extractHtml(thread, "https://forum.example/viewtopic.php?t=1", main).content;
+  expect(content).toContain("Post 4: rebalance once a year");
+  expect(content).not.toContain("Joined:");
+  expect(content).not.toContain("1569");
+  expect(content).not.toContain("Senior Member");
+});

@@ -37,13 +37,17 @@ export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): 
 
 const TITLE = new Set(["h1"]);
 
-/** Class words of what forum software prints around a post: signatures, member titles, counts and badges, reaction bars, vote and like counts. */
+/**
+ * Class words of what forum software prints around a post: signatures, member titles, counts and
+ * badges, reaction bars, vote and like counts, and a member's post count, join date and group
+ * (phpBB's profile-posts and profile-joined, SMF's postcount and membergroup).
+ */
 const POST_EXTRAS =
-  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?|votes?|voting|vote-?count|likes|like-?count)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?|votes?|voting|vote-?count|likes|like-?count|profile-?posts|profile-?joined|postcount|post-?group|postgroup|membergroup|member-?group)(?:$|[\s_-])/;
 
 /** Class words only forum software uses (a badge or a title may sit on a product card). */
 const MEMBER_WORDS =
-  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?stats|member-?stats|post-?signature)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?stats|member-?stats|post-?signature|profile-?posts|profile-?joined|postcount|postgroup|membergroup)(?:$|[\s_-])/;
 /** Members' signatures or stats from which an undeclared page is a thread: one per post of several posts. */
 const THREAD_MEMBERS = 3;
 

@@ -1,10 +1,26 @@
-import { type AnyNode, type Element, isElement, removeNode, wordsOf } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, removeNode } from "./nodes.ts";
 
 /** Links from which a wordless element inside a sentence is a card of links, not a run of names. */
 const CARD_LINKS = 3;
 
 /** What makes a wordless run of links a card drawn on hover rather than links read in the sentence. */
 const CARD_PARTS = new Set(["img", "picture", "div", "ul", "ol", "li", "p"]);
+
+/** A letter or a digit: text that is a word, not spacing or punctuation. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Whether `root` holds at least `n` links (counting stops there). */
+function hasLinks(root: Element, n: number): boolean {
+  let found = 0;
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (node.name === "a" && ++found >= n) return true;
+    for (const child of node.children) stack.push(child);
+  }
+  return false;
+}
 
 /**
  * Removes the hover cards inside a paragraph: an element with three or more
@@ -14,28 +30,30 @@ const CARD_PARTS = new Set(["img", "picture", "div", "ul", "ol", "li", "p"]);
  * the wrapper around the card, stays in the sentence.
  */
 export function dropHoverCards(p: Element): void {
+  // Most paragraphs hold fewer links than a card: they are not walked again.
+  if (!hasLinks(p, CARD_LINKS)) return;
   const doomed: Element[] = [];
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const visit = (el: Element): { links: number; words: number; card: boolean; found: boolean } => {
+  const visit = (el: Element): { links: number; words: boolean; card: boolean; found: boolean } => {
     let links = 0;
-    let words = 0;
+    let words = false;
     let card = false;
     let found = false;
     for (const child of el.children as AnyNode[]) {
-      if (child.type === "text") words += wordsOf((child as { data: string }).data).length;
+      if (child.type === "text") words ||= WORD_CHAR.test((child as { data: string }).data);
       else if (isElement(child)) {
         if (child.name === "a") links++;
         if (CARD_PARTS.has(child.name)) card = true;
         const inner = visit(child);
         if (child.name !== "a") {
           links += inner.links;
-          words += inner.words;
+          words ||= inner.words;
         }
         card ||= inner.card;
         found ||= inner.found;
       }
     }
-    if (!found && el !== p && links >= CARD_LINKS && words === 0 && card) {
+    if (!found && el !== p && links >= CARD_LINKS && !words && card) {
       doomed.push(el);
       found = true;
     }

@@ -307,8 +307,6 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
     // A chapter's table of contents, listing its pages, is what the chapter page says.
     if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
-    // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons.
-    if (someDescendant(el, isEmbeddedPost)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
     if (
       !CONSENT.test(words) &&
@@ -316,7 +314,9 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
     )
       return false;
     const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
-    return visibleTextLength(el, limit) < limit;
+    // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons:
+    // looked for only in a box small enough to go.
+    return visibleTextLength(el, limit) < limit && !someDescendant(el, isEmbeddedPost);
   }
   if (!insideContent && HEADER_FOOTER_WORDS.test(words)) {
     return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, CHROME_GUARD_TEXT) < CHROME_GUARD_TEXT;

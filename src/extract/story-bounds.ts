@@ -35,9 +35,8 @@ export function headlineArticle(chosen: Element, stats: Map<Element, TextStats>)
   if (!story || (stats.get(story)?.good ?? 0) < SHORT_STORY) return null;
   const found = story;
   // Replies to a post (a thread's, or comments) are articles of their own too, and they stay.
-  const teaser = (a: Element) =>
-    !contains(a, found) && !contains(found, a) && !COMMENT_WORDS.test(nameWords(a));
-  return articles.some(teaser) && !articles.some((a) => COMMENT_WORDS.test(nameWords(a))) ? found : null;
+  if (articles.some((a) => COMMENT_WORDS.test(nameWords(a)))) return null;
+  return articles.some((a) => !contains(a, found) && !contains(found, a)) ? found : null;
 }
 
 /**

@@ -43,7 +43,7 @@ const TITLE = new Set(["h1"]);
  * (phpBB's profile-posts and profile-joined, SMF's postcount and membergroup).
  */
 const POST_EXTRAS =
-  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?|votes?|voting|vote-?count|likes|like-?count|profile-?posts|profile-?joined|postcount|post-?group|postgroup|membergroup|member-?group)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:signature|signatures|userextras|user-?extras|usertitle|user-?title|user-?stats|member-?stats|post-?signature|reactionsbar|reactions-?bar|badges?|votes?|voting|vote-?count|likes|like-?count|profile-?posts|profile-?joined|postcount|post-?group|member-?group)(?:$|[\s_-])/;
 
 /** Class words only forum software uses (a badge or a title may sit on a product card). */
 const MEMBER_WORDS =

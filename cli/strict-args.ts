@@ -52,7 +52,6 @@ function flagTable(args: ArgsDef): Map<string, Flag> {
   return table;
 }
 
-/** The names to suggest from: each flag's long name (and --no-X where a boolean defaults to true). */
 /** A command's flags as typed (without the dashes): each named one, and --no-x for booleans on by default. */
 export function flagsOf(args: ArgsDef): { name: string; description: string }[] {
   const flags: { name: string; description: string }[] = [];
@@ -64,6 +63,7 @@ export function flagsOf(args: ArgsDef): { name: string; description: string }[] 
   return flags;
 }
 
+/** The names to suggest from: each flag's long name (and --no-X where a boolean defaults to true). */
 const longNames = (args: ArgsDef): string[] => flagsOf(args).map((flag) => flag.name);
 
 const BOOLEAN_VALUES = new Set(["true", "false"]);

@@ -65,11 +65,12 @@ export async function planCrawl(
   const [robots, llms] = await Promise.all([
     input.ignoreRobotsTxt ? undefined : loadRobots(start.origin, engine, userAgent, { signal }),
     // The pages' markdown twins, when the site lists them and the crawl takes site markdown.
+    // A known llms.txt (null: the site has none) is not read again.
     input.scrapeOptions?.siteMarkdown === false
       ? undefined
-      : knownLlms !== undefined
-        ? (knownLlms ?? undefined)
-        : loadLlmsTxt(start.origin, engine, signal),
+      : knownLlms === undefined
+        ? loadLlmsTxt(start.origin, engine, signal)
+        : (knownLlms ?? undefined),
   ]);
   const decide = (raw: string): string | null => {
     const normal = normalizeUrl(raw);

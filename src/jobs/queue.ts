@@ -307,24 +307,21 @@ export async function createQueuedRunner(
   async function page(entry: Job<{ id: string; url: string; depth: number }>, token?: string): Promise<void> {
     taken++;
     try {
-      await runTaken(entry, token);
+      const { id, url: pageUrl, depth } = entry.data;
+      const cached = pageRuns.of(id);
+      const run = await cached.run;
+      if (!run || cached.held.abort.signal.aborted) {
+        if (cached.held.reason === "shutdown") await handBack(entry, token);
+        return;
+      }
+      await processItem(run, pageUrl, depth);
+      // The page's event goes out before the page is reported done: the job's done event comes later.
+      events.flush?.(id);
+      // Followers hear of the page from its coordinator, which ticks once it hears the page is done.
+      if (cached.held.reason === "shutdown") await handBack(entry, token);
     } finally {
       taken--;
     }
-  }
-  async function runTaken(entry: Job<{ id: string; url: string; depth: number }>, token?: string) {
-    const { id, url: pageUrl, depth } = entry.data;
-    const cached = pageRuns.of(id);
-    const run = await cached.run;
-    if (!run || cached.held.abort.signal.aborted) {
-      if (cached.held.reason === "shutdown") await handBack(entry, token);
-      return;
-    }
-    await processItem(run, pageUrl, depth);
-    // The page's event goes out before the page is reported done: the job's done event comes later.
-    events.flush?.(id);
-    // Followers hear of the page from its coordinator, which ticks once it hears the page is done.
-    if (cached.held.reason === "shutdown") await handBack(entry, token);
   }
 
   const workerOptions = {

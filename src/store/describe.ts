@@ -7,10 +7,15 @@ import type { Config } from "../config.ts";
  */
 export function describeStore(config: Config): string {
   const url = config.databaseUrl.trim();
-  if (!url) return `SQLite ${join(config.home, "siphon.db")}`;
+  if (!url) return `SQLite ${sqlitePathOf(config)}`;
   try {
     return `PostgreSQL at ${new URL(url).host}`;
   } catch {
     return "PostgreSQL";
   }
+}
+
+/** The SQLite file a configuration without DATABASE_URL uses (loads no driver, as describeStore). */
+export function sqlitePathOf(config: Config): string {
+  return join(config.home, "siphon.db");
 }

@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { SiphonError } from "../errors.ts";
+import { sqlitePathOf } from "./describe.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import type { Store } from "./types.ts";
@@ -17,7 +17,7 @@ export function isPostgresUrl(url: string): boolean {
 /** Which backend a configuration selects: PostgreSQL for a postgres:// DATABASE_URL, else the SQLite file. */
 function backendOf(config: Config): { kind: "postgres"; url: string } | { kind: "sqlite"; path: string } {
   const url = config.databaseUrl.trim();
-  if (!url) return { kind: "sqlite", path: join(config.home, "siphon.db") };
+  if (!url) return { kind: "sqlite", path: sqlitePathOf(config) };
   if (isPostgresUrl(url)) return { kind: "postgres", url };
   // A typo must not quietly fall back to a local file while other processes share a database.
   throw new SiphonError("invalid_request", "DATABASE_URL must be a postgres:// or postgresql:// URL", {

@@ -3,7 +3,7 @@ import { loadPlans } from "../src/auth/plans.ts";
 import { type AuthContext, identifyPrincipal, type Principal, presentedKey } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
-import { holdingWrites } from "../src/pipeline/holdback.ts";
+import { type Held, holdingWrites } from "../src/pipeline/holdback.ts";
 import type { Awaitable, Store } from "../src/store/types.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -141,8 +141,12 @@ export async function metered<T>(
   const admission = admitted instanceof Promise ? await admitted : admitted;
   try {
     // The cache writes of a fresh answer wait for its credit: a request that cannot be charged
-    // (the usage store is down) keeps nothing, so its retry is not a free cache hit.
-    const held = await holdingWrites(() => run(admission));
+    // (the usage store is down) keeps nothing, so its retry is not a free cache hit. An unlimited
+    // plan (the local account's) pays nothing, so it has no free retry to prevent and its writes
+    // are not held (holding costs a cached request about 5% of its time).
+    const held = admission.principal.plan.unlimited
+      ? unheld(await run(admission))
+      : await holdingWrites(() => run(admission));
     const { body, credits, degraded, tokens } = held.value;
     let paid = false;
     let settlement: Awaited<ReturnType<typeof settle>>;
@@ -166,6 +170,11 @@ export async function metered<T>(
   } catch (raw) {
     throw await settledError(raw, admission, route, started, guard);
   }
+}
+
+/** A result whose writes were not held: nothing to release. */
+function unheld<T>(value: T): Held<T> {
+  return { value, release: async () => {} };
 }
 
 /**

@@ -12,6 +12,7 @@ let hits = 0;
 let site: ReturnType<typeof Bun.serve>;
 let app: TestApp;
 let key: string;
+let unlimitedKey: string;
 
 beforeAll(async () => {
   site = Bun.serve({
@@ -27,6 +28,7 @@ beforeAll(async () => {
   });
   app = await startTestApp({ auth: "required" });
   key = (await app.createKey("pro")).key;
+  unlimitedKey = (await app.createKey("unlimited")).key;
 });
 
 afterAll(async () => {
@@ -85,5 +87,24 @@ describe.each(routes)("$name", ({ name, status, send }) => {
     const again = await send(path);
     expect(again.status).toBe(200);
     expect(hits).toBe(2);
+  });
+});
+
+describe("an unlimited plan", () => {
+  // It pays nothing, so a retry answered from the cache escapes no charge: its writes are not
+  // held for the credit (server/guard.ts), and the page it fetched stays cached.
+  test("a fetch that could not be recorded still caches its page: the retry is a cache hit", async () => {
+    hits = 0;
+    const send = () =>
+      app.request(`/v1/fetch?url=${encodeURIComponent(`http://127.0.0.1:${site.port}/unlimited`)}`, {
+        headers: { authorization: `Bearer ${unlimitedKey}` },
+      });
+    failNextCharge();
+    const failed = await send();
+    expect(failed.status).toBe(503);
+    expect(hits).toBe(1);
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(hits).toBe(1);
   });
 });

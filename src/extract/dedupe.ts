@@ -1,5 +1,5 @@
 import { type AnyNode, BLOCK_TAGS, type Element, isElement, removeNode } from "./nodes.ts";
-import type { TextStats } from "./stats.ts";
+import type { Measured, TextStats } from "./stats.ts";
 
 /** Text (visible characters) from which a repeated block is a copy rather than a common phrase. */
 const MIN_TEXT = 40;
@@ -72,11 +72,7 @@ export function textKeys(): (el: Element) => string {
  * read before the rest, so their copies are the ones kept.
  * Code and tables are left alone.
  */
-export function dropDuplicateBlocks(
-  root: Element,
-  stats: Map<Element, TextStats>,
-  readFirst: Element[] = [],
-): void {
+export function dropDuplicateBlocks(root: Element, stats: Measured, readFirst: Element[] = []): void {
   // Where each text was first seen: paragraphs repeated under the same parent are the author's, other
   // copies the page's (a second rendering, a quote).
   const seen = new Map<string, AnyNode | null>();

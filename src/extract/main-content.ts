@@ -17,7 +17,7 @@ import {
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
-import { dropMeasured, measure, type TextStats } from "./stats.ts";
+import { dropMeasured, type Measured, measure, type TextStats } from "./stats.ts";
 import { COMMENT_WORDS, declaredBody, headlineArticle, postsAround, SHORT_STORY } from "./story-bounds.ts";
 import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
 
@@ -87,7 +87,7 @@ function hasHeadline(el: Element): boolean {
  * are its posts unless they hold less prose than the rest (the comments under
  * a Q&A site's question and answers).
  */
-function dropComments(body: Element, stats: Map<Element, TextStats>, thread: boolean): boolean {
+function dropComments(body: Element, stats: Measured, thread: boolean): boolean {
   const sections: Element[] = [];
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
@@ -123,7 +123,7 @@ const SIDE_SHARE = 0.5;
  */
 const QUOTE_WORDS = /^testimonials?$/;
 
-function dropSideChrome(body: Element, stats: Map<Element, TextStats>): boolean {
+function dropSideChrome(body: Element, stats: Measured): boolean {
   const page = stats.get(body);
   // A side element holding much of the page's prose is the content, whatever its name.
   const limit = Math.min(1500, 0.3 * (page?.good ?? 0));
@@ -201,7 +201,7 @@ function isChapterContents(el: Element): boolean {
  * link beside text of its parent's own stays: a post's author, a card's
  * title.
  */
-function dropLinkBlocks(root: Element, stats: Map<Element, TextStats>, page = false): void {
+function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
   dropMeasured(root, stats, (el, s) => {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
@@ -233,7 +233,7 @@ function isLinkedProse(p: Element): boolean {
 const PROSE_WORDS_BESIDE_LINKS = 10;
 
 /** A block holding a single link whose parent has text besides it. */
-function oneLinkBesideText(el: Element, stats: Map<Element, TextStats>): boolean {
+function oneLinkBesideText(el: Element, stats: Measured): boolean {
   let links = el.name === "a" ? 1 : 0;
   forEachElement(el, (d) => {
     if (d.name === "a") links++;
@@ -253,7 +253,7 @@ const TRAIL_SHARE = 0.5;
  * teaser grids and link lists after the text, however deep they sit.
  * Teasers inside the text (a listicle's linked headings) stay.
  */
-function trimTrailingTeasers(root: Element, stats: Map<Element, TextStats>): void {
+function trimTrailingTeasers(root: Element, stats: Measured): void {
   for (let el: Element | null = root; el; ) {
     let next: Element | null = null;
     for (let i: number = el.children.length - 1; i >= 0; i--) {
@@ -273,7 +273,7 @@ function trimTrailingTeasers(root: Element, stats: Map<Element, TextStats>): voi
 }
 
 /** The best-scoring element, strong candidates preferred when they score nearly as well. */
-function bestBlock(body: Element, stats: Map<Element, TextStats>, w: Weights): Element {
+function bestBlock(body: Element, stats: Measured, w: Weights): Element {
   let best = body;
   let bestScore = score(stats.get(body)!, w);
   let strong: Element | null = null;
@@ -308,7 +308,7 @@ const REST_SHARE = 0.25;
  * Step down while one child carries most of the score and little prose
  * lies beside it.
  */
-function tighten(el: Element, stats: Map<Element, TextStats>, w: Weights): Element {
+function tighten(el: Element, stats: Measured, w: Weights): Element {
   let cur = el;
   for (;;) {
     const total = score(stats.get(cur)!, w);
@@ -344,7 +344,7 @@ const LANDMARK_LINKS = 0.5;
  * rather than one article: the best block holds less than half of the
  * area's prose, and the area is not mostly links.
  */
-function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, TextStats>): Element | null {
+function spreadLandmark(body: Element, chosen: Element, stats: Measured): Element | null {
   let main: Element | null = null;
   forEachElement(body, (el) => {
     if (!main && (el.name === "main" || el.attribs.role === "main")) main = el;
@@ -366,7 +366,7 @@ function spreadLandmark(body: Element, chosen: Element, stats: Map<Element, Text
  * and more teaser text than the prose has follows it (a listing's items come
  * after its introduction; a rail of headlines before a story is not its list).
  */
-function introOfListing(body: Element, chosen: Element, stats: Map<Element, TextStats>): boolean {
+function introOfListing(body: Element, chosen: Element, stats: Measured): boolean {
   const s = stats.get(chosen)!;
   if (s.good >= ARTICLE_PROSE) return false;
   const listing = bestBlock(body, stats, LISTING);

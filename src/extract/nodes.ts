@@ -1,4 +1,4 @@
-import type { AnyNode, Element, ParentNode } from "domhandler";
+import type { AnyNode, Element, ParentNode, Text } from "domhandler";
 
 export type { AnyNode, Element, ParentNode };
 
@@ -129,6 +129,24 @@ export function visibleLength(text: string): number {
   return n;
 }
 
+const LENGTH = Symbol("length");
+const LENGTH_OF = Symbol("lengthOf");
+type Counted = Text & { [LENGTH]?: number; [LENGTH_OF]?: string };
+
+/**
+ * visibleLength of a text node's data, kept on the node until its data changes: a page's text is
+ * counted by every measuring pass (three to five a page), and a paragraph's count is a loop over
+ * its characters.
+ */
+export function textLength(node: Text): number {
+  const counted = node as Counted;
+  if (counted[LENGTH_OF] === node.data) return counted[LENGTH]!;
+  const length = visibleLength(node.data);
+  counted[LENGTH] = length;
+  counted[LENGTH_OF] = node.data;
+  return length;
+}
+
 /** The text of a subtree with whitespace collapsed; for short elements only (labels, titles). */
 export function textOf(node: AnyNode): string {
   let out = "";
@@ -148,7 +166,7 @@ export function visibleTextLength(root: AnyNode, limit = Number.POSITIVE_INFINIT
   const stack: AnyNode[] = [root];
   while (stack.length && n <= limit) {
     const node = stack.pop()!;
-    if (node.type === "text") n += visibleLength(node.data);
+    if (node.type === "text") n += textLength(node);
     else if (isElement(node) && node.type === "tag") for (const c of node.children) stack.push(c);
   }
   return n;

@@ -5,7 +5,7 @@ import {
   HEADING_TAGS,
   isElement,
   removeNode,
-  visibleLength,
+  textLength,
 } from "./nodes.ts";
 
 /**
@@ -84,7 +84,7 @@ function isCardLink(a: Element): boolean {
   while (stack.length) {
     const node = stack.pop()!;
     if (node.type === "text") {
-      text += visibleLength(node.data);
+      text += textLength(node);
       if (text >= CARD_TEXT) return true;
     } else if (isElement(node) && node.type === "tag") {
       if (BLOCK_TAGS.has(node.name) && node.name !== "div") return true;
@@ -143,10 +143,10 @@ const LEAD_LINK = 25;
 const LEAD_REST = 40;
 
 /** Text of the link a list item starts with (its first text is a link's), or 0. */
-function leadLink(li: Element, map: Map<Element, TextStats>): number {
+function leadLink(li: Element, map: Measured): number {
   for (let node: AnyNode | undefined = li.children[0]; node; ) {
     if (node.type === "text") {
-      if (visibleLength(node.data) > 0) return 0;
+      if (textLength(node) > 0) return 0;
       node = node.next ?? undefined;
       continue;
     }
@@ -165,12 +165,33 @@ function leadLink(li: Element, map: Map<Element, TextStats>): number {
   return 0;
 }
 
+const STATS = Symbol("stats");
+const PASS = Symbol("pass");
+type Marked = Element & { [STATS]?: TextStats; [PASS]?: number };
+let passes = 0;
+
+/**
+ * The stats of one measuring pass, kept on the elements themselves: a Map keyed by element cost a
+ * fifth of the pass (a page is measured three to five times). An element measured again by a
+ * later pass is not this pass's: `get` answers only what this pass measured.
+ */
+export class Measured {
+  private readonly pass = ++passes;
+  get(el: Element): TextStats | undefined {
+    return (el as Marked)[PASS] === this.pass ? (el as Marked)[STATS] : undefined;
+  }
+  set(el: Element, stats: TextStats): void {
+    (el as Marked)[STATS] = stats;
+    (el as Marked)[PASS] = this.pass;
+  }
+}
+
 /**
  * Measures every element under `root` (included) in one bottom-up pass, so
  * that later steps never call `.text()` inside a loop.
  */
-export function measure(root: Element): Map<Element, TextStats> {
-  const map = new Map<Element, TextStats>();
+export function measure(root: Element): Measured {
+  const map = new Measured();
   // kind: 0 plain text, 1 inside a navigation link, 2 inside a teaser link.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const walk = (el: Element, block: BlockAcc, kind: number, inData: boolean): TextStats => {
@@ -188,7 +209,7 @@ export function measure(root: Element): Map<Element, TextStats> {
     const k = kind === 0 && el.name === "a" ? linkKind(el, acc) : kind;
     for (const child of el.children as AnyNode[]) {
       if (child.type === "text") {
-        const len = visibleLength(child.data);
+        const len = textLength(child);
         if (len === 0) continue;
         s.text += len;
         acc.text += len;
@@ -261,7 +282,7 @@ export type Verdict = "drop" | "keep" | "enter";
  */
 export function dropMeasured(
   root: Element,
-  stats: Map<Element, TextStats>,
+  stats: Measured,
   verdict: (el: Element, s: TextStats) => Verdict,
 ): void {
   const doomed: Element[] = [];

@@ -1,5 +1,5 @@
 import { type AnyNode, contains, type Element, forEachElement, isElement, nameWords } from "./nodes.ts";
-import type { TextStats } from "./stats.ts";
+import type { Measured, TextStats } from "./stats.ts";
 
 /**
  * Where the story or the thread ends, once main-content selection has chosen
@@ -21,7 +21,7 @@ export const COMMENT_WORDS =
  * like" posts, each an article of its own). Not on a thread, whose replies
  * are articles too, nor beside articles named comments.
  */
-export function headlineArticle(chosen: Element, stats: Map<Element, TextStats>): Element | null {
+export function headlineArticle(chosen: Element, stats: Measured): Element | null {
   const headlines: Element[] = [];
   const articles: Element[] = [];
   forEachElement(chosen, (el) => {
@@ -45,7 +45,7 @@ export function headlineArticle(chosen: Element, stats: Map<Element, TextStats>)
  * prose too, the thread is their container. Posts of a forum are drawn by one
  * template, so they share their markup; an article's parts do not repeat it.
  */
-export function postsAround(chosen: Element, stats: Map<Element, TextStats>): Element | null {
+export function postsAround(chosen: Element, stats: Measured): Element | null {
   let unit: Element = chosen;
   for (let level = 0; level <= POST_LEVELS && unit.parent && isElement(unit.parent); level++) {
     const parent = unit.parent as Element;

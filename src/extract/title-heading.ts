@@ -7,8 +7,8 @@ import {
   HEADING_TAGS,
   hasDescendant,
   isElement,
+  textLength,
   textOf,
-  visibleLength,
   visibleTextLength,
   wordsOf,
 } from "./nodes.ts";
@@ -74,7 +74,7 @@ function textBetween(from: Element, to: Element, cap: number): number {
       node = node.children[0] ?? following(node);
       continue;
     }
-    if (node.type === "text") n += visibleLength(node.data);
+    if (node.type === "text") n += textLength(node);
     else if (isElement(node) && node.type === "tag") n += visibleTextLength(node, cap - n);
     node = following(node);
   }

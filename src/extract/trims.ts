@@ -12,7 +12,7 @@ import {
   nameWords,
   removeNode,
 } from "./nodes.ts";
-import { dropMeasured, type TextStats } from "./stats.ts";
+import { dropMeasured, type Measured, type TextStats } from "./stats.ts";
 
 /** Class words of an article's byline, dateline and metadata strip. */
 const META_WORDS =
@@ -26,7 +26,7 @@ const META_MAX = 300;
  * readers of the text skip them. Only on pages declared articles: elsewhere
  * these words name other things.
  */
-export function dropArticleMeta(root: Element, stats: Map<Element, TextStats>): void {
+export function dropArticleMeta(root: Element, stats: Measured): void {
   dropMeasured(root, stats, (el, s) => {
     const words = nameWords(el);
     return words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(el, TITLE)
@@ -82,7 +82,7 @@ const CAPTION_MAX = 400;
  * `<figcaption>` of code, a table ("Listing 9-3: ...") or a quotation stays; on a page
  * declared an article, short elements named captions or credits go too.
  */
-export function dropPhotoCaptions(root: Element, stats: Map<Element, TextStats>, article: boolean): void {
+export function dropPhotoCaptions(root: Element, stats: Measured, article: boolean): void {
   const doomed: Element[] = [];
   forEachElement(root, (el) => {
     if (el.name === "figcaption") {
@@ -113,7 +113,7 @@ const REVIEWS_TAIL = 300;
 const UNDECLARED_REVIEWS_SHARE = 0.5;
 
 /** Prose that follows `el` inside `root`. */
-function proseAfter(el: Element, root: Element, stats: Map<Element, TextStats>): number {
+function proseAfter(el: Element, root: Element, stats: Measured): number {
   let n = 0;
   for (let cur: AnyNode = el; cur !== root && cur.parent; cur = cur.parent)
     for (let next = cur.next; next; next = next.next) if (isElement(next)) n += stats.get(next)?.good ?? 0;
@@ -128,7 +128,7 @@ function proseAfter(el: Element, root: Element, stats: Map<Element, TextStats>):
  * On a page that declares no type (`declared` false) reviews go too, unless
  * they hold most of its prose.
  */
-export function dropReviews(root: Element, stats: Map<Element, TextStats>, declared = true): void {
+export function dropReviews(root: Element, stats: Measured, declared = true): void {
   const found: Element[] = [];
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
@@ -161,7 +161,7 @@ const LABEL = new Set(["label"]);
  * A form holding much of the content is the page's frame (ASP.NET wraps
  * whole pages in one) and stays.
  */
-export function dropForms(root: Element, stats: Map<Element, TextStats>): void {
+export function dropForms(root: Element, stats: Measured): void {
   const limit = FORM_SHARE * (stats.get(root)?.text ?? 0);
   const doomed: Element[] = [];
   forEachElement(root, (el) => {

@@ -64,15 +64,39 @@ const EXTRAS = {
 } satisfies Record<Exclude<keyof ScrapeRequest, "fetch" | "accountId">, true>;
 const EXTRA_KEYS = Object.keys(EXTRAS) as (keyof typeof EXTRAS)[];
 
-async function planOf(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapePlan> {
+/** The request's plan; a known one is answered at once (no promise: a cached fetch awaits less). */
+function planOf(request: ScrapeRequest, deps: ScrapeDeps): ScrapePlan | Promise<ScrapePlan> {
   if (!Object.isFrozen(request.fetch)) return planScrape(request, deps);
   for (const key of EXTRA_KEYS) if (request[key] !== undefined) return planScrape(request, deps);
   const known = plans.get(request.fetch);
   if (known && known.config === deps.config && known.policy === deps.apiBasePolicy) return known.plan;
-  const plan = await planScrape(request, deps);
-  deepFreeze(plan.fetch);
-  plans.set(request.fetch, { config: deps.config, policy: deps.apiBasePolicy, plan });
-  return plan;
+  return planScrape(request, deps).then((plan) => {
+    deepFreeze(plan.fetch);
+    plans.set(request.fetch, { config: deps.config, policy: deps.apiBasePolicy, plan });
+    return plan;
+  });
+}
+
+/** The summary, branding and answer a plan asks for, made side by side from the page's text. */
+function besideText(
+  plan: ScrapePlan,
+  text: { markdown: string; title: string },
+  html: string | undefined,
+  url: string,
+  deps: ScrapeDeps,
+  llmDeps: Parameters<typeof summarize>[2],
+) {
+  return Promise.all([
+    plan.summary ? summarize(text, plan.llm.target, llmDeps) : undefined,
+    plan.branding && html !== undefined
+      ? import("../branding/index.ts").then(({ fetchBranding }) => fetchBranding({ html, url }, deps))
+      : undefined,
+    plan.question
+      ? import("../question/index.ts").then(({ answerFromPage }) =>
+          answerFromPage(text, plan.question as NonNullable<typeof plan.question>, plan.llm.target, llmDeps),
+        )
+      : undefined,
+  ]);
 }
 
 /**
@@ -85,10 +109,12 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
   const shot = deps.httpOnly ? undefined : plan.screenshot;
   // The tokenizer loads on the chunking thread while the page is fetched.
   if (plan.chunks) deps.engines.startChunking?.(plan.chunks.tokenizer);
-  const [fetched, image] = await Promise.all([
-    request.document ? readDocument(plan.fetch, request.document, deps) : fetchPage(plan.fetch, deps),
-    shot ? takeScreenshot(shot, deps) : undefined,
-  ]);
+  const fetching = request.document
+    ? readDocument(plan.fetch, request.document, deps)
+    : fetchPage(plan.fetch, deps);
+  const [fetched, image] = shot
+    ? await Promise.all([fetching, takeScreenshot(shot, deps)])
+    : [await fetching, undefined];
   const result: FetchResult = { ...fetched.result };
   const html = result.contentType === "html" ? (result.rawHtml ?? "") : undefined;
   const markdown = result.markdown ?? result.content;
@@ -115,19 +141,10 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
     if (extracted.tokensUsed) result.extractTokensUsed = extracted.tokensUsed;
   }
   const text = { markdown, title: result.title };
-  const [summary, branding, question] = await Promise.all([
-    plan.summary ? summarize(text, plan.llm.target, llmDeps) : undefined,
-    plan.branding && html !== undefined
-      ? import("../branding/index.ts").then(({ fetchBranding }) =>
-          fetchBranding({ html, url: result.url }, deps),
-        )
-      : undefined,
-    plan.question
-      ? import("../question/index.ts").then(({ answerFromPage }) =>
-          answerFromPage(text, plan.question as NonNullable<typeof plan.question>, plan.llm.target, llmDeps),
-        )
-      : undefined,
-  ]);
+  const [summary, branding, question] =
+    plan.summary || plan.branding || plan.question
+      ? await besideText(plan, text, html, result.url, deps, llmDeps)
+      : [undefined, undefined, undefined];
   if (plan.attributes) {
     const { readAttributes } = await import("../structured/attributes.ts");
     result.attributes = readAttributes(result.rawHtml ?? "", plan.attributes);
@@ -204,7 +221,8 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
  * LLM module's SiphonErrors.
  */
 export async function scrape(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
-  const plan = await planOf(request, deps);
+  const planned = planOf(request, deps);
+  const plan = planned instanceof Promise ? await planned : planned;
   if (plan.timeoutMs === undefined) return run(plan, request, deps);
   return withDeadline(plan.timeoutMs, deps.signal, (signal) => run(plan, request, { ...deps, signal }));
 }

@@ -3,7 +3,7 @@ import { loadPlans } from "../src/auth/plans.ts";
 import { type AuthContext, identifyPrincipal, type Principal, presentedKey } from "../src/auth/principal.ts";
 import type { Config } from "../src/config.ts";
 import { SiphonError, toSiphonError } from "../src/errors.ts";
-import { type Held, holdingWrites } from "../src/pipeline/holdback.ts";
+import { holdingWrites } from "../src/pipeline/holdback.ts";
 import type { Awaitable, Store } from "../src/store/types.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -144,10 +144,8 @@ export async function metered<T>(
     // (the usage store is down) keeps nothing, so its retry is not a free cache hit. An unlimited
     // plan (the local account's) pays nothing, so it has no free retry to prevent and its writes
     // are not held (holding costs a cached request about 5% of its time).
-    const held = admission.principal.plan.unlimited
-      ? unheld(await run(admission))
-      : await holdingWrites(() => run(admission));
-    const { body, credits, degraded, tokens } = held.value;
+    const held = admission.principal.plan.unlimited ? null : await holdingWrites(() => run(admission));
+    const { body, credits, degraded, tokens } = held ? held.value : await run(admission);
     let paid = false;
     let settlement: Awaited<ReturnType<typeof settle>>;
     try {
@@ -159,7 +157,7 @@ export async function metered<T>(
       settlement = settling instanceof Promise ? await settling : settling;
       paid = true;
     } finally {
-      await held.release(paid);
+      if (held) await held.release(paid);
     }
     writeUsageHeaders(set.headers, admission, settlement);
     if (degraded) {
@@ -170,11 +168,6 @@ export async function metered<T>(
   } catch (raw) {
     throw await settledError(raw, admission, route, started, guard);
   }
-}
-
-/** A result whose writes were not held: nothing to release. */
-function unheld<T>(value: T): Held<T> {
-  return { value, release: async () => {} };
 }
 
 /**

@@ -220,9 +220,21 @@ async function run(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): 
  * invalid_request before fetching for what the request gets wrong, and the pipeline's and the
  * LLM module's SiphonErrors.
  */
-export async function scrape(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
-  const planned = planOf(request, deps);
-  const plan = planned instanceof Promise ? await planned : planned;
+export function scrape(request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
+  // Not async: a known plan's run is answered as run's own promise, without another one around it.
+  let planned: ScrapePlan | Promise<ScrapePlan>;
+  try {
+    planned = planOf(request, deps);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return planned instanceof Promise
+    ? planned.then((plan) => runInTime(plan, request, deps))
+    : runInTime(planned, request, deps);
+}
+
+/** Runs the plan within the request's timeout, when it has one. */
+function runInTime(plan: ScrapePlan, request: ScrapeRequest, deps: ScrapeDeps): Promise<ScrapeOutcome> {
   if (plan.timeoutMs === undefined) return run(plan, request, deps);
   return withDeadline(plan.timeoutMs, deps.signal, (signal) => run(plan, request, { ...deps, signal }));
 }

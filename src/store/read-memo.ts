@@ -24,10 +24,11 @@ const reads = new WeakMap<Database, VersionRead>();
  */
 export class DataVersion {
   private readonly read: VersionRead;
-  private readonly clock: () => number;
+  /** A test's clock; the performance clock when undefined (called directly: several reads a request). */
+  private readonly clock: (() => number) | undefined;
 
   constructor(sqlite: Database, clock?: () => number) {
-    this.clock = clock ?? performance.now.bind(performance);
+    this.clock = clock;
     const shared = clock ? undefined : reads.get(sqlite);
     this.read = shared ?? {
       pragma: sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version"),
@@ -38,7 +39,7 @@ export class DataVersion {
   }
 
   current(): number {
-    const now = this.clock();
+    const now = this.clock === undefined ? performance.now() : this.clock();
     const read = this.read;
     if (now - read.readAt >= FRESH_MS) {
       read.readAt = now;

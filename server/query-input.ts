@@ -15,11 +15,20 @@ const MEMO_ENTRIES_MAX = 1_024;
  */
 export function queryInput<T>(validate: (query: Record<string, unknown>) => T): (url: string) => T {
   const memo = new Map<string, T>();
+  // The last URL answered, compared whole: a busy client repeating one request skips the slice and
+  // the hash of its query string.
+  let lastUrl = "";
+  let last: T | undefined;
   return (url) => {
+    if (url === lastUrl && last !== undefined) return last;
     const start = url.indexOf("?");
     const raw = start === -1 ? "" : url.slice(start + 1);
     const hit = memo.get(raw);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      lastUrl = url;
+      last = hit;
+      return hit;
+    }
     const value = validate(start === -1 ? Object.create(null) : parseQueryFromURL(url, start + 1));
     if (raw.length <= MEMO_KEY_MAX) {
       if (memo.size >= MEMO_ENTRIES_MAX) memo.clear();

@@ -143,7 +143,7 @@ export async function metered<T>(
     // The cache writes of a fresh answer wait for its credit: a request that cannot be charged
     // (the usage store is down) keeps nothing, so its retry is not a free cache hit. An unlimited
     // plan (the local account's) pays nothing, so it has no free retry to prevent and its writes
-    // are not held (holding costs a cached request about 5% of its time).
+    // are not held (holding cost a cached request about 6% of its time).
     const held = admission.principal.plan.unlimited ? null : await holdingWrites(() => run(admission));
     const { body, credits, degraded, tokens } = held ? held.value : await run(admission);
     let paid = false;

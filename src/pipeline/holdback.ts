@@ -49,9 +49,12 @@ export async function holdingWrites<T>(work: () => Promise<T>): Promise<Held<T>>
   };
 }
 
-/** Runs `write` now, or, inside `holdingWrites`, once the request is paid for. */
+/**
+ * Runs `write` now, or, inside `holdingWrites`, once the request is paid for. Either way a write
+ * that fails is dropped: it costs the next request a fetch, not this one its answer.
+ */
 export async function holdWrite(write: () => Promise<void>): Promise<void> {
   const holdback = storage.getStore();
   if (holdback?.open) holdback.writes.push(write);
-  else await write();
+  else await write().catch(() => {});
 }

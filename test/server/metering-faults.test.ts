@@ -90,6 +90,16 @@ describe.each(routes)("$name", ({ name, status, send }) => {
   });
 });
 
+/** Makes the cache refuse the next write, as a full disk or a lost Redis would. */
+function failNextCacheWrite(): void {
+  const cache = app.store.cache;
+  const original = cache.set.bind(cache);
+  cache.set = async () => {
+    cache.set = original;
+    throw new SiphonError("store_unavailable", "The cache is unavailable; retry shortly.");
+  };
+}
+
 describe("an unlimited plan", () => {
   // It pays nothing, so a retry answered from the cache escapes no charge: its writes are not
   // held for the credit (server/guard.ts), and the page it fetched stays cached.
@@ -106,5 +116,20 @@ describe("an unlimited plan", () => {
     const retry = await send();
     expect(retry.status).toBe(200);
     expect(hits).toBe(1);
+  });
+
+  test("a page whose cache write fails is still answered; the next request fetches it again", async () => {
+    hits = 0;
+    const send = () =>
+      app.request(`/v1/fetch?url=${encodeURIComponent(`http://127.0.0.1:${site.port}/unlimited-write`)}`, {
+        headers: { authorization: `Bearer ${unlimitedKey}` },
+      });
+    failNextCacheWrite();
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { content: string }).content).toContain("A page worth a credit.");
+    expect(hits).toBe(1);
+    expect((await send()).status).toBe(200);
+    expect(hits).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { type AnyNode, BLOCK_TAGS, type Element, isElement, removeNode } from "./nodes.ts";
-import type { Measured, TextStats } from "./stats.ts";
+import type { Measured } from "./stats.ts";
 
 /** Text (visible characters) from which a repeated block is a copy rather than a common phrase. */
 const MIN_TEXT = 40;

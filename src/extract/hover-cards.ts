@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, isElement, removeNode } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, removeNode, someDescendant } from "./nodes.ts";
 
 /** Links from which a wordless element inside a sentence is a card of links, not a run of names. */
 const CARD_LINKS = 3;
@@ -9,19 +9,6 @@ const CARD_PARTS = new Set(["img", "picture", "div", "ul", "ol", "li", "p"]);
 /** A letter or a digit: text that is a word, not spacing or punctuation. */
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** Whether `root` holds at least `n` links (counting stops there). */
-function hasLinks(root: Element, n: number): boolean {
-  let found = 0;
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isElement(node)) continue;
-    if (node.name === "a" && ++found >= n) return true;
-    for (const child of node.children) stack.push(child);
-  }
-  return false;
-}
-
 /**
  * Removes the hover cards inside a paragraph: an element with three or more
  * links, a picture or a block, and not a word of its own (a person's photo and
@@ -31,7 +18,8 @@ function hasLinks(root: Element, n: number): boolean {
  */
 export function dropHoverCards(p: Element): void {
   // Most paragraphs hold fewer links than a card: they are not walked again.
-  if (!hasLinks(p, CARD_LINKS)) return;
+  let seen = 0;
+  if (!someDescendant(p, (el) => el.name === "a" && ++seen >= CARD_LINKS)) return;
   const doomed: Element[] = [];
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): { links: number; words: boolean; card: boolean; found: boolean } => {

@@ -1,5 +1,5 @@
 import { type AnyNode, contains, type Element, forEachElement, isElement, nameWords } from "./nodes.ts";
-import type { Measured, TextStats } from "./stats.ts";
+import type { Measured } from "./stats.ts";
 
 /**
  * Where the story or the thread ends, once main-content selection has chosen

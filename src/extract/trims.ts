@@ -12,7 +12,7 @@ import {
   nameWords,
   removeNode,
 } from "./nodes.ts";
-import { dropMeasured, type Measured, type TextStats } from "./stats.ts";
+import { dropMeasured, type Measured } from "./stats.ts";
 
 /** Class words of an article's byline, dateline and metadata strip. */
 const META_WORDS =

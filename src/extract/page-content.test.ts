@@ -170,3 +170,20 @@ test("between the title and the text a line of words stays in any script; a bare
   expect(md).toContain("文・山田花子");
   expect(md).not.toMatch(/^42$/m);
 });
+
+const card = (name: string, price: string) =>
+  `<div class="tile"><a href="/sets/${name.length}"><img src="/img/${name.length}.jpg" alt="${name}"></a><div class="tile-body"><a href="/sets/${name.length}">${name}</a><div class="price">${price}</div></div></div>`;
+
+test("a shop's grid of priced products beside its introduction stays: names and prices", () => {
+  const intro = `<p>Our chess sets are made by hand from walnut, sheesham and boxwood, weighted and felted, and each comes with a board of the same wood and a box to keep them in.</p>`;
+  const html = `<html><head><title>Chess sets</title></head><body><main><div class="grid">${card("Walnut Staunton Set", "$242.91")}${card("Sheesham Championship Set", "$196.19")}${card("Boxwood Travel Set", "$97.27")}${card("Ebony Tournament Set", "$412.00")}</div>
+    <section class="about"><h2>About our chess sets</h2>${intro}${intro.replace("Our", "These")}</section></main></body></html>`;
+  const md = text(html);
+  expect(md).toContain("Walnut Staunton Set");
+  expect(md).toContain("$242.91");
+  expect(md).toContain("Ebony Tournament Set");
+  expect(md).toContain("$412.00");
+  expect(md).toContain("## About our chess sets");
+  // Main content mode keeps the introduction it chose.
+  expect(text(html, true)).not.toContain("$242.91");
+});

@@ -10,6 +10,7 @@ import {
   textOf,
   visibleTextLength,
 } from "./nodes.ts";
+import { isPricedGrid } from "./product-grid.ts";
 import { measure, type TextStats } from "./stats.ts";
 import { isReviews } from "./trims.ts";
 
@@ -139,6 +140,8 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, prose
     return "keep";
   if (LISTS.has(el.name) && s.bad <= LIST_LINKS * s.text && s.good + s.weak + s.card >= LIST_TEXT)
     return "keep";
+  // A grid of priced cards is a shop's listing (a product page's grids of other products went with its main content).
+  if (isPricedGrid(el)) return "keep";
   // Teasers: a listing when they outweigh the main content's prose, else a rail of other stories; one teaser alone goes.
   if (s.card >= 0.5 * s.text) return s.card >= RAIL && s.card >= LISTING_SHARE * prose ? "keep" : "drop";
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.

@@ -12,10 +12,13 @@ test("a product page drops the grid of other products with their prices", () => 
     <section><h2>Similar items</h2><ul class="carousel">${[1, 2, 3, 4, 5, 6].map(card).join("")}</ul></section>
     <section><h2>About this item</h2><p>A relaxed linen shirt, washed for softness, with a camp collar and a straight hem to wear untucked.</p></section>
   </main></body></html>`;
-  const { content } = extractHtml(html, "https://shop.example/linen-shirt", main);
-  expect(content).toContain("A relaxed linen shirt");
-  expect(content).toContain("$45.00");
-  expect(content).not.toContain("Other summer shirt model");
+  for (const onlyMainContent of [true, false]) {
+    // The default mode keeps a shop's grid beside its introduction (page-content.ts), not other products beside one.
+    const { content } = extractHtml(html, "https://shop.example/linen-shirt", { ...main, onlyMainContent });
+    expect(content).toContain("A relaxed linen shirt");
+    expect(content).toContain("$45.00");
+    expect(content).not.toContain("Other summer shirt model");
+  }
 });
 
 test("a product page keeps its own price tiers table", () => {

@@ -1,4 +1,12 @@
-import { type AnyNode, BLOCK_TAGS, type Element, isElement, removeNode } from "./nodes.ts";
+import {
+  type AnyNode,
+  BLOCK_TAGS,
+  type Element,
+  isCollapsed,
+  isElement,
+  removeNode,
+  type Text,
+} from "./nodes.ts";
 import type { Measured } from "./stats.ts";
 
 /** Text (visible characters) from which a repeated block is a copy rather than a common phrase. */
@@ -32,9 +40,11 @@ function join(a: Norm, b: Norm): Norm {
 /** Whitespace other than single spaces between words: what collapsing would change. */
 const UNCOLLAPSED = /[^\S ]| {2}|^ | $/;
 
-function normText(data: string): Norm {
-  // Most text nodes of prose need nothing done: no regex replace for them.
-  if (data && !UNCOLLAPSED.test(data)) return { text: data, lead: false, trail: false };
+function normText(node: Text): Norm {
+  const data = node.data;
+  // Most text nodes of prose need nothing done (measuring found so): no regex for them.
+  if (data && (isCollapsed(node) || !UNCOLLAPSED.test(data)))
+    return { text: data, lead: false, trail: false };
   const collapsed = data.replace(/\s+/g, " ");
   if (collapsed === " ") return SPACE;
   const lead = collapsed.startsWith(" ");
@@ -55,7 +65,7 @@ export function textKeys(): (el: Element) => string {
     if (n) return n;
     n = BLOCK_TAGS.has(el.name) ? SPACE : NOTHING;
     for (const child of el.children as AnyNode[]) {
-      if (child.type === "text") n = join(n, normText(child.data));
+      if (child.type === "text") n = join(n, normText(child));
       else if (isElement(child) && child.type === "tag") n = join(n, norm(child));
     }
     memo.set(el, n);

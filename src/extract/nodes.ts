@@ -1,6 +1,6 @@
 import type { AnyNode, Element, ParentNode, Text } from "domhandler";
 
-export type { AnyNode, Element, ParentNode };
+export type { AnyNode, Element, ParentNode, Text };
 
 /**
  * Small helpers over the htmlparser2 (domhandler) tree. The extraction steps
@@ -131,7 +131,45 @@ export function visibleLength(text: string): number {
 
 const LENGTH = Symbol("length");
 const LENGTH_OF = Symbol("lengthOf");
-type Counted = Text & { [LENGTH]?: number; [LENGTH_OF]?: string };
+const COLLAPSED = Symbol("collapsed");
+type Counted = Text & { [LENGTH]?: number; [LENGTH_OF]?: string; [COLLAPSED]?: boolean };
+
+/** Characters JavaScript's `\s` matches above U+00A0 (see isCollapsed). */
+function isWideSpace(c: number): boolean {
+  return (
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Counts `node`'s text as visibleLength does and notes, in the same loop, whether its whitespace is collapsed (see isCollapsed). */
+function count(node: Counted): void {
+  const text = node.data;
+  let n = 0;
+  // A space is collapsed only between words: none first, none doubled, none last, and no other whitespace.
+  let collapsed = true;
+  let afterSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) {
+      n++;
+      afterSpace = false;
+      if (c > 0x167f && isWideSpace(c)) collapsed = false;
+    } else {
+      if (c !== 32 || afterSpace) collapsed = false;
+      afterSpace = true;
+    }
+  }
+  node[LENGTH] = n;
+  node[COLLAPSED] = collapsed && !afterSpace;
+  node[LENGTH_OF] = text;
+}
 
 /**
  * visibleLength of a text node's data, kept on the node until its data changes: a page's text is
@@ -140,11 +178,19 @@ type Counted = Text & { [LENGTH]?: number; [LENGTH_OF]?: string };
  */
 export function textLength(node: Text): number {
   const counted = node as Counted;
-  if (counted[LENGTH_OF] === node.data) return counted[LENGTH]!;
-  const length = visibleLength(node.data);
-  counted[LENGTH] = length;
-  counted[LENGTH_OF] = node.data;
-  return length;
+  if (counted[LENGTH_OF] !== node.data) count(counted);
+  return counted[LENGTH]!;
+}
+
+/**
+ * Whether a text node's whitespace is collapsed already: single spaces between words and no other
+ * whitespace (JavaScript's `\s`), so that collapsing it changes nothing. Answered from the count
+ * textLength keeps; false for empty text and whenever in doubt (a control character).
+ */
+export function isCollapsed(node: Text): boolean {
+  const counted = node as Counted;
+  if (counted[LENGTH_OF] !== node.data) count(counted);
+  return counted[COLLAPSED]!;
 }
 
 /** The text of a subtree with whitespace collapsed; for short elements only (labels, titles). */

@@ -194,3 +194,24 @@ test("a paragraph or heading drawn as a line of one character is a rule; text wi
   expect(toMarkdown("<p>Score: ___ out of 10</p>")).toBe("Score: \\_\\_\\_ out of 10");
   expect(toMarkdown("<ul><li><p>Card</p><p>---</p></li></ul>")).not.toContain("* * *");
 });
+
+test("a line break first or last in bold, italics or a link goes outside their marks", () => {
+  // Editors leave the break inside the element ("<strong>title<br></strong>"): "**title\n**" would not close.
+  expect(toMarkdown("<p><strong>Go for whole grains.<br></strong>Whole and intact grains.</p>")).toBe(
+    "**Go for whole grains.**\nWhole and intact grains.",
+  );
+  expect(toMarkdown("<p>Telling a story<i><br>By David Korten</i></p>")).toBe(
+    "Telling a story\n*By David Korten*",
+  );
+  expect(toMarkdown("<p><b>Related posts:<br></b></p>")).toBe("**Related posts:**");
+  // A link around bold text and its break, then a bold picture link: neither mark is left open.
+  expect(
+    toMarkdown(
+      '<p>1) Lego set<br><a href="http://a.to/x"><strong>http://a.to/x<br>\n</strong></a><strong><a href="/i.jpg"><img src="/i-300.jpg" alt=""></a></strong><br>2) Race track</p>',
+    ),
+  ).toBe("1) Lego set\n[**http://a.to/x**](http://a.to/x)\n**[![](/i-300.jpg)](/i.jpg)**\n2) Race track");
+  // Spaces at the edges stay turndown's business: outside the marks, as before.
+  expect(toMarkdown("<p>a <strong> spaced </strong> b</p>")).toBe("a **spaced** b");
+  // Bold holding only a break keeps the break and no marks.
+  expect(toMarkdown("<p>one<strong><br></strong>two</p>")).toBe("one\ntwo");
+});

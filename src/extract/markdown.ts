@@ -76,6 +76,28 @@ function emphasized(text: string, mark: "*" | "**"): string {
   return /(?<!\\)\*/.test(text) ? text : `${mark}${text}${mark}`;
 }
 
+/**
+ * `content` split into its body and the whitespace at either edge that holds a line break (a
+ * `<br>` first or last in the element); edges of spaces alone stay in the body, where turndown's
+ * own handling of flanking whitespace has left them.
+ */
+function breakEdges(content: string): [string, string, string] {
+  const lead = /^\s*\n\s*/.exec(content)?.[0] ?? "";
+  const trail = /\s*\n\s*$/.exec(content.slice(lead.length))?.[0] ?? "";
+  return [lead, content.slice(lead.length, content.length - trail.length), trail];
+}
+
+/**
+ * Bold or italics whose element starts or ends with a line break: the break goes outside the
+ * marks, as it sits outside the text on the page ("**text\n**" would not close, "*\ntext*" would
+ * not open). An element of only whitespace leaves its line break and no marks.
+ */
+function delimited(content: string, mark: string): string {
+  const [lead, body, trail] = breakEdges(content);
+  if (!body.trim()) return lead || trail ? `${lead}${trail}` : "";
+  return `${lead}${mark}${body}${mark}${trail}`;
+}
+
 function insideListItem(node: Node): boolean {
   for (let up = node.parentNode; up; up = up.parentNode) if (up.nodeName === "LI") return true;
   return false;
@@ -189,9 +211,13 @@ function configure(td: TurndownService): TurndownService {
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
       const target = `(${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;
       if (text.includes("\n")) return linkBlock(content, target);
-      return `[${text}]${target}`;
+      // A line break first or last in the link stays beside it, where the page shows it.
+      const [lead, , trail] = breakEdges(content);
+      return `${lead}[${text}]${target}${trail}`;
     },
   });
+  td.addRule("strong", { filter: ["strong", "b"], replacement: (content) => delimited(content, "**") });
+  td.addRule("emphasis", { filter: ["em", "i"], replacement: (content) => delimited(content, "*") });
   // "- item" rather than turndown's "-   item": what people write, and fewer tokens.
   td.addRule("listItem", {
     filter: "li",

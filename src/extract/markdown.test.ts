@@ -215,3 +215,21 @@ test("a line break first or last in bold, italics or a link goes outside their m
   // Bold holding only a break keeps the break and no marks.
   expect(toMarkdown("<p>one<strong><br></strong>two</p>")).toBe("one\ntwo");
 });
+
+test("bold inside bold adds no marks, and bold beside bold is one run", () => {
+  expect(toMarkdown("<h3>Made with <strong><strong>30% recycled material</strong></strong> by weight.</h3>")).toBe(
+    "### Made with **30% recycled material** by weight.",
+  );
+  // An editor's two runs inside one word or phrase.
+  expect(toMarkdown("<p><strong>5 Tips for Game D</strong><strong>ay Parties:</strong> plan ahead.</p>")).toBe(
+    "**5 Tips for Game Day Parties:** plan ahead.",
+  );
+  expect(toMarkdown("<ul><li><b>S</b><b>aving time:</b> more time to plan.</li></ul>")).toBe(
+    "- **Saving time:** more time to plan.",
+  );
+  expect(toMarkdown("<p><em>tides</em><i>cape</i> and <i>storms</i></p>")).toBe("*tidescape* and *storms*");
+  // Apart (a space, a line break between them, an empty one beside) they keep their own marks.
+  expect(toMarkdown("<p><b>Blues 3:</b> <b>Oskar</b></p>")).toBe("**Blues 3:** **Oskar**");
+  expect(toMarkdown("<p><b>one<br></b><b>two</b></p>")).toBe("**one**\n**two**");
+  expect(toMarkdown("<p><b>one</b><b> </b>two</p>")).toBe("**one** two");
+});

@@ -87,15 +87,44 @@ function breakEdges(content: string): [string, string, string] {
   return [lead, content.slice(lead.length, content.length - trail.length), trail];
 }
 
+/** The elements of one kind of emphasis, by DOM node name. */
+const BOLD = new Set(["STRONG", "B"]);
+const ITALIC = new Set(["EM", "I"]);
+
+/** Whether the first or last child of `el` that is not blank text is a line break. */
+function breakAtEdge(el: Node, last: boolean): boolean {
+  for (let c = last ? el.lastChild : el.firstChild; c; c = last ? c.previousSibling : c.nextSibling) {
+    if (c.nodeType === 3 && !/\S/.test(c.textContent ?? "")) continue;
+    return c.nodeName === "BR";
+  }
+  return false;
+}
+
 /**
- * Bold or italics whose element starts or ends with a line break: the break goes outside the
- * marks, as it sits outside the text on the page ("**text\n**" would not close, "*\ntext*" would
- * not open). An element of only whitespace leaves its line break and no marks.
+ * Whether `a` and `b`, side by side with nothing between them, are one run of the emphasis of
+ * `kind`: both of that kind, both with text, and no line break where they meet. Asked the same
+ * way from either side, so both drop the marks between them or neither does.
  */
-function delimited(content: string, mark: string): string {
+function oneRun(a: Node | null, b: Node | null, kind: Set<string>): boolean {
+  if (!a || !b || !kind.has(a.nodeName) || !kind.has(b.nodeName)) return false;
+  if (!/\S/.test(a.textContent ?? "") || !/\S/.test(b.textContent ?? "")) return false;
+  return !breakAtEdge(a, true) && !breakAtEdge(b, false);
+}
+
+/**
+ * Bold or italics in markdown marks, as the page shows them:
+ * - a line break first or last in the element goes outside the marks ("**text\n**" would not
+ *   close, "*\ntext*" would not open), and an element of only whitespace leaves its break;
+ * - emphasis inside the same emphasis adds no marks ("****30%****" reads as nothing);
+ * - two elements side by side are one run ("**Game D****ay**" is "**Game Day**").
+ */
+function delimited(content: string, node: Node, mark: string, kind: Set<string>): string {
   const [lead, body, trail] = breakEdges(content);
   if (!body.trim()) return lead || trail ? `${lead}${trail}` : "";
-  return `${lead}${mark}${body}${mark}${trail}`;
+  for (let up = node.parentNode; up; up = up.parentNode) if (kind.has(up.nodeName)) return content;
+  const open = oneRun(node.previousSibling, node, kind) ? "" : mark;
+  const close = oneRun(node, node.nextSibling, kind) ? "" : mark;
+  return `${lead}${open}${body}${close}${trail}`;
 }
 
 function insideListItem(node: Node): boolean {
@@ -216,8 +245,14 @@ function configure(td: TurndownService): TurndownService {
       return `${lead}[${text}]${target}${trail}`;
     },
   });
-  td.addRule("strong", { filter: ["strong", "b"], replacement: (content) => delimited(content, "**") });
-  td.addRule("emphasis", { filter: ["em", "i"], replacement: (content) => delimited(content, "*") });
+  td.addRule("strong", {
+    filter: ["strong", "b"],
+    replacement: (content, node) => delimited(content, node, "**", BOLD),
+  });
+  td.addRule("emphasis", {
+    filter: ["em", "i"],
+    replacement: (content, node) => delimited(content, node, "*", ITALIC),
+  });
   // "- item" rather than turndown's "-   item": what people write, and fewer tokens.
   td.addRule("listItem", {
     filter: "li",

@@ -233,3 +233,11 @@ test("bold inside bold adds no marks, and bold beside bold is one run", () => {
   expect(toMarkdown("<p><b>one<br></b><b>two</b></p>")).toBe("**one**\n**two**");
   expect(toMarkdown("<p><b>one</b><b> </b>two</p>")).toBe("**one** two");
 });
+
+test("a '<' that markdown would read as a tag is escaped; in code and before other characters it stays", () => {
+  expect(toMarkdown("<p>git checkout <em>&lt;commit&gt;</em> -- &lt;file&gt;</p>")).toBe(
+    "git checkout *\\<commit>* -- \\<file>",
+  );
+  expect(toMarkdown("<h1>&lt;table&gt;: The Table element</h1>")).toBe("# \\<table>: The Table element");
+  expect(toMarkdown("<p>a &lt; b and 3 &lt;4, <code>&lt;div&gt;</code></p>")).toBe("a < b and 3 <4, `<div>`");
+});

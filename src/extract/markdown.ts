@@ -164,8 +164,14 @@ function itemIndex(list: HTMLElement, item: Node): number {
   return indexes.get(item) ?? 0;
 }
 
-/** Text turndown's escaping could change: a character it escapes anywhere, or one it escapes at the start. */
-const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+/** Text escaping could change: a character turndown escapes anywhere or at the start, or an angle bracket. */
+const MAY_NEED_ESCAPE = /[\\*`[\]_<]|^[-+=#~>\d]/;
+
+/**
+ * A "<" that markdown could read as the start of raw HTML or an autolink ("<commit>", "</em>",
+ * "<!--"): text on the page, so escaped ("\\<commit>"), or a renderer would swallow it as a tag.
+ */
+const TAG_START = /<(?=[A-Za-z/!?])/g;
 
 /**
  * An underscore escaped between two letters or digits ("snake\\_case"): CommonMark never reads
@@ -346,7 +352,9 @@ function configure(td: TurndownService): TurndownService {
   // turndown runs 13 regular expressions over every text node to escape it; most text needs none.
   const escapeAll = td.escape.bind(td);
   td.escape = (text) =>
-    MAY_NEED_ESCAPE.test(text) ? escapeAll(text).replace(INTRAWORD_UNDERSCORE, "_") : text;
+    MAY_NEED_ESCAPE.test(text)
+      ? escapeAll(text).replace(INTRAWORD_UNDERSCORE, "_").replace(TAG_START, "\\<")
+      : text;
   indexRules(td);
   return td;
 }

@@ -241,3 +241,13 @@ test("a '<' that markdown would read as a tag is escaped; in code and before oth
   expect(toMarkdown("<h1>&lt;table&gt;: The Table element</h1>")).toBe("# \\<table>: The Table element");
   expect(toMarkdown("<p>a &lt; b and 3 &lt;4, <code>&lt;div&gt;</code></p>")).toBe("a < b and 3 <4, `<div>`");
 });
+
+test("emphasis around paragraphs leaves their text plain: marks do not reach across them", () => {
+  expect(
+    toMarkdown("<div><em><p>Why carry a camera at all?</p><p>Because it sees better.</p></em></div>"),
+  ).toBe("Why carry a camera at all?\n\nBecause it sees better.");
+  // A term holding blocks (a forum's author card) is not bolded across them either.
+  expect(toMarkdown("<dl><dt><div>Topic Author</div><div>changingtimes</div></dt><dd>Posts: 524</dd></dl>")).toBe(
+    "Topic Author\n\nchangingtimes\n: Posts: 524",
+  );
+});

@@ -70,10 +70,11 @@ export function codeText(pre: Node): string {
 
 /**
  * `text` in bold or italics, unless it has emphasis of its own: wrapping "*class* Station" or
- * "**Figure 1.** Tides" again would break both (and the asterisks cannot simply be stripped).
+ * "**Figure 1.** Tides" again would break both (and the asterisks cannot simply be stripped);
+ * nor when it holds paragraphs, which marks do not reach across.
  */
 function emphasized(text: string, mark: "*" | "**"): string {
-  return /(?<!\\)\*/.test(text) ? text : `${mark}${text}${mark}`;
+  return /(?<!\\)\*|\n[ \t]*\n/.test(text) ? text : `${mark}${text}${mark}`;
 }
 
 /**
@@ -116,11 +117,14 @@ function oneRun(a: Node | null, b: Node | null, kind: Set<string>): boolean {
  * - a line break first or last in the element goes outside the marks ("**text\n**" would not
  *   close, "*\ntext*" would not open), and an element of only whitespace leaves its break;
  * - emphasis inside the same emphasis adds no marks ("****30%****" reads as nothing);
- * - two elements side by side are one run ("**Game D****ay**" is "**Game Day**").
+ * - two elements side by side are one run ("**Game D****ay**" is "**Game Day**");
+ * - emphasis around paragraphs adds no marks: they would not reach from one to the next.
  */
 function delimited(content: string, node: Node, mark: string, kind: Set<string>): string {
   const [lead, body, trail] = breakEdges(content);
   if (!body.trim()) return lead || trail ? `${lead}${trail}` : "";
+  // Marks do not reach across paragraphs: emphasis around blocks (a post's author card) leaves its text plain.
+  if (/\n[ \t]*\n/.test(body)) return content;
   for (let up = node.parentNode; up; up = up.parentNode) if (kind.has(up.nodeName)) return content;
   const open = oneRun(node.previousSibling, node, kind) ? "" : mark;
   const close = oneRun(node, node.nextSibling, kind) ? "" : mark;

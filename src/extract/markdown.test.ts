@@ -251,3 +251,21 @@ test("emphasis around paragraphs leaves their text plain: marks do not reach acr
     "Topic Author\n\nchangingtimes\n: Posts: 524",
   );
 });
+
+test("a heading is one line, an empty one is none, and a link around a heading goes inside its marks", () => {
+  expect(toMarkdown("<h2><br><strong>Meal Prep Menu</strong></h2><p>Plan A.</p>")).toBe(
+    "## **Meal Prep Menu**\n\nPlan A.",
+  );
+  expect(toMarkdown("<h1>Harbour tides<br>A survey of forty harbours</h1>")).toBe(
+    "# Harbour tides A survey of forty harbours",
+  );
+  expect(toMarkdown("<h3>Tides&nbsp;</h3><h2></h2><p>text</p>")).toBe("### Tides\n\ntext");
+  expect(toMarkdown('<a href="/author/clear"><h2>James Clear</h2></a>')).toBe("## [James Clear](/author/clear)");
+});
+
+test("a list item left without content is no item", () => {
+  expect(toMarkdown('<ul><li>tides</li><li></li><li><a href="/x"></a></li><li>storms</li></ul>')).toBe(
+    "- tides\n- storms",
+  );
+  expect(toMarkdown('<ul><li><img src="/a.png" alt="gauge"></li><li> </li></ul>')).toBe("- ![gauge](/a.png)");
+});

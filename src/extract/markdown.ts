@@ -136,6 +136,9 @@ function insideListItem(node: Node): boolean {
   return false;
 }
 
+/** The mark that opens a markdown heading line. */
+const HEADING_PREFIX = /^#{1,6} /;
+
 function fence(code: string): string {
   let size = 3;
   for (const m of code.matchAll(/^`{3,}/gm)) size = Math.max(size, m[0].length + 1);
@@ -197,6 +200,9 @@ const TURNDOWN_OPTIONS: TurndownService.Options = {
   bulletListMarker: "-",
   emDelimiter: "*",
   strongDelimiter: "**",
+  // A blank block is a paragraph break, as turndown has it, except a blank list item: no item at all.
+  blankReplacement: (_content, node) =>
+    node.nodeName === "LI" ? "" : (node as { isBlock?: boolean }).isBlock ? "\n\n" : "",
 };
 
 /**
@@ -249,7 +255,8 @@ function configure(td: TurndownService): TurndownService {
       const title = (node as HTMLElement).getAttribute("title");
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
       const target = `(${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;
-      if (text.includes("\n")) return linkBlock(content, target);
+      // Around blocks (a card), or around a heading, the link goes on the text, inside the block's marks.
+      if (text.includes("\n") || HEADING_PREFIX.test(text)) return linkBlock(content, target);
       // A line break first or last in the link stays beside it, where the page shows it.
       const [lead, , trail] = breakEdges(content);
       return `${lead}[${text}]${target}${trail}`;
@@ -263,10 +270,20 @@ function configure(td: TurndownService): TurndownService {
     filter: ["em", "i"],
     replacement: (content, node) => delimited(content, node, "*", ITALIC),
   });
+  // An ATX heading is one line: its line breaks are spaces, and a heading with no text is none.
+  td.addRule("heading", {
+    filter: ["h1", "h2", "h3", "h4", "h5", "h6"],
+    replacement: (content, node) => {
+      const text = content.trim().replace(/[ \t]*\n[\s]*/g, " ");
+      return text ? `\n\n${"#".repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n` : "\n\n";
+    },
+  });
   // "- item" rather than turndown's "-   item": what people write, and fewer tokens.
   td.addRule("listItem", {
     filter: "li",
     replacement: (content, node) => {
+      // An item left without content (its picture or link gone) is a bare "-": no item at all.
+      if (!content.trim()) return "";
       const parent = node.parentNode as HTMLElement | null;
       let prefix = "- ";
       if (parent?.nodeName === "OL") {

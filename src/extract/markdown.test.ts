@@ -217,13 +217,13 @@ test("a line break first or last in bold, italics or a link goes outside their m
 });
 
 test("bold inside bold adds no marks, and bold beside bold is one run", () => {
-  expect(toMarkdown("<h3>Made with <strong><strong>30% recycled material</strong></strong> by weight.</h3>")).toBe(
-    "### Made with **30% recycled material** by weight.",
-  );
+  expect(
+    toMarkdown("<h3>Made with <strong><strong>30% recycled material</strong></strong> by weight.</h3>"),
+  ).toBe("### Made with **30% recycled material** by weight.");
   // An editor's two runs inside one word or phrase.
-  expect(toMarkdown("<p><strong>5 Tips for Game D</strong><strong>ay Parties:</strong> plan ahead.</p>")).toBe(
-    "**5 Tips for Game Day Parties:** plan ahead.",
-  );
+  expect(
+    toMarkdown("<p><strong>5 Tips for Game D</strong><strong>ay Parties:</strong> plan ahead.</p>"),
+  ).toBe("**5 Tips for Game Day Parties:** plan ahead.");
   expect(toMarkdown("<ul><li><b>S</b><b>aving time:</b> more time to plan.</li></ul>")).toBe(
     "- **Saving time:** more time to plan.",
   );
@@ -247,9 +247,9 @@ test("emphasis around paragraphs leaves their text plain: marks do not reach acr
     toMarkdown("<div><em><p>Why carry a camera at all?</p><p>Because it sees better.</p></em></div>"),
   ).toBe("Why carry a camera at all?\n\nBecause it sees better.");
   // A term holding blocks (a forum's author card) is not bolded across them either.
-  expect(toMarkdown("<dl><dt><div>Topic Author</div><div>changingtimes</div></dt><dd>Posts: 524</dd></dl>")).toBe(
-    "Topic Author\n\nchangingtimes\n: Posts: 524",
-  );
+  expect(
+    toMarkdown("<dl><dt><div>Topic Author</div><div>changingtimes</div></dt><dd>Posts: 524</dd></dl>"),
+  ).toBe("Topic Author\n\nchangingtimes\n: Posts: 524");
 });
 
 test("a heading is one line, an empty one is none, and a link around a heading goes inside its marks", () => {
@@ -260,7 +260,9 @@ test("a heading is one line, an empty one is none, and a link around a heading g
     "# Harbour tides A survey of forty harbours",
   );
   expect(toMarkdown("<h3>Tides&nbsp;</h3><h2></h2><p>text</p>")).toBe("### Tides\n\ntext");
-  expect(toMarkdown('<a href="/author/clear"><h2>James Clear</h2></a>')).toBe("## [James Clear](/author/clear)");
+  expect(toMarkdown('<a href="/author/clear"><h2>James Clear</h2></a>')).toBe(
+    "## [James Clear](/author/clear)",
+  );
 });
 
 test("a list item left without content is no item", () => {

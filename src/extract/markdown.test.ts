@@ -271,3 +271,12 @@ test("a list item left without content is no item", () => {
   );
   expect(toMarkdown('<ul><li><img src="/a.png" alt="gauge"></li><li> </li></ul>')).toBe("- ![gauge](/a.png)");
 });
+
+test("a picture's sources and a video's tracks leave no whitespace at the start of its line", () => {
+  expect(
+    toMarkdown(
+      '<div><picture>\n  <source srcset="/a.webp" type="image/webp">\n  <source srcset="/b.webp">\n  <img src="/a.jpg" alt="Harbour"></picture>\n  <a href="/credit">Photo credit</a></div><p>Tides rose.</p>',
+    ),
+  ).toBe("![Harbour](/a.jpg) [Photo credit](/credit)\n\nTides rose.");
+  expect(toMarkdown('<p>before <video><track src="/a.vtt"> </video> after</p>')).toBe("before after");
+});

@@ -61,6 +61,9 @@ const UNFOLLOWED = new Set(
 
 const RUBY = new Set(["rb", "rt", "rp", "rtc"]);
 
+/** Void elements that draw nothing of their own (a `<picture>`'s sources, a media element's tracks). */
+const UNSHOWN = new Set(["source", "track"]);
+
 /** Elements whose markdown indents or prefixes every line of their content ("- ", "> ", ": "). */
 const INDENTING = new Set(["li", "blockquote", "dd"]);
 /**
@@ -140,6 +143,9 @@ class Builder {
       return;
     }
     let name = node.name;
+    // A picture's sources and a video's tracks show nothing themselves; as void elements they would
+    // keep the whitespace beside them, which then opens the line of the picture ("   ![...]").
+    if (UNSHOWN.has(name)) return;
     const tableParents = TABLE_PART_PARENT[name];
     // An HTML5 parser ignores these tags in a body (outside a table): their content stays.
     if (name === "body" || name === "html" || name === "head" || (tableParents && !(open & Open.Table))) {

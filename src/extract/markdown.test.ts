@@ -280,3 +280,11 @@ test("a picture's sources and a video's tracks leave no whitespace at the start 
   ).toBe("![Harbour](/a.jpg) [Photo credit](/credit)\n\nTides rose.");
   expect(toMarkdown('<p>before <video><track src="/a.vtt"> </video> after</p>')).toBe("before after");
 });
+
+test("soft hyphens, zero-width spaces, word joiners and byte order marks leave the text; joiners that shape it stay", () => {
+  expect(toMarkdown("<p>Ele&shy;ment, pro\u200bgram\u2060ming\ufeff</p>")).toBe("Element, programming");
+  // A ZWJ makes one emoji of three; a ZWNJ keeps Persian letters apart: both are the text.
+  expect(toMarkdown("<p>\u{1F469}\u200d\u{1F4BB} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p>")).toBe(
+    "\u{1F469}\u200d\u{1F4BB} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+  );
+});

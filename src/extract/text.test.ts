@@ -32,3 +32,9 @@ test("code split into line elements keeps one line per element and its indentati
     '<pre><code><div class="line">if (a) {</div><div class="line">  go();</div><div class="line">}</div></code></pre><p>after</p>';
   expect(toText(loadHtml(html).root().contents().get())).toBe("if (a) {\n  go();\n}\n\nafter");
 });
+
+test("soft hyphens and zero-width spaces leave the text, as in the markdown", () => {
+  expect(text("<p>Ele&shy;ment pro\u200bgramming \u{1F469}\u200d\u{1F4BB}</p>")).toBe(
+    "Element programming \u{1F469}\u200d\u{1F4BB}",
+  );
+});

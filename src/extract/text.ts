@@ -101,9 +101,13 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
     if (block) gap = Math.max(gap, sep);
   };
   for (const n of nodes) visit(n);
-  return parts
-    .join("")
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  return (
+    parts
+      .join("")
+      // As in the markdown (turndown-dom.ts normalize): marks of where a line may break are not text.
+      .replace(/[\u00ad\u200b\u2060\ufeff]/g, "")
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+  );
 }

@@ -62,13 +62,18 @@ const C1 = "€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–
  * Text as it comes back from serialising with entities and parsing as HTML5:
  * CR LF and CR are LF, NUL is dropped from text (U+FFFD in attributes), C1
  * controls are their Windows-1252 characters, lone surrogates are U+FFFD.
+ * Characters that only mark where a line may break (a soft hyphen, a zero-width
+ * space, a word joiner) or nothing at all (a byte order mark) go: a reader sees
+ * "Element", not "Ele\u00adment", and a model's tokenizer should too. Joiners
+ * that shape a script or an emoji (U+200C, U+200D) stay.
  */
 export function normalize(s: string, nul: string): string {
-  if (/[\r\0\x80-\x9f]/.test(s))
+  if (/[\r\0\x80-\x9f\u00ad\u200b\u2060\ufeff]/.test(s))
     s = s
       .replace(/\r\n?/g, "\n")
       .replace(/\0/g, nul)
-      .replace(/[\x80-\x9f]/g, (c) => C1[c.charCodeAt(0) - 0x80]!);
+      .replace(/[\x80-\x9f]/g, (c) => C1[c.charCodeAt(0) - 0x80]!)
+      .replace(/[\u00ad\u200b\u2060\ufeff]/g, "");
   return s.isWellFormed() ? s : s.toWellFormed();
 }
 

@@ -288,3 +288,9 @@ test("soft hyphens, zero-width spaces, word joiners and byte order marks leave t
     "\u{1F469}\u200d\u{1F4BB} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
   );
 });
+
+test("no-break spaces ending a line, or filling an empty paragraph, go like trailing spaces", () => {
+  expect(toMarkdown("<p>One.&nbsp;</p><p>&nbsp;</p><p>Two&nbsp; &nbsp;</p><p>a&nbsp;b</p>")).toBe(
+    "One.\n\nTwo\n\na\u00a0b",
+  );
+});

@@ -380,10 +380,13 @@ function configure(td: TurndownService): TurndownService {
   return td;
 }
 
-/** Tidies turndown's output: no runs of blank lines, no trailing spaces, no blank edges. */
+/**
+ * Tidies turndown's output: no runs of blank lines, no trailing spaces (nor the no-break spaces
+ * editors end paragraphs with, or fill an empty one with: "<p>&nbsp;</p>"), no blank edges.
+ */
 export function tidyMarkdown(md: string): string {
   return md
-    .replace(/[ \t]+$/gm, "")
+    .replace(/[ \t\u00a0]+$/gm, "")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { loadHtml } from "./dom.ts";
-import { toMarkdown as rootsToMarkdown } from "./markdown.ts";
+import { toMarkdown as rootsToMarkdown, tidyMarkdown } from "./markdown.ts";
 
 /** Markdown of an HTML snippet, parsed as extraction parses pages. */
 const toMarkdown = (html: string): string => rootsToMarkdown(loadHtml(html).root().contents().get());
@@ -230,7 +230,10 @@ test("bold inside bold adds no marks, and bold beside bold is one run", () => {
   expect(toMarkdown("<p><em>tides</em><i>cape</i> and <i>storms</i></p>")).toBe("*tidescape* and *storms*");
   // Apart (a space, a line break between them, an empty one beside) they keep their own marks.
   expect(toMarkdown("<p><b>Blues 3:</b> <b>Oskar</b></p>")).toBe("**Blues 3:** **Oskar**");
-  expect(toMarkdown("<p><b>one<br></b><b>two</b></p>")).toBe("**one**\n**two**");
+  // Side by side across a line break they are still one run: bold over a line of a paragraph.
+  expect(toMarkdown("<p><b>one<br></b><b>two</b></p>")).toBe("**one\ntwo**");
+  // Italics inside them meeting at the seam are one run too, so no marks cross.
+  expect(toMarkdown("<p><b>Game <i>D</i></b><b><i>ay</i> x</b></p>")).toBe("**Game *Day* x**");
   expect(toMarkdown("<p><b>one</b><b> </b>two</p>")).toBe("**one** two");
 });
 
@@ -294,3 +297,27 @@ test("no-break spaces ending a line, or filling an empty paragraph, go like trai
     "One.\n\nTwo\n\na\u00a0b",
   );
 });
+
+test("emphasis around a block adds no marks that would unmake it", () => {
+  expect(toMarkdown("<div><b><pre>for x in y:\n    print(x)\ndone</pre></b><p>after</p></div>")).toBe(
+    "```\nfor x in y:\n    print(x)\ndone\n```\n\nafter",
+  );
+  expect(toMarkdown("<div><b><h3>Title</h3></b><p>body</p></div>")).toBe("### Title\n\nbody");
+  expect(toMarkdown('<a href="/u"><b><h3>Title</h3></b></a>')).toBe("### [Title](/u)");
+  expect(toMarkdown("<div><b><ul><li>a</li><li>b</li></ul></b></div>")).toBe("- a\n- b");
+  // Bold beside a bold block: one element, around a block, so no marks at all (none left open).
+  expect(toMarkdown("<div><b>Name:</b><b><p>Bob</p></b></div>")).toBe("Name:\n\nBob");
+});
+
+test("a '<' ending a text node is escaped: the next node may go on with a tag name", () => {
+  expect(toMarkdown("<p>&lt;<span>div</span> class=x&gt;</p>")).toBe("\\<div class=x>");
+  expect(toMarkdown("<p>type &lt;<!-- x -->commit&gt;</p>")).toBe("type \\<commit>");
+});
+
+// A hang guard: 3,000 breaks took 24 s with an unanchored edge regex and 200,000 no-break spaces
+// over a minute in tidyMarkdown; linear passes take milliseconds, far inside the time limit.
+test("long runs of line breaks or no-break spaces convert without stalling", () => {
+  // Bold over a paragraph break (the breaks) adds no marks.
+  expect(toMarkdown(`<p><b>x${"<br>".repeat(3000)}y</b></p>`)).toBe("x\n\ny");
+  expect(tidyMarkdown(`x${"\u00a0".repeat(200000)}y\u00a0\nz`)).toBe(`x${"\u00a0".repeat(200000)}y\nz`);
+}, 10_000);

@@ -77,14 +77,21 @@ function emphasized(text: string, mark: "*" | "**"): string {
   return /(?<!\\)\*|\n[ \t]*\n/.test(text) ? text : `${mark}${text}${mark}`;
 }
 
+const SPACE = /\s/;
+
 /**
  * `content` split into its body and the whitespace at either edge that holds a line break (a
- * `<br>` first or last in the element); edges of spaces alone stay in the body, where turndown's
- * own handling of flanking whitespace has left them.
+ * `<br>` first or last in the element, or a block's blank line); edges of spaces alone stay in
+ * the body, where turndown's own handling of flanking whitespace has left them. Scans the edges
+ * only (a regex anchored at the end would retry from every space of a long run).
  */
 function breakEdges(content: string): [string, string, string] {
-  const lead = /^\s*\n\s*/.exec(content)?.[0] ?? "";
-  const trail = /\s*\n\s*$/.exec(content.slice(lead.length))?.[0] ?? "";
+  let start = 0;
+  while (start < content.length && SPACE.test(content[start]!)) start++;
+  let end = content.length;
+  while (end > start && SPACE.test(content[end - 1]!)) end--;
+  const lead = content.lastIndexOf("\n", start - 1) >= 0 ? content.slice(0, start) : "";
+  const trail = content.indexOf("\n", end) >= 0 ? content.slice(end) : "";
   return [lead, content.slice(lead.length, content.length - trail.length), trail];
 }
 
@@ -92,43 +99,22 @@ function breakEdges(content: string): [string, string, string] {
 const BOLD = new Set(["STRONG", "B"]);
 const ITALIC = new Set(["EM", "I"]);
 
-/** Whether the first or last child of `el` that is not blank text is a line break. */
-function breakAtEdge(el: Node, last: boolean): boolean {
-  for (let c = last ? el.lastChild : el.firstChild; c; c = last ? c.previousSibling : c.nextSibling) {
-    if (c.nodeType === 3 && !/\S/.test(c.textContent ?? "")) continue;
-    return c.nodeName === "BR";
-  }
-  return false;
-}
-
-/**
- * Whether `a` and `b`, side by side with nothing between them, are one run of the emphasis of
- * `kind`: both of that kind, both with text, and no line break where they meet. Asked the same
- * way from either side, so both drop the marks between them or neither does.
- */
-function oneRun(a: Node | null, b: Node | null, kind: Set<string>): boolean {
-  if (!a || !b || !kind.has(a.nodeName) || !kind.has(b.nodeName)) return false;
-  if (!/\S/.test(a.textContent ?? "") || !/\S/.test(b.textContent ?? "")) return false;
-  return !breakAtEdge(a, true) && !breakAtEdge(b, false);
-}
-
 /**
  * Bold or italics in markdown marks, as the page shows them:
  * - a line break first or last in the element goes outside the marks ("**text\n**" would not
  *   close, "*\ntext*" would not open), and an element of only whitespace leaves its break;
  * - emphasis inside the same emphasis adds no marks ("****30%****" reads as nothing);
- * - two elements side by side are one run ("**Game D****ay**" is "**Game Day**");
- * - emphasis around paragraphs adds no marks: they would not reach from one to the next.
+ * - emphasis around blocks (paragraphs, a heading, a list, code) adds no marks: they would not
+ *   reach from one to the next, and on a fence or a "#" they would unmake the block.
+ * Two elements of one emphasis side by side were made one by the mirror (turndown-input.ts).
  */
 function delimited(content: string, node: Node, mark: string, kind: Set<string>): string {
   const [lead, body, trail] = breakEdges(content);
   if (!body.trim()) return lead || trail ? `${lead}${trail}` : "";
-  // Marks do not reach across paragraphs: emphasis around blocks (a post's author card) leaves its text plain.
-  if (/\n[ \t]*\n/.test(body)) return content;
+  // A block's edges are a blank line ("\n\n"); a <br>'s are "  \n".
+  if (lead.includes("\n\n") || trail.includes("\n\n") || /\n[ \t]*\n/.test(body)) return content;
   for (let up = node.parentNode; up; up = up.parentNode) if (kind.has(up.nodeName)) return content;
-  const open = oneRun(node.previousSibling, node, kind) ? "" : mark;
-  const close = oneRun(node, node.nextSibling, kind) ? "" : mark;
-  return `${lead}${open}${body}${close}${trail}`;
+  return `${lead}${mark}${body}${mark}${trail}`;
 }
 
 function insideListItem(node: Node): boolean {
@@ -177,8 +163,9 @@ const MAY_NEED_ESCAPE = /[\\*`[\]_<]|^[-+=#~>\d]/;
 /**
  * A "<" that markdown could read as the start of raw HTML or an autolink ("<commit>", "</em>",
  * "<!--"): text on the page, so escaped ("\\<commit>"), or a renderer would swallow it as a tag.
+ * A "<" ending a text node too: the next node may go on with a tag name ("&lt;<span>div</span>").
  */
-const TAG_START = /<(?=[A-Za-z/!?])/g;
+const TAG_START = /<(?=[A-Za-z/!?]|$)/g;
 
 /**
  * An underscore escaped between two letters or digits ("snake\\_case"): CommonMark never reads
@@ -385,10 +372,14 @@ function configure(td: TurndownService): TurndownService {
  * editors end paragraphs with, or fill an empty one with: "<p>&nbsp;</p>"), no blank edges.
  */
 export function tidyMarkdown(md: string): string {
-  return md
-    .replace(/[ \t\u00a0]+$/gm, "")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  return (
+    md
+      // The lookbehind starts a match only where a run begins: without it, a long run inside a line
+      // is tried from each of its characters.
+      .replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+  );
 }
 
 /**

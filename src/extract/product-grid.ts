@@ -18,12 +18,6 @@ const TITLE = new Set(["h1"]);
 const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot"]);
 
 /**
- * Drops the grids of other products on a product page ("similar items",
- * "customers also bought"): an element whose children are, for the most
- * part, short cards that each show a price. The product's own title block
- * (its h1) and price tables stay.
- */
-/**
  * A grid of products: three or more of the element's children are short cards that each show a
  * price, and they are at least half of its children with text. Table parts are a product's own
  * price tiers or variants, never a grid.

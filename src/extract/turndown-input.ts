@@ -61,6 +61,14 @@ const UNFOLLOWED = new Set(
 
 const RUBY = new Set(["rb", "rt", "rp", "rtc"]);
 
+/** Elements of one emphasis: bold or italics, whichever element writes it. */
+const EMPHASIS: Record<string, "bold" | "italic" | undefined> = {
+  b: "bold",
+  strong: "bold",
+  i: "italic",
+  em: "italic",
+};
+
 /** Void elements that draw nothing of their own (a `<picture>`'s sources, a media element's tracks). */
 const UNSHOWN = new Set(["source", "track"]);
 
@@ -153,6 +161,23 @@ class Builder {
       return;
     }
     if (name === "image") name = "img";
+    // An editor's second run of an emphasis right after the first ("<b>S</b><b>aving</b>") is one
+    // run as it reads: it goes on in the first element, so markdown gets one pair of marks.
+    const kind = EMPHASIS[name];
+    const prev = this.last;
+    if (
+      kind &&
+      prev instanceof MdElement &&
+      prev.parentNode === parent &&
+      EMPHASIS[prev.localName] === kind
+    ) {
+      const inner = this.openWithin(name, open);
+      // Its content goes on from the first's last node (an italic run there joins one here too).
+      this.last = prev.lastChild;
+      for (const child of node.children) this.build(prev, child, inner);
+      this.last = prev;
+      return;
+    }
     const indents = INDENTING.has(name) && this.nesting < MAX_MARKDOWN_NESTING;
     if (!indents && INDENTING.has(name)) name = "div";
     if (this.misplaced(parent, name, open, tableParents)) this.rearranged = true;

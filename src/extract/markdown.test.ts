@@ -321,3 +321,14 @@ test("long runs of line breaks or no-break spaces convert without stalling", () 
   expect(toMarkdown(`<p><b>x${"<br>".repeat(3000)}y</b></p>`)).toBe("x\n\ny");
   expect(tidyMarkdown(`x${"\u00a0".repeat(200000)}y\u00a0\nz`)).toBe(`x${"\u00a0".repeat(200000)}y\nz`);
 }, 10_000);
+
+// A hang guard: turndown's end trim is quadratic in a run of whitespace inside its output (a <pre>
+// of 40,000 spaces took 4 s; these 80,000-character runs 30 s).
+test("a run of thousands of spaces in code or text is cut to 128 and converts without stalling", () => {
+  const md = toMarkdown(`<pre>a${" ".repeat(80_000)}b</pre><p>x${"&nbsp;".repeat(80_000)}y</p>`);
+  expect(md).toBe(`\`\`\`\na${" ".repeat(128)}b\n\`\`\`\n\nx${"\u00a0".repeat(128)}y`);
+  // Indentation and alignment stay as they are.
+  expect(toMarkdown(`<pre>    indented\n${" ".repeat(40)}aligned</pre>`)).toBe(
+    `\`\`\`\n    indented\n${" ".repeat(40)}aligned\n\`\`\``,
+  );
+}, 10_000);

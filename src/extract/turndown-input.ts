@@ -61,6 +61,22 @@ const UNFOLLOWED = new Set(
 
 const RUBY = new Set(["rb", "rt", "rp", "rtc"]);
 
+/**
+ * Whitespace from which a run is cut short. turndown trims the end of its output with a pattern
+ * that is retried from every character of a run of whitespace inside it, so a run of n characters
+ * costs n² steps (a <pre> of 40,000 spaces took 4 s, a hostile page of them would never finish);
+ * with runs cut, a page costs at most this many steps a character. No text or code indents further.
+ */
+const MAX_SPACE_RUN = 128;
+/** A run longer than that, matched from its start only (the lookbehind): the match is linear too. */
+const LONG_SPACE_RUN = new RegExp(`(?<!\\s)\\s{${MAX_SPACE_RUN + 1},}`, "g");
+
+function capSpaceRuns(text: string): string {
+  return text.length > MAX_SPACE_RUN
+    ? text.replace(LONG_SPACE_RUN, (run) => run.slice(0, MAX_SPACE_RUN))
+    : text;
+}
+
 /** Elements of one emphasis: bold or italics, whichever element writes it. */
 const EMPHASIS: Record<string, "bold" | "italic" | undefined> = {
   b: "bold",
@@ -124,7 +140,7 @@ class Builder {
   build(parent: MdElement, node: AnyNode, open: number): void {
     if (node.type === "text") {
       if (TABLE_CONTENT[parent.localName] && !WHITESPACE.test(node.data)) this.rearranged = true;
-      this.appendText(parent, normalize(node.data, ""));
+      this.appendText(parent, capSpaceRuns(normalize(node.data, "")));
       return;
     }
     if (!isElement(node)) {

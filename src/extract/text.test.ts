@@ -38,3 +38,8 @@ test("soft hyphens and zero-width spaces leave the text, as in the markdown", ()
     "Element programming \u{1F469}\u200d\u{1F4BB}",
   );
 });
+
+// A hang guard: the trailing-space pattern was retried from every space of a run (80,000: 4.5 s).
+test("a run of thousands of spaces in code converts without stalling", () => {
+  expect(text(`<pre>a${" ".repeat(200_000)}b  \nc</pre>`)).toBe(`a${" ".repeat(200_000)}b\nc`);
+}, 10_000);

@@ -129,6 +129,20 @@ export function visibleLength(text: string): number {
   return n;
 }
 
+/**
+ * Characters that only mark where a line may break (a soft hyphen, a zero-width space, a word
+ * joiner) or nothing at all (a byte order mark): invisible on the page, they split words for a
+ * model's tokenizer ("Ele\u00adment"), so the markdown and text formats leave them out. Joiners
+ * that shape a script or an emoji (U+200C, U+200D) are text.
+ */
+export const BREAK_MARKS = "\u00ad\u200b\u2060\ufeff";
+const BREAK_MARK = new RegExp(`[${BREAK_MARKS}]`, "g");
+
+/** `text` without its BREAK_MARKS. */
+export function withoutBreakMarks(text: string): string {
+  return text.replace(BREAK_MARK, "");
+}
+
 const LENGTH = Symbol("length");
 const LENGTH_OF = Symbol("lengthOf");
 const COLLAPSED = Symbol("collapsed");

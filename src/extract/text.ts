@@ -1,4 +1,4 @@
-import { type AnyNode, BLOCK_TAGS, isElement } from "./nodes.ts";
+import { type AnyNode, BLOCK_TAGS, isElement, withoutBreakMarks } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
 
 const NO_NOTATIONS: Notations = new Map();
@@ -101,11 +101,9 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
     if (block) gap = Math.max(gap, sep);
   };
   for (const n of nodes) visit(n);
+  // As in the markdown: marks of where a line may break are not text.
   return (
-    parts
-      .join("")
-      // As in the markdown (turndown-dom.ts normalize): marks of where a line may break are not text.
-      .replace(/[\u00ad\u200b\u2060\ufeff]/g, "")
+    withoutBreakMarks(parts.join(""))
       // From a run's start only (the lookbehind): retried inside a run of spaces that ends in a
       // letter, the pattern was quadratic (a <pre> of 80,000 spaces took 4.5 s).
       .replace(/(?<![ \t])[ \t]+\n/g, "\n")

@@ -1,3 +1,5 @@
+import { BREAK_MARKS, withoutBreakMarks } from "./nodes.ts";
+
 /**
  * A minimal DOM over the cleaned htmlparser2 (domhandler) tree, for turndown.
  *
@@ -55,6 +57,9 @@ const escapeText = (s: string): string =>
   );
 const escapeAttr = (s: string): string => escapeText(s).replace(/"/g, "&quot;");
 
+/** Text normalize could change, tested once before its replacements run. */
+const MAY_NORMALIZE = new RegExp(`[\\r\\0\\x80-\\x9f${BREAK_MARKS}]`);
+
 /** Windows-1252 characters that HTML5 reads for numeric references to C1 controls (`&#x80;` is €). */
 const C1 = "€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ";
 
@@ -62,18 +67,16 @@ const C1 = "€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–
  * Text as it comes back from serialising with entities and parsing as HTML5:
  * CR LF and CR are LF, NUL is dropped from text (U+FFFD in attributes), C1
  * controls are their Windows-1252 characters, lone surrogates are U+FFFD.
- * Characters that only mark where a line may break (a soft hyphen, a zero-width
- * space, a word joiner) or nothing at all (a byte order mark) go: a reader sees
- * "Element", not "Ele\u00adment", and a model's tokenizer should too. Joiners
- * that shape a script or an emoji (U+200C, U+200D) stay.
+ * The characters that only mark where a line may break go (nodes.ts BREAK_MARKS).
  */
 export function normalize(s: string, nul: string): string {
-  if (/[\r\0\x80-\x9f\u00ad\u200b\u2060\ufeff]/.test(s))
-    s = s
-      .replace(/\r\n?/g, "\n")
-      .replace(/\0/g, nul)
-      .replace(/[\x80-\x9f]/g, (c) => C1[c.charCodeAt(0) - 0x80]!)
-      .replace(/[\u00ad\u200b\u2060\ufeff]/g, "");
+  if (MAY_NORMALIZE.test(s))
+    s = withoutBreakMarks(
+      s
+        .replace(/\r\n?/g, "\n")
+        .replace(/\0/g, nul)
+        .replace(/[\x80-\x9f]/g, (c) => C1[c.charCodeAt(0) - 0x80]!),
+    );
   return s.isWellFormed() ? s : s.toWellFormed();
 }
 

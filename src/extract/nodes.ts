@@ -185,15 +185,20 @@ function count(node: Counted): void {
   node[LENGTH_OF] = text;
 }
 
+/** `node` with its count (see count) for its current data. */
+function counted(node: Text): Counted {
+  const c = node as Counted;
+  if (c[LENGTH_OF] !== node.data) count(c);
+  return c;
+}
+
 /**
  * visibleLength of a text node's data, kept on the node until its data changes: a page's text is
  * counted by every measuring pass (three to five a page), and a paragraph's count is a loop over
  * its characters.
  */
 export function textLength(node: Text): number {
-  const counted = node as Counted;
-  if (counted[LENGTH_OF] !== node.data) count(counted);
-  return counted[LENGTH]!;
+  return counted(node)[LENGTH]!;
 }
 
 /**
@@ -202,9 +207,7 @@ export function textLength(node: Text): number {
  * textLength keeps; false for empty text and whenever in doubt (a control character).
  */
 export function isCollapsed(node: Text): boolean {
-  const counted = node as Counted;
-  if (counted[LENGTH_OF] !== node.data) count(counted);
-  return counted[COLLAPSED]!;
+  return counted(node)[COLLAPSED]!;
 }
 
 /** The text of a subtree with whitespace collapsed; for short elements only (labels, titles). */

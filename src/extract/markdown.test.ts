@@ -275,6 +275,20 @@ test("a list item left without content is no item", () => {
   expect(toMarkdown('<ul><li><img src="/a.png" alt="gauge"></li><li> </li></ul>')).toBe("- ![gauge](/a.png)");
 });
 
+test("a list item whose first content follows a line break starts on the marker's line", () => {
+  // A forum's post items: a header the cleaning removed, then <br>, then the post.
+  expect(
+    toMarkdown(
+      '<ul><li><br><div class="content"><p>Saved routes do not appear.</p></div></li><li><br>\n<p>Try again.</p></li></ul>',
+    ),
+  ).toBe("- Saved routes do not appear.\n\n- Try again.");
+  expect(toMarkdown("<ol><li> <br> <br><p>First.</p><p>More.</p></li></ol>")).toBe("1. First.\n\n   More.");
+  expect(toMarkdown("<ul><li><span> </span><br/>after a break</li></ul>")).toBe("- after a break");
+  expect(toMarkdown("<ul><li><pre><code>  indented</code></pre></li></ul>")).toBe(
+    "- ```\n    indented\n  ```",
+  );
+});
+
 test("a picture's sources and a video's tracks leave no whitespace at the start of its line", () => {
   expect(
     toMarkdown(

@@ -1,9 +1,11 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
 import type TurndownService from "turndown";
 import MirrorTurndown from "turndown/lib/turndown.browser.es.js";
+import { markdownEscaper } from "./markdown-escape.ts";
 import { addTableRules } from "./markdown-tables.ts";
 import type { AnyNode } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
+import { takeTextRead } from "./turndown-dom.ts";
 import { turndownInput } from "./turndown-input.ts";
 import { indexRules } from "./turndown-rules.ts";
 
@@ -157,22 +159,6 @@ function itemIndex(list: HTMLElement, item: Node): number {
   return indexes.get(item) ?? 0;
 }
 
-/** Text escaping could change: a character turndown escapes anywhere or at the start, or an angle bracket. */
-const MAY_NEED_ESCAPE = /[\\*`[\]_<]|^[-+=#~>\d]/;
-
-/**
- * A "<" that markdown could read as the start of raw HTML or an autolink ("<commit>", "</em>",
- * "<!--"): text on the page, so escaped ("\\<commit>"), or a renderer would swallow it as a tag.
- * A "<" ending a text node too: the next node may go on with a tag name ("&lt;<span>div</span>").
- */
-const TAG_START = /<(?=[A-Za-z/!?]|$)/g;
-
-/**
- * An underscore escaped between two letters or digits ("snake\\_case"): CommonMark never reads
- * one there as emphasis, so it is written as it is ("snake_case", "Director_Oh").
- */
-const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
-
 /** Blocks that may be drawn as a line of one repeated character. */
 const TEXT_RULE_TAGS = new Set(["P", "DIV", "H1", "H2", "H3", "H4", "H5", "H6", "CENTER"]);
 /** Three or more of one line-drawing character, spaces between allowed, and nothing else. */
@@ -277,8 +263,10 @@ function configure(td: TurndownService): TurndownService {
         const start = Number(parent.getAttribute("start") ?? "1") || 1;
         prefix = `${start + itemIndex(parent, node)}. `;
       }
+      // A line break before the item's first text (a <br> after a removed header) would leave "-"
+      // alone on its line, which CommonMark reads as an empty item followed by a paragraph.
       const body = content
-        .replace(/^\n+/, "")
+        .replace(/^\s*\n/, "")
         .replace(/\n+$/, content.endsWith("\n\n") ? "\n" : "")
         .replace(/^\[([ x])\] +/, "[$1] ");
       return prefix + body.replace(/\n/g, `\n${" ".repeat(prefix.length)}`) + (node.nextSibling ? "\n" : "");
@@ -357,12 +345,7 @@ function configure(td: TurndownService): TurndownService {
       return `\n[^${label}]: ${body}\n${node.nodeName === "LI" ? "" : "\n"}`;
     },
   });
-  // turndown runs 13 regular expressions over every text node to escape it; most text needs none.
-  const escapeAll = td.escape.bind(td);
-  td.escape = (text) =>
-    MAY_NEED_ESCAPE.test(text)
-      ? escapeAll(text).replace(INTRAWORD_UNDERSCORE, "_").replace(TAG_START, "\\<")
-      : text;
+  td.escape = markdownEscaper(td.escape.bind(td));
   indexRules(td);
   return td;
 }
@@ -392,6 +375,7 @@ export function tidyMarkdown(md: string): string {
  */
 export function toMarkdown(roots: readonly AnyNode[], notations?: Notations): string {
   const input = turndownInput(roots, notations);
+  takeTextRead(); // no node of an earlier conversion is taken for this one's text
   if (typeof input === "string") return tidyMarkdown(markdownService().turndown(input));
   return tidyMarkdown(mirrorMarkdownService().turndown(input as unknown as HTMLElement));
 }

@@ -99,6 +99,19 @@ const upperName = caseCache((name) => name.replace(/[a-z]+/g, (s) => s.toUpperCa
 const lowerName = caseCache((name) => name.replace(/[A-Z]+/g, (s) => s.toLowerCase()));
 
 export const NO_ATTRIBS: Record<string, string> = {};
+
+/** The text node whose value turndown read last (it reads a value only to escape or to copy it). */
+let textRead: MdText | null = null;
+
+/**
+ * The text node turndown read last, once: its escape is handed only the string, and where that
+ * text sits decides what needs escaping (markdown-escape.ts). Null after it was taken.
+ */
+export function takeTextRead(): MdText | null {
+  const node = textRead;
+  textRead = null;
+  return node;
+}
 const NO_STYLE = { textAlign: "" };
 
 export abstract class MdNode {
@@ -136,6 +149,7 @@ export class MdText extends MdNode {
   }
 
   get nodeValue(): string {
+    textRead = this;
     return this.#data;
   }
 

@@ -1,0 +1,59 @@
+import { expect, test } from "bun:test";
+import { loadHtml } from "./dom.ts";
+import { toMarkdown as rootsToMarkdown } from "./markdown.ts";
+
+const md = (html: string): string => rootsToMarkdown(loadHtml(html).root().contents().get());
+
+test("syntax of a line's start is not escaped inside a line", () => {
+  // Sphinx signatures put "=" in a span of its own; a list of events puts " - date" after a link.
+  expect(
+    md(
+      '<dl><dt>json.dump(<em>obj</em>, <em>skipkeys<span class="o">=</span><span>False</span></em>)</dt></dl>',
+    ),
+  ).toBe("json.dump(*obj*, *skipkeys=False*)");
+  expect(md('<p><a href="https://e.com/">eCommerce Berlin</a> - February, 17-18</p>')).toBe(
+    "[eCommerce Berlin](https://e.com/) - February, 17-18",
+  );
+  expect(md('<p>in <a href="/y">2019</a>. The end, <span>1. </span>then</p>')).toBe(
+    "in [2019](/y). The end, 1. then",
+  );
+  expect(md("<p>a <span>#</span><span> b</span> <span>&gt; c</span> <span>+ d</span> <i>=== e</i></p>")).toBe(
+    "a # b > c + d *=== e*",
+  );
+  expect(md("<p><strong>Wrote:</strong> - Account switching</p>")).toBe("**Wrote:** - Account switching");
+  // What markdown reads anywhere in a line is still escaped there.
+  expect(md("<p>a <span>*b* [c] `d` e_ \\f</span></p>")).toBe("a \\*b\\* \\[c\\] \\`d\\` e\\_ \\\\f");
+});
+
+test("text that starts a line is escaped, however it is wrapped", () => {
+  expect(md("<p>- starts</p><p><span>- in a span</span></p><p><b> </b><span></span>- after blanks</p>")).toBe(
+    "\\- starts\n\n\\- in a span\n\n\\- after blanks",
+  );
+  // A line break, inside the text's own element or an earlier one, starts a line.
+  expect(md("<p>a<br>- one</p><p><span>a<br></span>- two</p><p><em>a<br>1. three</em></p>")).toBe(
+    "a\n\\- one\n\na\n\\- two\n\n*a\n1\\. three*",
+  );
+  expect(md("<ul><li>- dash item</li><li><em>1. numbered</em></li></ul>")).toBe(
+    "- \\- dash item\n- *1\\. numbered*",
+  );
+  expect(md("<h3>2. Title</h3>")).toBe("### 2\\. Title");
+  expect(
+    md("<table><tr><th>h</th><th>i</th></tr><tr><td>- cell</td><td>a <span>= b</span></td></tr></table>"),
+  ).toContain("| \\- cell | a = b |");
+  // An image or an element of a rule of its own before it: escaped as at a line's start (reads the same).
+  expect(md('<p><img src="/a.png" alt="x">- after an image</p>')).toBe("![x](/a.png)\\- after an image");
+  expect(md('<p><span>x <span class="katex-display">y</span></span></p>')).toBe("x y");
+});
+
+test("past a long run of empty elements the text is escaped as at a line's start", () => {
+  const empties = "<span></span>".repeat(100);
+  expect(md(`<p>a${empties}-b</p>`)).toBe("a\\-b");
+  expect(md(`<p>a${"<span></span>".repeat(10)}-b</p>`)).toBe("a-b");
+});
+
+test("markup turndown parses itself is escaped as turndown does", () => {
+  // A link inside a link is rearranged by an HTML5 parser: turndown gets the markup (turndown-input.ts).
+  expect(md('<p><a href="/a">x <a href="/b">y</a></a><span>=z</span></p><p>- w</p>')).toBe(
+    "[x](/a) [y](/b)\\=z\n\n\\- w",
+  );
+});

@@ -1,0 +1,80 @@
+import { MdElement, type MdNode, MdText, takeTextRead } from "./turndown-dom.ts";
+
+/** Text escaping could change: a character turndown escapes anywhere or at the start, or an angle bracket. */
+const MAY_NEED_ESCAPE = /[\\*`[\]_<]|^[-+=#~>\d]/;
+
+/** What markdown reads anywhere in a line: turndown's escapes less those of a line's start. */
+const INLINE_SYNTAX = /[\\*`[\]_]/g;
+
+/**
+ * A "<" that markdown could read as the start of raw HTML or an autolink ("<commit>", "</em>",
+ * "<!--"): text on the page, so escaped ("\\<commit>"), or a renderer would swallow it as a tag.
+ * A "<" ending a text node too: the next node may go on with a tag name ("&lt;<span>div</span>").
+ */
+const TAG_START = /<(?=[A-Za-z/!?]|$)/g;
+
+/**
+ * An underscore escaped between two letters or digits ("snake\\_case"): CommonMark never reads
+ * one there as emphasis, so it is written as it is ("snake_case", "Director_Oh").
+ */
+const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
+
+/** Elements whose markdown stays in the line of the text around them (any other is taken as a block). */
+const INLINE_TAGS = new Set(
+  "a abbr acronym b bdi bdo big cite code data del dfn em font i img ins kbd mark nobr q s samp small span strike strong sub sup time tt u var wbr".split(
+    " ",
+  ),
+);
+
+/** How far back `followsText` looks before it gives up (and the text is escaped as at a line's start). */
+const MOST_STEPS = 64;
+
+/** An element of inline markup only: no block, line break or element of a rule of its own inside. */
+function inlineOnly(el: MdElement): boolean {
+  if (!INLINE_TAGS.has(el.localName)) return false;
+  for (const name of el.descendantNames) if (name === "br" || !INLINE_TAGS.has(name)) return false;
+  return true;
+}
+
+/**
+ * Whether text comes before `node` in its line: text in the same block, with no line break,
+ * block or element of unknown markdown between. Unsure (a long run of empty elements), it answers
+ * no, and the text is escaped as at a line's start: an escape too many reads the same.
+ */
+export function followsText(node: MdNode): boolean {
+  let steps = 0;
+  for (let at: MdNode = node; ; ) {
+    if (++steps > MOST_STEPS) return false;
+    const prev = at.previousSibling;
+    if (prev === null) {
+      const parent = at.parentNode;
+      if (parent === null || !inlineOnly(parent)) return false;
+      at = parent;
+      continue;
+    }
+    if (prev instanceof MdText) {
+      if (/\S/.test(prev.data)) return true;
+    } else if (prev instanceof MdElement) {
+      if (!inlineOnly(prev)) return false;
+      if (/\S/.test(prev.textContent)) return true;
+    }
+    at = prev;
+  }
+}
+
+/**
+ * turndown's escaping, for the text of a node turndown reads through the mirror: the syntax of a
+ * line's start ("- ", "1. ", "#", ">", "=") is escaped only where the text starts a line, so a
+ * signature's "key=None" or a date's "- February" after a link is written as it reads, not
+ * "key\\=None". Text read another way (markup turndown parsed itself) is escaped as turndown does.
+ * turndown runs 13 regular expressions over every text node to escape it; most text needs none.
+ */
+export function markdownEscaper(escapeAll: (text: string) => string): (text: string) => string {
+  return (text) => {
+    const node = takeTextRead();
+    if (!MAY_NEED_ESCAPE.test(text)) return text;
+    const inLine = node !== null && node.data === text && followsText(node);
+    const escaped = inLine ? text.replace(INLINE_SYNTAX, "\\$&") : escapeAll(text);
+    return escaped.replace(INTRAWORD_UNDERSCORE, "_").replace(TAG_START, "\\<");
+  };
+}

@@ -1,6 +1,7 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
 import type TurndownService from "turndown";
 import MirrorTurndown from "turndown/lib/turndown.browser.es.js";
+import { addCodeRules, linkedCodeText, linksCode } from "./markdown-code.ts";
 import { markdownEscaper } from "./markdown-escape.ts";
 import { addTableRules } from "./markdown-tables.ts";
 import type { AnyNode } from "./nodes.ts";
@@ -8,67 +9,6 @@ import type { Notations } from "./notation.ts";
 import { takeTextRead } from "./turndown-dom.ts";
 import { turndownInput } from "./turndown-input.ts";
 import { indexRules } from "./turndown-rules.ts";
-
-const LANGUAGE_CLASS =
-  /(?:^|\s)(?:(?:language|lang|highlight-source|brush:)-?|highlight-|sourceCode\s+)([\w+#.-]+)/;
-
-/** What a highlighter's class names when it names no language (Sphinx's "highlight-default"). */
-const NO_LANGUAGE = new Set(["default", "none"]);
-
-/**
- * Language of a code block from the usual highlighter conventions:
- * `data-lang`/`data-language`, or a class on `<pre>`, its `<code>`, or the
- * wrappers a highlighter puts around it: `language-x`/`lang-x` (Prism,
- * highlight.js, Rouge, Chroma), `highlight-source-x` (GitHub), `highlight-x`
- * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x`.
- */
-function codeLanguage(pre: HTMLElement): string {
-  const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;
-  const candidates: Element[] = code ? [code, pre] : [pre];
-  for (let up = pre.parentNode as Element | null, i = 0; up && i < 2 && up.nodeName === "DIV"; i++) {
-    candidates.push(up);
-    up = up.parentNode as Element | null;
-  }
-  for (const el of candidates) {
-    const data = el.getAttribute("data-lang") ?? el.getAttribute("data-language");
-    if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
-    const match = LANGUAGE_CLASS.exec(el.getAttribute("class") ?? "");
-    const language = match?.[1]?.toLowerCase();
-    if (language && !NO_LANGUAGE.has(language)) return language;
-  }
-  return "";
-}
-
-/** Elements that hold one line each when a highlighter splits code into lines (CodeMirror's `div.cm-line`, tables of rows). */
-const CODE_LINE_TAGS = new Set(["DIV", "P", "LI", "TR", "TABLE", "TBODY", "DD", "DT", "SECTION"]);
-
-/**
- * The text of a code block with its line breaks: `<br>` and line elements
- * (a highlighter's `<div class="line">`) end lines, where `textContent`
- * would run them together.
- */
-export function codeText(pre: Node): string {
-  let out = "";
-  // Recursive: the mirror of a tree from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const visit = (node: Node): void => {
-    if (node.nodeType === 3) {
-      out += (node as Text).data;
-      return;
-    }
-    if (node.nodeType !== 1) return;
-    const name = node.nodeName;
-    if (name === "BR") {
-      out += "\n";
-      return;
-    }
-    const line = CODE_LINE_TAGS.has(name);
-    if (line && out && !out.endsWith("\n")) out += "\n";
-    for (let c = node.firstChild; c; c = c.nextSibling) visit(c);
-    if (line && !out.endsWith("\n")) out += "\n";
-  };
-  for (let c = pre.firstChild; c; c = c.nextSibling) visit(c);
-  return out;
-}
 
 /**
  * `text` in bold or italics, unless it has emphasis of its own: wrapping "*class* Station" or
@@ -126,12 +66,6 @@ function insideListItem(node: Node): boolean {
 
 /** The mark that opens a markdown heading line. */
 const HEADING_PREFIX = /^#{1,6} /;
-
-function fence(code: string): string {
-  let size = 3;
-  for (const m of code.matchAll(/^`{3,}/gm)) size = Math.max(size, m[0].length + 1);
-  return "`".repeat(size);
-}
 
 /**
  * A link around blocks (a card: image, headline, summary) cannot be one
@@ -207,24 +141,18 @@ function mirrorMarkdownService(): TurndownService {
 function configure(td: TurndownService): TurndownService {
   td.use([tables, strikethrough, taskListItems]);
   addTableRules(td);
-  td.addRule("codeBlock", {
-    filter: "pre",
-    replacement: (_content, node) => {
-      const pre = node as HTMLElement;
-      const code = codeText(pre).replace(/^\n+|\s+$/g, "");
-      if (!code) return "";
-      const f = fence(code);
-      return `\n\n${f}${codeLanguage(pre)}\n${code}\n${f}\n\n`;
-    },
-  });
+  addCodeRules(td);
   // A link with no text (an icon, a wrapper emptied by cleaning) is noise to a reader and to a model.
   td.addRule("link", {
     filter: "a",
     replacement: (content, node) => {
-      const text = content.trim();
-      if (!text) return "";
+      const trimmed = content.trim();
+      if (!trimmed) return "";
+      // A link that is all of an inline code carries the code (markdown-code.ts).
+      const code = linksCode(node);
+      const text = code ? linkedCodeText(node) : trimmed;
       const href = (node as HTMLElement).getAttribute("href")?.trim() ?? "";
-      if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return content;
+      if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return code ? text : content;
       const title = (node as HTMLElement).getAttribute("title");
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
       const target = `(${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;

@@ -1,0 +1,137 @@
+import type TurndownService from "turndown";
+
+/** Code in markdown: fenced blocks with their language, and inline code as its text. */
+
+const LANGUAGE_CLASS =
+  /(?:^|\s)(?:(?:language|lang|highlight-source|brush:)-?|highlight-|sourceCode\s+)([\w+#.-]+)/;
+
+/** What a highlighter's class names when it names no language (Sphinx's "highlight-default"). */
+const NO_LANGUAGE = new Set(["default", "none"]);
+
+/**
+ * Language of a code block from the usual highlighter conventions:
+ * `data-lang`/`data-language`, or a class on `<pre>`, its `<code>`, or the
+ * wrappers a highlighter puts around it: `language-x`/`lang-x` (Prism,
+ * highlight.js, Rouge, Chroma), `highlight-source-x` (GitHub), `highlight-x`
+ * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x`.
+ */
+function codeLanguage(pre: HTMLElement): string {
+  const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;
+  const candidates: Element[] = code ? [code, pre] : [pre];
+  for (let up = pre.parentNode as Element | null, i = 0; up && i < 2 && up.nodeName === "DIV"; i++) {
+    candidates.push(up);
+    up = up.parentNode as Element | null;
+  }
+  for (const el of candidates) {
+    const data = el.getAttribute("data-lang") ?? el.getAttribute("data-language");
+    if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
+    const match = LANGUAGE_CLASS.exec(el.getAttribute("class") ?? "");
+    const language = match?.[1]?.toLowerCase();
+    if (language && !NO_LANGUAGE.has(language)) return language;
+  }
+  return "";
+}
+
+/** Elements that hold one line each when a highlighter splits code into lines (CodeMirror's `div.cm-line`, tables of rows). */
+const CODE_LINE_TAGS = new Set(["DIV", "P", "LI", "TR", "TABLE", "TBODY", "DD", "DT", "SECTION"]);
+
+/**
+ * The text of a code block with its line breaks: `<br>` and line elements
+ * (a highlighter's `<div class="line">`) end lines, where `textContent`
+ * would run them together.
+ */
+function codeText(pre: Node): string {
+  let out = "";
+  // Recursive: the mirror of a tree from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
+  const visit = (node: Node): void => {
+    if (node.nodeType === 3) {
+      out += (node as Text).data;
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const name = node.nodeName;
+    if (name === "BR") {
+      out += "\n";
+      return;
+    }
+    const line = CODE_LINE_TAGS.has(name);
+    if (line && out && !out.endsWith("\n")) out += "\n";
+    for (let c = node.firstChild; c; c = c.nextSibling) visit(c);
+    if (line && !out.endsWith("\n")) out += "\n";
+  };
+  for (let c = pre.firstChild; c; c = c.nextSibling) visit(c);
+  return out;
+}
+
+function fence(code: string): string {
+  let size = 3;
+  for (const m of code.matchAll(/^`{3,}/gm)) size = Math.max(size, m[0].length + 1);
+  return "`".repeat(size);
+}
+
+const NEWLINES = /\r?\n|\r/g;
+
+/**
+ * `text` as an inline code span: backticks around, more of them than any run inside (CommonMark).
+ * Its edges are trimmed: turndown writes the whitespace at an inline element's edges outside it.
+ */
+function codeSpan(code: string): string {
+  const text = code.trim();
+  let delimiter = "`";
+  const runs: string[] = text.match(/`+/g) ?? [];
+  while (runs.includes(delimiter)) delimiter += "`";
+  // A backtick at an edge needs a space between it and the delimiters (CommonMark strips one).
+  const space = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${delimiter}${space}${text}${space}${delimiter}`;
+}
+
+/** Inline code: a `<code>` not alone in a `<pre>` (turndown's own test). */
+function isInlineCode(node: Node): boolean {
+  if (node.nodeName !== "CODE") return false;
+  const alone = !node.previousSibling && !node.nextSibling;
+  return !(alone && node.parentNode?.nodeName === "PRE");
+}
+
+/**
+ * Whether `link` is all of an inline code's content (`<code><a href>String</a></code>`, as API
+ * references link a type): the link is written around the code, `[\`String\`](url)`, since
+ * markdown reads no link inside a code span.
+ */
+export function linksCode(link: Node): boolean {
+  const code = link.parentNode;
+  if (!code || !isInlineCode(code)) return false;
+  for (let c = code.firstChild; c; c = c.nextSibling)
+    if (c !== link && (c.nodeType !== 3 || (c as Text).data.trim())) return false;
+  return true;
+}
+
+/** The text of `link`, the whole of an inline code, as that code (see `linksCode`). */
+export const linkedCodeText = (link: Node): string =>
+  codeSpan((link.textContent ?? "").replace(NEWLINES, " "));
+
+/** siphon's rules for code: blocks fenced with their language, inline code as its plain text. */
+export function addCodeRules(td: TurndownService): void {
+  td.addRule("codeBlock", {
+    filter: "pre",
+    replacement: (_content, node) => {
+      const pre = node as HTMLElement;
+      const code = codeText(pre).replace(/^\n+|\s+$/g, "");
+      if (!code) return "";
+      const f = fence(code);
+      return `\n\n${f}${codeLanguage(pre)}\n${code}\n${f}\n\n`;
+    },
+  });
+  // Markdown in a code span is literal: bold, italics or code inside code (`<code><b>return</b>
+  // <i>url</i></code>`) would show their asterisks and backticks, so the span holds the text alone.
+  td.addRule("inlineCode", {
+    filter: isInlineCode,
+    replacement: (content, node) => {
+      const text = (node.textContent ?? "").replace(NEWLINES, " ");
+      // Nothing to show, or no text (an image): what the content made of itself.
+      if (!content || !text.trim()) return content;
+      for (let c = node.firstChild; c; c = c.nextSibling)
+        if (c.nodeName === "A" && linksCode(c)) return content.trim(); // the link wrote the code
+      return codeSpan(text);
+    },
+  });
+}

@@ -45,15 +45,24 @@ test("text that starts a line is escaped, however it is wrapped", () => {
   expect(md('<p><span>x <span class="katex-display">y</span></span></p>')).toBe("x y");
 });
 
+test("a line's dash or equals sign before other text is not escaped; before a space or alone it is", () => {
+  expect(md("<p>-56%</p><p>--help</p><p>-Mark Twain, <i>Essays</i></p><p>==x</p>")).toBe(
+    "-56%\n\n--help\n\n-Mark Twain, *Essays*\n\n==x",
+  );
+  expect(md("<ul><li>-5 degrees</li></ul><p><b>-h, --help</b></p>")).toBe("- -5 degrees\n\n**-h, --help**");
+  // An item, a lone mark (an empty item) and a text ending at the mark stay escaped.
+  expect(md("<p>- item</p><p>-</p><p>=</p><p>-<b>5</b></p>")).toBe("\\- item\n\n\\-\n\n\\=\n\n\\-**5**");
+});
+
 test("past a long run of empty elements the text is escaped as at a line's start", () => {
   const empties = "<span></span>".repeat(100);
-  expect(md(`<p>a${empties}-b</p>`)).toBe("a\\-b");
-  expect(md(`<p>a${"<span></span>".repeat(10)}-b</p>`)).toBe("a-b");
+  expect(md(`<p>a${empties}- b</p>`)).toBe("a\\- b");
+  expect(md(`<p>a${"<span></span>".repeat(10)}- b</p>`)).toBe("a- b");
 });
 
 test("markup turndown parses itself is escaped as turndown does", () => {
   // A link inside a link is rearranged by an HTML5 parser: turndown gets the markup (turndown-input.ts).
-  expect(md('<p><a href="/a">x <a href="/b">y</a></a><span>=z</span></p><p>- w</p>')).toBe(
-    "[x](/a) [y](/b)\\=z\n\n\\- w",
+  expect(md('<p><a href="/a">x <a href="/b">y</a></a><span>&gt; z</span></p><p>- w</p>')).toBe(
+    "[x](/a) [y](/b)\\> z\n\n\\- w",
   );
 });

@@ -19,6 +19,13 @@ const TAG_START = /<(?=[A-Za-z/!?]|$)/g;
  */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
+/**
+ * A line's "-" or "=" run right before other text ("-56%", "--help", "-Mark Twain"): markdown
+ * reads a "-" as an item only before a space, and a run as a rule or a heading's underline only
+ * when it is the whole line, so turndown's escape ("\\-56%") is not needed.
+ */
+const MARKS_BEFORE_TEXT = /^[-=]+[^-=\s]/;
+
 /** Elements whose markdown stays in the line of the text around them (any other is taken as a block). */
 const INLINE_TAGS = new Set(
   "a abbr acronym b bdi bdo big cite code data del dfn em font i img ins kbd mark nobr q s samp small span strike strong sub sup time tt u var wbr".split(
@@ -74,7 +81,9 @@ export function markdownEscaper(escapeAll: (text: string) => string): (text: str
     const node = takeTextRead();
     if (!MAY_NEED_ESCAPE.test(text)) return text;
     const inLine = node !== null && node.data === text && followsText(node);
-    const escaped = inLine ? text.replace(INLINE_SYNTAX, "\\$&") : escapeAll(text);
+    let escaped = inLine ? text.replace(INLINE_SYNTAX, "\\$&") : escapeAll(text);
+    // turndown's escape of a leading "-" or "=" run is its first character.
+    if (!inLine && MARKS_BEFORE_TEXT.test(text)) escaped = escaped.slice(1);
     return escaped.replace(INTRAWORD_UNDERSCORE, "_").replace(TAG_START, "\\<");
   };
 }

@@ -20,6 +20,7 @@ import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
+import { separateAbuttingWords } from "./word-breaks.ts";
 
 /** State handed from step to step; each step reads what earlier ones left. */
 interface ExtractContext {
@@ -123,11 +124,14 @@ const STEPS: Step[] = [
   },
   function format(ctx) {
     const { format, formats } = ctx.options;
-    ctx.content = render(ctx, format);
-    if (formats?.length) {
-      ctx.formats = { [format]: ctx.content };
-      for (const other of formats) ctx.formats[other] ??= render(ctx, other);
-    }
+    const wanted = formats?.length ? [format, ...formats] : [format];
+    const out: Partial<Record<OutputFormat, string>> = {};
+    // HTML is the markup as the page has it: rendered before markdown and text set words apart.
+    if (wanted.includes("html")) out.html = render(ctx, "html");
+    if (wanted.some((f) => f !== "html")) separateAbuttingWords(ctx.roots);
+    for (const f of wanted) out[f] ??= render(ctx, f);
+    ctx.content = out[format]!;
+    if (formats?.length) ctx.formats = out;
   },
   function quality(ctx) {
     const content = sumStats(ctx.roots.map((root) => measure(root).get(root)!));

@@ -1,0 +1,51 @@
+import { expect, test } from "bun:test";
+import { extractHtml } from "./index.ts";
+
+const page = (body: string) =>
+  `<html><head><title>t</title></head><body><main><h1>Boots</h1>${body}</main></body></html>`;
+const extract = (
+  body: string,
+  format: "markdown" | "text" | "html" = "markdown",
+  formats?: ("markdown" | "html")[],
+) =>
+  extractHtml(page(body), "https://shop.example/boots", {
+    format,
+    formats,
+    onlyMainContent: true,
+    images: false,
+  });
+
+test("inline elements whose words touch only in the markup are set apart", () => {
+  // A product card's brand and name, and a row of badges: laid out apart by the stylesheet.
+  const card =
+    '<p>Top rated: <a href="/moab"><span class="brand">Merrell</span><span class="title">Moab 3 Mid Hiking Boots</span></a> for wet trails.</p>' +
+    '<p><span class="badge">Genuine Steam Deck Part</span><span class="badge">Lifetime Guarantee</span></p>';
+  const { content } = extract(card);
+  expect(content).toContain("[Merrell Moab 3 Mid Hiking Boots](https://shop.example/moab)");
+  expect(content).toContain("Genuine Steam Deck Part Lifetime Guarantee");
+  expect(extract(card, "text").content).toContain("Merrell Moab 3 Mid Hiking Boots");
+  // Deeper edges too: the last text of one element, the first of the next.
+  expect(extract("<p><span><b>Waterproof</b></span><span><i>Leather</i> upper</span></p>").content).toContain(
+    "**Waterproof** *Leather* upper",
+  );
+});
+
+test("a word split by markup, a single letter, code and other letters' case stay as written", () => {
+  const { content } = extract(
+    "<p><b>W</b>ord, <em>run</em>ning, <span>i</span><span>Phone</span>, <span>ok</span><span>ay</span>, " +
+      "<span>ROUTE</span><span>Sixty</span>, <code><span>get</span><span>Value</span></code></p>" +
+      "<pre><span>load</span><span>Config</span></pre>",
+  );
+  expect(content).toContain("**W**ord, *run*ning, iPhone, okay, ROUTESixty, `getValue`");
+  expect(content).toContain("loadConfig");
+});
+
+test("the html format keeps the page's markup as it is", () => {
+  const card = '<p><span class="brand">Merrell</span><span class="title">Moab 3</span></p>';
+  expect(extract(card, "html").content).toContain(
+    '<span class="brand">Merrell</span><span class="title">Moab 3</span>',
+  );
+  const both = extract(card, "markdown", ["markdown", "html"]);
+  expect(both.content).toContain("Merrell Moab 3");
+  expect(both.formats?.html).toContain("Merrell</span><span");
+});

@@ -23,6 +23,11 @@ test("inline elements whose words touch only in the markup are set apart", () =>
   const { content } = extract(card);
   expect(content).toContain("[Merrell Moab 3 Mid Hiking Boots](https://shop.example/moab)");
   expect(content).toContain("Genuine Steam Deck Part Lifetime Guarantee");
+  // A two-letter brand, and a price beside its former one.
+  const more = extract(
+    '<p>New: <span class="brand">On</span><span class="title">Cloudrock Mid</span> from <span class="sale">$123.95</span><span class="was">Was $154.95</span></p>',
+  );
+  expect(more.content).toContain("On Cloudrock Mid from $123.95 Was $154.95");
   expect(extract(card, "text").content).toContain("Merrell Moab 3 Mid Hiking Boots");
   // Deeper edges too: the last text of one element, the first of the next.
   expect(extract("<p><span><b>Waterproof</b></span><span><i>Leather</i> upper</span></p>").content).toContain(

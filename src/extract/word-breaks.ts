@@ -5,7 +5,7 @@ import { type AnyNode, BLOCK_TAGS, type Element, isElement } from "./nodes.ts";
 const VERBATIM = new Set(["pre", "code", "kbd", "samp", "textarea", "script", "style"]);
 
 /** The end of one element's text and the start of the next's that a stylesheet must have set apart. */
-const WORD_END = /\p{Ll}\p{Ll}$/u;
+const WORD_END = /(?:\p{L}\p{Ll}|\p{N})$/u;
 const WORD_START = /^\p{Lu}\p{Ll}/u;
 
 /** The text node at the very end (`last`) or start of `el`'s content, empty ones skipped. */
@@ -25,7 +25,10 @@ function edgeText(el: Element, last: boolean): string | null {
   return null;
 }
 
-/** Inline elements side by side whose texts run into each other: "Merrell" + "Moab 3" as "MerrellMoab 3". */
+/**
+ * Inline elements side by side whose texts run into each other: "Merrell" + "Moab 3" as
+ * "MerrellMoab 3", "On" + "Cloudrock", a price and its "Was $154.95".
+ */
 function abut(prev: AnyNode, next: AnyNode): boolean {
   if (!isElement(prev) || !isElement(next) || BLOCK_TAGS.has(prev.name) || BLOCK_TAGS.has(next.name))
     return false;
@@ -40,9 +43,10 @@ function abut(prev: AnyNode, next: AnyNode): boolean {
  * product card's brand and name (`<span>Merrell</span><span>Moab 3</span>`), a row of badges
  * ("Genuine Part", "Lifetime Guarantee"), which a stylesheet lays out as blocks or with gaps.
  * Without a space between them markdown and text read one word ("PartLifetime"). Only where a
- * lower-case word ends one element and a capitalised word starts the next: that is two words
- * in any script with case, where one word split by markup ("<b>W</b>ord", "<em>run</em>ning")
- * never is. Code and other verbatim text are left as written.
+ * word of two letters or more ending in lower case, or a number, ends one element and a
+ * capitalised word starts the next: that is two words in any script with case, where one word
+ * split by markup ("<b>W</b>ord", "<em>run</em>ning", "<span>i</span>Phone") never is. Code and
+ * other verbatim text are left as written.
  */
 export function separateAbuttingWords(roots: readonly Element[]): void {
   const visit = (el: Element): void => {

@@ -20,7 +20,7 @@ import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
-import { separateAbuttingWords } from "./word-breaks.ts";
+import { settleInlineEdges } from "./word-breaks.ts";
 
 /** State handed from step to step; each step reads what earlier ones left. */
 interface ExtractContext {
@@ -128,7 +128,7 @@ const STEPS: Step[] = [
     const out: Partial<Record<OutputFormat, string>> = {};
     // HTML is the markup as the page has it: rendered before markdown and text set words apart.
     if (wanted.includes("html")) out.html = render(ctx, "html");
-    if (wanted.some((f) => f !== "html")) separateAbuttingWords(ctx.roots);
+    if (wanted.some((f) => f !== "html")) settleInlineEdges(ctx.roots);
     for (const f of wanted) out[f] ??= render(ctx, f);
     ctx.content = out[format]!;
     if (formats?.length) ctx.formats = out;

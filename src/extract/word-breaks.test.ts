@@ -54,3 +54,20 @@ test("the html format keeps the page's markup as it is", () => {
   expect(both.content).toContain("Merrell Moab 3");
   expect(both.formats?.html).toContain("Merrell</span><span");
 });
+
+test("a line break at an inline element's edge stays a line break", () => {
+  // turndown trims an inline element with a space at an edge: the break at its end went with it.
+  const reviews =
+    '<div><span class="bold italic">Wall Street Journal</span><span class="bold"> bestseller<br/></span>' +
+    '<span class="bold italic">USA Today</span><span class="bold"> bestseller<br/>\n</span><span>The best book.</span></div>';
+  expect(extract(reviews).content).toContain(
+    "Wall Street Journal bestseller\nUSA Today bestseller\nThe best book.",
+  );
+  expect(extract(reviews, "text").content).toContain(
+    "Wall Street Journal bestseller\nUSA Today bestseller\nThe best book.",
+  );
+  // Nested, and at the start: the break leaves each element in turn.
+  expect(
+    extract("<p>Rated <span><a href='/r'> five<br></a></span>stars <i><br> by readers</i> today</p>").content,
+  ).toContain("Rated [five](https://shop.example/r)\nstars\n*by readers* today");
+});

@@ -43,30 +43,33 @@ const isBreak = (node: AnyNode | undefined): node is Element =>
 const isBlankText = (node: AnyNode | undefined): boolean =>
   node?.type === "text" && !/\S/.test((node as Text).data);
 
-/** Moves `node` from its place to index `at` of `parent`'s children (`at` counted after it left). */
-function move(node: AnyNode, parent: Element, at: number): void {
-  const from = node.parent as Element;
-  const kids = from.children;
-  kids.splice(kids.indexOf(node as never), 1);
-  if (node.prev) node.prev.next = node.next;
-  if (node.next) node.next.prev = node.prev;
-  const prev = parent.children[at - 1] ?? null;
-  const next = parent.children[at] ?? null;
-  parent.children.splice(at, 0, node as never);
-  node.parent = parent;
-  node.prev = prev;
-  node.next = next;
-  if (prev) prev.next = node;
-  if (next) next.prev = node;
+/** Sets the sibling links (and parent) of `parent`'s children from their order. */
+function relink(parent: Element, kids: AnyNode[]): void {
+  parent.children = kids as typeof parent.children;
+  kids.forEach((kid, i) => {
+    kid.parent = parent;
+    kid.prev = kids[i - 1] ?? null;
+    kid.next = kids[i + 1] ?? null;
+  });
 }
 
-/** The line break ending (or starting) `el`'s content, blank text around it aside. */
-function edgeBreak(el: Element, last: boolean): Element | null {
+const NONE: Element[] = [];
+
+/** Takes the line breaks ending (`last`) or starting `el`'s content out of it, in document order. */
+function takeEdgeBreaks(el: Element, last: boolean): Element[] {
   const kids = el.children;
-  let i = last ? kids.length - 1 : 0;
-  while (isBlankText(kids[i])) i += last ? -1 : 1;
-  const kid = kids[i];
-  return isBreak(kid) ? kid : null;
+  const taken: Element[] = [];
+  for (;;) {
+    let i = last ? kids.length - 1 : 0;
+    while (isBlankText(kids[i])) i += last ? -1 : 1;
+    const kid = kids[i];
+    if (!isBreak(kid)) break;
+    kids.splice(i, 1);
+    if (last) taken.unshift(kid);
+    else taken.push(kid);
+  }
+  if (taken.length) relink(el, kids);
+  return taken;
 }
 
 /**
@@ -77,12 +80,17 @@ function edgeBreak(el: Element, last: boolean): Element | null {
  */
 function hoistEdgeBreaks(parent: Element): void {
   const kids = parent.children;
+  let out: AnyNode[] | null = null;
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!;
-    if (!isElement(kid) || BLOCK_TAGS.has(kid.name) || VERBATIM.has(kid.name)) continue;
-    for (let br = edgeBreak(kid, true); br; br = edgeBreak(kid, true)) move(br, parent, i + 1);
-    for (let br = edgeBreak(kid, false); br; br = edgeBreak(kid, false)) move(br, parent, i++);
+    const inline = isElement(kid) && !BLOCK_TAGS.has(kid.name) && !VERBATIM.has(kid.name);
+    const before = inline ? takeEdgeBreaks(kid, false) : NONE;
+    const after = inline ? takeEdgeBreaks(kid, true) : NONE;
+    // The children are copied once, with every break moved, rather than spliced at each.
+    if (before.length || after.length) out ??= kids.slice(0, i);
+    if (out) out.push(...before, kid, ...after);
   }
+  if (out) relink(parent, out);
 }
 
 /**
@@ -96,18 +104,13 @@ function hoistEdgeBreaks(parent: Element): void {
  */
 function separateAbuttingWords(el: Element): void {
   const kids = el.children;
-  for (let i = kids.length - 1; i > 0; i--) {
-    const prev = kids[i - 1]!;
-    const next = kids[i]!;
-    if (!abut(prev, next)) continue;
-    const space = new Text(" ");
-    space.parent = el;
-    space.prev = prev;
-    space.next = next;
-    prev.next = space;
-    next.prev = space;
-    kids.splice(i, 0, space);
+  let out: AnyNode[] | null = null;
+  for (let i = 1; i < kids.length; i++) {
+    // The children are copied once, with every space, rather than spliced at each (quadratic).
+    if (abut(kids[i - 1]!, kids[i]!)) (out ??= kids.slice(0, i)).push(new Text(" "));
+    out?.push(kids[i]!);
   }
+  if (out) relink(el, out);
 }
 
 /**

@@ -107,7 +107,10 @@ function separateAbuttingWords(el: Element): void {
   let out: AnyNode[] | null = null;
   for (let i = 1; i < kids.length; i++) {
     // The children are copied once, with every space, rather than spliced at each (quadratic).
-    if (abut(kids[i - 1]!, kids[i]!)) (out ??= kids.slice(0, i)).push(new Text(" "));
+    if (abut(kids[i - 1]!, kids[i]!)) {
+      out ??= kids.slice(0, i);
+      out.push(new Text(" "));
+    }
     out?.push(kids[i]!);
   }
   if (out) relink(el, out);

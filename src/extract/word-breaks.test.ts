@@ -28,6 +28,13 @@ test("inline elements whose words touch only in the markup are set apart", () =>
     '<p>New: <span class="brand">On</span><span class="title">Cloudrock Mid</span> from <span class="sale">$123.95</span><span class="was">Was $154.95</span></p>',
   );
   expect(more.content).toContain("On Cloudrock Mid from $123.95 Was $154.95");
+  // An element beside text: a label and its value, a bold lead-in and its sentence.
+  const mixed = extract(
+    "<ul><li>Developed By:<span>Valve</span></li><li><b>Global Partnerships</b>We have built a strong partnership.</li></ul>",
+  );
+  expect(mixed.content).toContain(
+    "- Developed By: Valve\n- **Global Partnerships** We have built a strong partnership.",
+  );
   expect(extract(card, "text").content).toContain("Merrell Moab 3 Mid Hiking Boots");
   // Deeper edges too: the last text of one element, the first of the next.
   expect(extract("<p><span><b>Waterproof</b></span><span><i>Leather</i> upper</span></p>").content).toContain(

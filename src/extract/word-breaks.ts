@@ -5,7 +5,7 @@ import { type AnyNode, BLOCK_TAGS, type Element, isElement } from "./nodes.ts";
 const VERBATIM = new Set(["pre", "code", "kbd", "samp", "textarea", "script", "style"]);
 
 /** The end of one element's text and the start of the next's that a stylesheet must have set apart. */
-const WORD_END = /(?:\p{L}\p{Ll}|\p{N})$/u;
+const WORD_END = /(?:\p{L}\p{Ll}|\p{N}|\p{L}:)$/u;
 const WORD_START = /^\p{Lu}\p{Ll}/u;
 
 /** The text node at the very end (`last`) or start of `el`'s content, empty ones skipped. */
@@ -25,16 +25,22 @@ function edgeText(el: Element, last: boolean): string | null {
   return null;
 }
 
+/** The text at the end (`last`) or start of a node: an inline element's, or a text node's own. */
+function nodeEdge(node: AnyNode, last: boolean): string | null {
+  if (node.type === "text") return (node as Text).data;
+  return isElement(node) && !BLOCK_TAGS.has(node.name) ? edgeText(node, last) : null;
+}
+
 /**
- * Inline elements side by side whose texts run into each other: "Merrell" + "Moab 3" as
- * "MerrellMoab 3", "On" + "Cloudrock", a price and its "Was $154.95".
+ * An inline element and its neighbour (element or text) whose texts run into each other:
+ * "Merrell" + "Moab 3" as "MerrellMoab 3", "On" + "Cloudrock", a price and its "Was $154.95",
+ * a label and its value ("Developed By:" + "Valve"). Two text nodes never touch in a parsed page.
  */
 function abut(prev: AnyNode, next: AnyNode): boolean {
-  if (!isElement(prev) || !isElement(next) || BLOCK_TAGS.has(prev.name) || BLOCK_TAGS.has(next.name))
-    return false;
-  const end = edgeText(prev, true);
+  if (!isElement(prev) && !isElement(next)) return false;
+  const end = nodeEdge(prev, true);
   if (end === null || !WORD_END.test(end)) return false;
-  const start = edgeText(next, false);
+  const start = nodeEdge(next, false);
   return start !== null && WORD_START.test(start);
 }
 
@@ -94,13 +100,15 @@ function hoistEdgeBreaks(parent: Element): void {
 }
 
 /**
- * Sets apart the texts of inline children of `el` that touch in the markup but not on the
- * screen: a product card's brand and name (`<span>Merrell</span><span>Moab 3</span>`), a row of
- * badges ("Genuine Part", "Lifetime Guarantee"), which a stylesheet lays out as blocks or with
- * gaps. Without a space between them markdown and text read one word ("PartLifetime"). Only
- * where a word of two letters or more ending in lower case, or a number, ends one element and a
- * capitalised word starts the next: that is two words in any script with case, where one word
- * split by markup ("<b>W</b>ord", "<em>run</em>ning", "<span>i</span>Phone") never is.
+ * Sets apart the texts of children of `el` that touch in the markup but not on the screen: a
+ * product card's brand and name (`<span>Merrell</span><span>Moab 3</span>`), a row of badges
+ * ("Genuine Part", "Lifetime Guarantee"), a bold lead-in and its sentence, a label and its value
+ * ("By:<span>Valve</span>"), which a stylesheet lays out as blocks or with gaps. Without a space
+ * between them markdown and text read one word ("PartLifetime"). Only at an inline element's
+ * edge, where a word of two letters or more ending in lower case, a number or a label's colon
+ * ends one side and a capitalised word starts the other: that is two words in any script with
+ * case, where one word split by markup ("<b>W</b>ord", "<em>run</em>ning", "i<b>Phone</b>")
+ * never is.
  */
 function separateAbuttingWords(el: Element): void {
   const kids = el.children;

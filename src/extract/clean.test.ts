@@ -95,6 +95,28 @@ test("a bare <nav> and ARIA navigation landmarks are dropped wherever they sit",
   expect(content).toBe("The actual body text of the page.");
 });
 
+test("skip links go, MediaWiki's jump links too", () => {
+  // MediaWiki's layout: the jump links sit between the page's title and its text.
+  const html =
+    '<body><div id="content" class="mw-body" role="main"><h1 id="firstHeading">Performance Optimization</h1>' +
+    '<div id="bodyContent"><div id="siteSub">From PostgreSQL wiki</div><div id="jump-to-nav"></div>' +
+    '<a href="#column-one" class="mw-jump-link">Jump to navigation</a><a href="#searchInput" class="mw-jump-link">Jump to search</a>' +
+    '<a class="skip-link" href="#mw-content-text">Skip to content</a>' +
+    '<div id="mw-content-text"><p>How to tune a database server: shared buffers first, then the planner costs.</p>' +
+    "<p>Measure before and after each change.</p></div></div></div>" +
+    '<div id="column-one" role="navigation"><a href="/wiki/Main">Main page</a><input id="searchInput"></div></body>';
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://wiki.example/Tuning", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("From PostgreSQL wiki\n\nHow to tune a database server");
+    expect(content).not.toContain("Jump to");
+    expect(content).not.toContain("Skip to");
+  }
+});
+
 test("a footer named inside a longer class token is chrome", () => {
   const html = `<body><div class="story"><p>The son of a former president was stabbed during a lecture at a Berlin clinic on Tuesday evening.</p></div>
     <div class="all-screen-footer-wrap"><p>All rights reserved to the publisher. Reproduction of any of the material on this site is forbidden without permission.</p></div></body>`;

@@ -117,6 +117,27 @@ test("skip links go, MediaWiki's jump links too", () => {
   }
 });
 
+test("a cookie banner goes by what it says, whatever its class; a text about cookies stays", () => {
+  const html = `<body><div class="page"><h1>Solar deployment grows</h1>
+    <p>South Korea is seeing stronger than ever solar project deployment, according to data released in August by the ministry.</p>
+    <p>Installers added more capacity in the third quarter than in the whole of the previous year, the data show.</p>
+    <p>Sessions persist cookies across all requests made from one client, as the library's guide explains.</p>
+    <p>We use cookies and cream for the filling, and bake the base for ten minutes.</p></div>
+    <div class="penci-wrap-gprd-law"><p>This website uses cookies to improve your experience. We'll assume you're ok with this, but you can opt-out if you wish. <a href="#">Accept</a></p></div>
+    <div class="eupopup-container"><div class="eupopup-body">We use them to give you the best experience. If you continue using our website, we'll assume that you are happy to receive all cookies on this website.</div></div>
+    <div class="pea_cook_wrapper"><p>This website uses cookies to anonymously count visitor numbers. <a href="/privacy">View our privacy policy.</a></p></div></body>`;
+  const { content } = extractHtml(html, "https://news.example/solar", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("Sessions persist cookies across all requests");
+  expect(content).toContain("We use cookies and cream for the filling");
+  expect(content).not.toContain("improve your experience");
+  expect(content).not.toContain("happy to receive all cookies");
+  expect(content).not.toContain("anonymously count visitor numbers");
+});
+
 test("a footer named inside a longer class token is chrome", () => {
   const html = `<body><div class="story"><p>The son of a former president was stabbed during a lecture at a Berlin clinic on Tuesday evening.</p></div>
     <div class="all-screen-footer-wrap"><p>All rights reserved to the publisher. Reproduction of any of the material on this site is forbidden without permission.</p></div></body>`;

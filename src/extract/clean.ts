@@ -15,6 +15,7 @@ import {
   visibleTextLength,
   wordsOf,
 } from "./nodes.ts";
+import { DATA_CELLS, isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
 
 /** Elements that never carry readable content. */
 const DROP_TAGS = new Set([
@@ -144,7 +145,6 @@ const NOSCRIPT_CONTENT = 200;
 
 const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
 /** Where an identifier is data a reader looks up (a table of keys), not filler. */
-const DATA_CELLS = new Set(["td", "th", "code", "kbd", "samp"]);
 
 /**
  * A span or block whose whole text is a UUID: a machine identifier that
@@ -156,45 +156,6 @@ function isBareIdentifier(el: Element): boolean {
   const only = el.children[0]!;
   return only.type === "text" && UUID.test(only.data);
 }
-
-/**
- * The label of an ad slot whose ad is not in the saved page ("Advertisement",
- * "Anzeige", "Publicité"): an element whose whole text is such a label and
- * that does not sit inside a sentence. A heading or a table cell so named is
- * the page's subject, not a slot.
- */
-function isAdLabel(el: Element): boolean {
-  if (DATA_CELLS.has(el.name) || HEADING_TAGS.has(el.name) || el.children.length !== 1) return false;
-  const only = el.children[0]!;
-  if (only.type !== "text" || !AD_LABEL.test(only.data)) return false;
-  for (const sib of el.parent?.children ?? []) if (sib.type === "text" && sib.data.trim()) return false;
-  return true;
-}
-
-const AD_LABEL =
-  /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicidade|publicité|pubblicità|advertentie|reklama|reklame|reklam|реклама|annonse|annons|mainos|iklan|quảng cáo|διαφήμιση|פרסומת|إعلان|विज्ञापन|โฆษณา|広告|광고|广告)(?:\s*-)?\s*$/i;
-
-/**
- * A notice that the page needs JavaScript ("This slideshow requires
- * JavaScript.", "Please enable JavaScript to view the comments"): what
- * stands in for a script's widget in a saved page, never the page's text.
- * Only a short element (up to 100 characters) whose own text says so, on a
- * page with more to it: a longer text about scripts is the page's own.
- */
-function isScriptNotice(el: Element, pageText: number): boolean {
-  if (el.children.length > 3 || !SCRIPT_NOTICE_TAGS.has(el.name)) return false;
-  let own = "";
-  for (const child of el.children) if (child.type === "text") own += child.data;
-  if (!JAVASCRIPT.test(own)) return false;
-  const text = textOf(el);
-  return text.length <= SCRIPT_NOTICE_MAX && text.length * 4 < pageText && SCRIPT_NOTICE.test(text);
-}
-
-const SCRIPT_NOTICE_TAGS = new Set(["p", "div", "span", "small", "em", "strong", "center"]);
-const JAVASCRIPT = /javascript/i;
-const SCRIPT_NOTICE_MAX = 100;
-const SCRIPT_NOTICE =
-  /\b(?:requires?|needs?|enable|turn on|activate|support|supports)\b.{0,40}\bjavascript\b|\bjavascript\b.{0,30}\b(?:is )?(?:required|disabled|turned off|not enabled|must be enabled)\b/i;
 
 /**
  * Hidden elements are dropped, except large ones: those are content a script
@@ -368,7 +329,11 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
         (child.name === "label" && labelsSelect(child)) ||
         isEmptyNoscript(child) ||
-        (!inCode && (isBareIdentifier(child) || isAdLabel(child) || isScriptNotice(child, pageText)))
+        (!inCode &&
+          (isBareIdentifier(child) ||
+            isAdLabel(child) ||
+            isScriptNotice(child, pageText) ||
+            (!insideContent && isConsentNotice(child, pageText))))
       ) {
         removeNode(child);
         continue;

@@ -1,0 +1,77 @@
+import { type Element, HEADING_TAGS, textOf, visibleTextLength } from "./nodes.ts";
+
+/** Short elements that stand in for something a saved page does not hold: an ad, a script's widget, a consent banner. */
+
+/** Elements whose text is data: a label or an identifier in one is the data, not a widget. */
+export const DATA_CELLS = new Set(["td", "th", "code", "kbd", "samp"]);
+
+/**
+ * The label of an ad slot whose ad is not in the saved page ("Advertisement",
+ * "Anzeige", "Publicité"): an element whose whole text is such a label and
+ * that does not sit inside a sentence. A heading or a table cell so named is
+ * the page's subject, not a slot.
+ */
+export function isAdLabel(el: Element): boolean {
+  if (DATA_CELLS.has(el.name) || HEADING_TAGS.has(el.name) || el.children.length !== 1) return false;
+  const only = el.children[0]!;
+  if (only.type !== "text" || !AD_LABEL.test(only.data)) return false;
+  for (const sib of el.parent?.children ?? []) if (sib.type === "text" && sib.data.trim()) return false;
+  return true;
+}
+
+const AD_LABEL =
+  /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicidade|publicité|pubblicità|advertentie|reklama|reklame|reklam|реклама|annonse|annons|mainos|iklan|quảng cáo|διαφήμιση|פרסומת|إعلان|विज्ञापन|โฆษณา|広告|광고|广告)(?:\s*-)?\s*$/i;
+
+/**
+ * A notice that the page needs JavaScript ("This slideshow requires
+ * JavaScript.", "Please enable JavaScript to view the comments"): what
+ * stands in for a script's widget in a saved page, never the page's text.
+ * Only a short element (up to 100 characters) whose own text says so, on a
+ * page with more to it: a longer text about scripts is the page's own.
+ */
+export function isScriptNotice(el: Element, pageText: number): boolean {
+  if (el.children.length > 3 || !SCRIPT_NOTICE_TAGS.has(el.name)) return false;
+  let own = "";
+  for (const child of el.children) if (child.type === "text") own += child.data;
+  if (!JAVASCRIPT.test(own)) return false;
+  const text = textOf(el);
+  return text.length <= SCRIPT_NOTICE_MAX && text.length * 4 < pageText && SCRIPT_NOTICE.test(text);
+}
+
+const SCRIPT_NOTICE_TAGS = new Set(["p", "div", "span", "small", "em", "strong", "center"]);
+const JAVASCRIPT = /javascript/i;
+const SCRIPT_NOTICE_MAX = 100;
+const SCRIPT_NOTICE =
+  /\b(?:requires?|needs?|enable|turn on|activate|support|supports)\b.{0,40}\bjavascript\b|\bjavascript\b.{0,30}\b(?:is )?(?:required|disabled|turned off|not enabled|must be enabled)\b/i;
+
+/**
+ * A cookie consent banner named by no class siphon knows ("penci-gprd-law", "eupopup",
+ * "pea_cook_wrapper"): a short element outside the article whose own text names cookies and
+ * whose text says the site uses them or asks to accept them ("This website uses cookies to improve your experience.
+ * We'll assume you're ok with this"). Under 400 visible characters and a quarter of the page,
+ * so that a text about cookies (a framework's sessions, a law on consent) stays.
+ */
+export function isConsentNotice(el: Element, pageText: number): boolean {
+  if (!CONSENT_NOTICE_TAGS.has(el.name)) return false;
+  // Its own text names the cookies: the whole text is read only then (a deep page has many wrappers).
+  let own = "";
+  for (const child of el.children) if (child.type === "text") own += child.data;
+  if (!COOKIES.test(own)) return false;
+  const visible = visibleTextLength(el, CONSENT_NOTICE_MAX);
+  if (visible >= CONSENT_NOTICE_MAX || visible * 4 >= pageText) return false;
+  const text = textOf(el);
+  return (USES_COOKIES.test(text) || ASKS_CONSENT.test(text)) && COOKIE_PURPOSE.test(text);
+}
+
+const CONSENT_NOTICE_TAGS = new Set(["p", "div", "span", "small", "section", "aside"]);
+const CONSENT_NOTICE_MAX = 400;
+const COOKIES = /\bcookies?\b/i;
+/** "This website uses cookies", "We use cookies", "this site is using essential cookies". */
+const USES_COOKIES =
+  /\b(?:we|site|website|page)\b[^.]{0,30}\b(?:use|uses|using)\b(?:\s+[\w-]+){0,2}\s+cookies\b/i;
+/** What a banner says cookies are for, or asks of the reader: a recipe's "we use cookies" says neither. */
+const COOKIE_PURPOSE =
+  /\b(?:experience|improve|analy[sz]e|analytics|traffic|personali[sz]e|functionality|advertising|ads|privacy|policy|consent|accept|agree|opt[- ]out|settings|preferences|browsing)\b/i;
+/** "... cookies ... accept / consent / opt-out", "continue using ... cookies". */
+const ASKS_CONSENT =
+  /\bcookies?\b[^.]{0,120}\b(?:consent|accept|agree|opt[- ]out)|\b(?:consent|accept|agree|continu(?:e|ing) (?:to use|using|to browse|browsing))\b[^.]{0,120}\bcookies?\b/i;

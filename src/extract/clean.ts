@@ -2,7 +2,6 @@ import { dropHoverCards } from "./hover-cards.ts";
 import {
   type Element,
   forEachElement,
-  HEADING_TAGS,
   hasDescendant,
   isElement,
   isEmbeddedPost,

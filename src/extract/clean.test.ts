@@ -122,7 +122,8 @@ test("a cookie banner goes by what it says, whatever its class; a text about coo
     <p>South Korea is seeing stronger than ever solar project deployment, according to data released in August by the ministry.</p>
     <p>Installers added more capacity in the third quarter than in the whole of the previous year, the data show.</p>
     <p>Sessions persist cookies across all requests made from one client, as the library's guide explains.</p>
-    <p>We use cookies and cream for the filling, and bake the base for ten minutes.</p></div>
+    <p>We use cookies and cream for the filling, and bake the base for ten minutes.</p>
+    <p>The banner asks visitors to accept cookies before the analytics script runs.</p></div>
     <div class="penci-wrap-gprd-law"><p>This website uses cookies to improve your experience. We'll assume you're ok with this, but you can opt-out if you wish. <a href="#">Accept</a></p></div>
     <div class="eupopup-container"><div class="eupopup-body">We use them to give you the best experience. If you continue using our website, we'll assume that you are happy to receive all cookies on this website.</div></div>
     <div class="pea_cook_wrapper"><p>This website uses cookies to anonymously count visitor numbers. <a href="/privacy">View our privacy policy.</a></p></div></body>`;
@@ -133,6 +134,7 @@ test("a cookie banner goes by what it says, whatever its class; a text about coo
   });
   expect(content).toContain("Sessions persist cookies across all requests");
   expect(content).toContain("We use cookies and cream for the filling");
+  expect(content).toContain("The banner asks visitors to accept cookies");
   expect(content).not.toContain("improve your experience");
   expect(content).not.toContain("happy to receive all cookies");
   expect(content).not.toContain("anonymously count visitor numbers");

@@ -72,6 +72,10 @@ const USES_COOKIES =
 /** What a banner says cookies are for, or asks of the reader: a recipe's "we use cookies" says neither. */
 const COOKIE_PURPOSE =
   /\b(?:experience|improve|analy[sz]e|analytics|traffic|personali[sz]e|functionality|advertising|ads|privacy|policy|consent|accept|agree|opt[- ]out|settings|preferences|browsing)\b/i;
-/** "... cookies ... accept / consent / opt-out", "continue using ... cookies". */
+/**
+ * The reader asked to agree: "you consent to the use of cookies", "By using our site, you agree
+ * to our cookie use", "If you continue using our website, ... you are happy to receive all
+ * cookies". In the second person, as a banner speaks: a text about consent tools does not.
+ */
 const ASKS_CONSENT =
-  /\bcookies?\b[^.]{0,120}\b(?:consent|accept|agree|opt[- ]out)|\b(?:consent|accept|agree|continu(?:e|ing) (?:to use|using|to browse|browsing))\b[^.]{0,120}\bcookies?\b/i;
+  /\byou(?:'re|\s+are)?\b[^.]{0,40}\b(?:consent|accept|agree|continue|happy|ok|okay)\b[^.]{0,120}\bcookies?\b|\bcookies?\b[^.]{0,120}\byou(?:'re|\s+are)?\b[^.]{0,40}\b(?:consent|accept|agree|happy|ok|okay)\b/i;

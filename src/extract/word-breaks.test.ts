@@ -28,6 +28,11 @@ test("inline elements whose words touch only in the markup are set apart", () =>
     '<p>New: <span class="brand">On</span><span class="title">Cloudrock Mid</span> from <span class="sale">$123.95</span><span class="was">Was $154.95</span></p>',
   );
   expect(more.content).toContain("On Cloudrock Mid from $123.95 Was $154.95");
+  // A brand in capitals, and a name that starts with a capital letter alone.
+  const caps = extract(
+    '<p>Also: <span class="brand">HOKA</span><span class="title">Kaha 3 GTX</span> and <span class="brand">Salomon</span><span class="title">X Ultra 5</span>, see <span>AI</span><span>SDK</span>.</p>',
+  );
+  expect(caps.content).toContain("HOKA Kaha 3 GTX and Salomon X Ultra 5, see AI SDK.");
   // An element beside text: a label and its value, a bold lead-in and its sentence.
   const mixed = extract(
     "<ul><li>Developed By:<span>Valve</span></li><li><b>Global Partnerships</b>We have built a strong partnership.</li></ul>",
@@ -45,10 +50,12 @@ test("inline elements whose words touch only in the markup are set apart", () =>
 test("a word split by markup, a single letter, code and other letters' case stay as written", () => {
   const { content } = extract(
     "<p><b>W</b>ord, <em>run</em>ning, <span>i</span><span>Phone</span>, <span>ok</span><span>ay</span>, " +
-      "<span>ROUTE</span><span>Sixty</span>, <code><span>get</span><span>Value</span></code></p>" +
+      "<span>管理ソフト</span><a href='/k'>KeePass</a>, <code><span>get</span><span>Value</span></code></p>" +
       "<pre><span>load</span><span>Config</span></pre>",
   );
-  expect(content).toContain("**W**ord, *run*ning, iPhone, okay, ROUTESixty, `getValue`");
+  expect(content).toContain(
+    "**W**ord, *run*ning, iPhone, okay, 管理ソフト[KeePass](https://shop.example/k), `getValue`",
+  );
   expect(content).toContain("loadConfig");
 });
 

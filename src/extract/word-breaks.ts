@@ -5,8 +5,8 @@ import { type AnyNode, BLOCK_TAGS, type Element, isElement } from "./nodes.ts";
 const VERBATIM = new Set(["pre", "code", "kbd", "samp", "textarea", "script", "style"]);
 
 /** The end of one element's text and the start of the next's that a stylesheet must have set apart. */
-const WORD_END = /(?:\p{L}\p{Ll}|\p{N}|\p{L}:)$/u;
-const WORD_START = /^\p{Lu}\p{Ll}/u;
+const WORD_END = /(?:\p{L}\p{Ll}|\p{Lu}{2}|\p{N}|\p{L}:)$/u;
+const WORD_START = /^\p{Lu}(?:\p{L}|\s|$)/u;
 
 /** The text node at the very end (`last`) or start of `el`'s content, empty ones skipped. */
 function edgeText(el: Element, last: boolean): string | null {
@@ -104,11 +104,12 @@ function hoistEdgeBreaks(parent: Element): void {
  * product card's brand and name (`<span>Merrell</span><span>Moab 3</span>`), a row of badges
  * ("Genuine Part", "Lifetime Guarantee"), a bold lead-in and its sentence, a label and its value
  * ("By:<span>Valve</span>"), which a stylesheet lays out as blocks or with gaps. Without a space
- * between them markdown and text read one word ("PartLifetime"). Only at an inline element's
- * edge, where a word of two letters or more ending in lower case, a number or a label's colon
- * ends one side and a capitalised word starts the other: that is two words in any script with
- * case, where one word split by markup ("<b>W</b>ord", "<em>run</em>ning", "i<b>Phone</b>")
- * never is.
+ * between them markdown and text read one word ("PartLifetime", "HOKAKaha"). Only at an inline
+ * element's edge, where a word of two letters or more ending in lower case or in capitals, a
+ * number or a label's colon ends one side and a capital letter starts a word on the other: that
+ * is two words in any script with case, where one word split by markup ("<b>W</b>ord",
+ * "<em>run</em>ning", "i<b>Phone</b>") never is. Scripts without case (Japanese beside a Latin
+ * name) are left as written: their spacing is the author's.
  */
 function separateAbuttingWords(el: Element): void {
   const kids = el.children;

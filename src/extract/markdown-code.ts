@@ -72,11 +72,12 @@ function fence(code: string): string {
 const NEWLINES = /\r?\n|\r/g;
 
 /**
- * `text` as an inline code span: backticks around, more of them than any run inside (CommonMark).
- * Its edges are trimmed: turndown writes the whitespace at an inline element's edges outside it.
+ * `code` as an inline code span: on one line, backticks around, more of them than any run inside
+ * (CommonMark). Its edges are trimmed: turndown writes the whitespace at an inline element's
+ * edges outside it.
  */
 function codeSpan(code: string): string {
-  const text = code.trim();
+  const text = code.replace(NEWLINES, " ").trim();
   let delimiter = "`";
   const runs: string[] = text.match(/`+/g) ?? [];
   while (runs.includes(delimiter)) delimiter += "`";
@@ -92,22 +93,28 @@ function isInlineCode(node: Node): boolean {
   return !(alone && node.parentNode?.nodeName === "PRE");
 }
 
+/** The link that is all of an inline code's content, blank text aside (`<code><a href>String</a></code>`). */
+function soleLink(code: Node): Node | null {
+  let link: Node | null = null;
+  for (let c = code.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3 && !(c as Text).data.trim()) continue;
+    if (link || c.nodeName !== "A") return null;
+    link = c;
+  }
+  return link;
+}
+
 /**
- * Whether `link` is all of an inline code's content (`<code><a href>String</a></code>`, as API
- * references link a type): the link is written around the code, `[\`String\`](url)`, since
- * markdown reads no link inside a code span.
+ * Whether `link` is all of an inline code's content, as API references link a type: the link is
+ * written around the code, `[\`String\`](url)`, since markdown reads no link inside a code span.
  */
 export function linksCode(link: Node): boolean {
   const code = link.parentNode;
-  if (!code || !isInlineCode(code)) return false;
-  for (let c = code.firstChild; c; c = c.nextSibling)
-    if (c !== link && (c.nodeType !== 3 || (c as Text).data.trim())) return false;
-  return true;
+  return code !== null && isInlineCode(code) && soleLink(code) === link;
 }
 
 /** The text of `link`, the whole of an inline code, as that code (see `linksCode`). */
-export const linkedCodeText = (link: Node): string =>
-  codeSpan((link.textContent ?? "").replace(NEWLINES, " "));
+export const linkedCodeText = (link: Node): string => codeSpan(link.textContent ?? "");
 
 /** siphon's rules for code: blocks fenced with their language, inline code as its plain text. */
 export function addCodeRules(td: TurndownService): void {
@@ -126,12 +133,11 @@ export function addCodeRules(td: TurndownService): void {
   td.addRule("inlineCode", {
     filter: isInlineCode,
     replacement: (content, node) => {
-      const text = (node.textContent ?? "").replace(NEWLINES, " ");
+      const text = node.textContent ?? "";
       // Nothing to show, or no text (an image): what the content made of itself.
       if (!content || !text.trim()) return content;
-      for (let c = node.firstChild; c; c = c.nextSibling)
-        if (c.nodeName === "A" && linksCode(c)) return content.trim(); // the link wrote the code
-      return codeSpan(text);
+      // A link that is all of it wrote the code already (the link rule, linksCode).
+      return soleLink(node) ? content.trim() : codeSpan(text);
     },
   });
 }

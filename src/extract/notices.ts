@@ -5,6 +5,13 @@ import { type Element, HEADING_TAGS, textOf, visibleTextLength } from "./nodes.t
 /** Elements whose text is data: a label or an identifier in one is the data, not a widget. */
 export const DATA_CELLS = new Set(["td", "th", "code", "kbd", "samp"]);
 
+/** The text of `el`'s own text children, its elements' left out: what a notice says of itself. */
+function ownText(el: Element): string {
+  let own = "";
+  for (const child of el.children) if (child.type === "text") own += child.data;
+  return own;
+}
+
 /**
  * The label of an ad slot whose ad is not in the saved page ("Advertisement",
  * "Anzeige", "Publicité"): an element whose whole text is such a label and
@@ -31,9 +38,7 @@ const AD_LABEL =
  */
 export function isScriptNotice(el: Element, pageText: number): boolean {
   if (el.children.length > 3 || !SCRIPT_NOTICE_TAGS.has(el.name)) return false;
-  let own = "";
-  for (const child of el.children) if (child.type === "text") own += child.data;
-  if (!JAVASCRIPT.test(own)) return false;
+  if (!JAVASCRIPT.test(ownText(el))) return false;
   const text = textOf(el);
   return text.length <= SCRIPT_NOTICE_MAX && text.length * 4 < pageText && SCRIPT_NOTICE.test(text);
 }
@@ -54,9 +59,7 @@ const SCRIPT_NOTICE =
 export function isConsentNotice(el: Element, pageText: number): boolean {
   if (!CONSENT_NOTICE_TAGS.has(el.name)) return false;
   // Its own text names the cookies: the whole text is read only then (a deep page has many wrappers).
-  let own = "";
-  for (const child of el.children) if (child.type === "text") own += child.data;
-  if (!COOKIES.test(own)) return false;
+  if (!COOKIES.test(ownText(el))) return false;
   const visible = visibleTextLength(el, CONSENT_NOTICE_MAX);
   if (visible >= CONSENT_NOTICE_MAX || visible * 4 >= pageText) return false;
   const text = textOf(el);

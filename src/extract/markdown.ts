@@ -7,7 +7,7 @@ import { addTableRules } from "./markdown-tables.ts";
 import type { AnyNode } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
 import { takeTextRead } from "./turndown-dom.ts";
-import { turndownInput } from "./turndown-input.ts";
+import { EMPHASIS, turndownInput } from "./turndown-input.ts";
 import { indexRules } from "./turndown-rules.ts";
 
 /**
@@ -37,9 +37,9 @@ function breakEdges(content: string): [string, string, string] {
   return [lead, content.slice(lead.length, content.length - trail.length), trail];
 }
 
-/** The elements of one kind of emphasis, by DOM node name. */
-const BOLD = new Set(["STRONG", "B"]);
-const ITALIC = new Set(["EM", "I"]);
+/** The emphasis an element writes (bold, italics), if any: the mirror's and a parsed DOM's nodes alike. */
+const emphasisOf = (node: Node | null): string | undefined =>
+  EMPHASIS[(node as Element | null)?.localName ?? ""];
 
 /**
  * Bold or italics in markdown marks, as the page shows them:
@@ -50,12 +50,13 @@ const ITALIC = new Set(["EM", "I"]);
  *   reach from one to the next, and on a fence or a "#" they would unmake the block.
  * Two elements of one emphasis side by side were made one by the mirror (turndown-input.ts).
  */
-function delimited(content: string, node: Node, mark: string, kind: Set<string>): string {
+function delimited(content: string, node: Node, mark: string): string {
   const [lead, body, trail] = breakEdges(content);
   if (!body.trim()) return lead || trail ? `${lead}${trail}` : "";
   // A block's edges are a blank line ("\n\n"); a <br>'s are "  \n".
   if (lead.includes("\n\n") || trail.includes("\n\n") || /\n[ \t]*\n/.test(body)) return content;
-  for (let up = node.parentNode; up; up = up.parentNode) if (kind.has(up.nodeName)) return content;
+  const kind = emphasisOf(node);
+  for (let up = node.parentNode; up; up = up.parentNode) if (emphasisOf(up) === kind) return content;
   return `${lead}${mark}${body}${mark}${trail}`;
 }
 
@@ -165,11 +166,11 @@ function configure(td: TurndownService): TurndownService {
   });
   td.addRule("strong", {
     filter: ["strong", "b"],
-    replacement: (content, node) => delimited(content, node, "**", BOLD),
+    replacement: (content, node) => delimited(content, node, "**"),
   });
   td.addRule("emphasis", {
     filter: ["em", "i"],
-    replacement: (content, node) => delimited(content, node, "*", ITALIC),
+    replacement: (content, node) => delimited(content, node, "*"),
   });
   // An ATX heading is one line: its line breaks are spaces, and a heading with no text is none.
   td.addRule("heading", {

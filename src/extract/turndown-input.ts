@@ -77,8 +77,8 @@ function capSpaceRuns(text: string): string {
     : text;
 }
 
-/** Elements of one emphasis: bold or italics, whichever element writes it. */
-const EMPHASIS: Record<string, "bold" | "italic" | undefined> = {
+/** Elements of one emphasis: bold or italics, whichever element writes it (by lower-case name). */
+export const EMPHASIS: Record<string, "bold" | "italic" | undefined> = {
   b: "bold",
   strong: "bold",
   i: "italic",

@@ -9,6 +9,7 @@ import type { Notations } from "./notation.ts";
 import { takeTextRead } from "./turndown-dom.ts";
 import { EMPHASIS, turndownInput } from "./turndown-input.ts";
 import { indexRules } from "./turndown-rules.ts";
+import { collapsedView, collapseWhitespace } from "./turndown-whitespace.ts";
 
 /**
  * `text` in bold or italics, unless it has emphasis of its own: wrapping "*class* Station" or
@@ -306,5 +307,6 @@ export function toMarkdown(roots: readonly AnyNode[], notations?: Notations): st
   const input = turndownInput(roots, notations);
   takeTextRead(); // no node of an earlier conversion is taken for this one's text
   if (typeof input === "string") return tidyMarkdown(markdownService().turndown(input));
-  return tidyMarkdown(mirrorMarkdownService().turndown(input as unknown as HTMLElement));
+  collapseWhitespace(input);
+  return tidyMarkdown(mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement));
 }

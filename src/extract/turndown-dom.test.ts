@@ -64,6 +64,13 @@ const SNIPPETS = [
   '<a href="/card"><img src="/c.png" alt=""><h3>Title</h3><p>Summary</p></a>',
   "<textarea>ta &amp; <b>x</b></textarea><title>ti</title><script>var a = '<p>';</script><style>p{}</style>",
   "<p>1</p>\n\n<p>2</p>   <span>3</span>\t<span>4</span>",
+  // Whitespace collapsing (turndown-whitespace.ts): spaces kept after a void element until a block,
+  // a line break or an inline element after text; trimmed before blocks, breaks and at the end.
+  "<p>a <img src=/i.png alt=i> b  <span> c </span>\n\t d <br> e <wbr> <b> </b> f </p>",
+  "<div> <span> </span> <img src=/i.png alt=i> <span>x</span> </div><p>\n</p><p> <i> lead</i> <i>trail </i> </p>",
+  "<p>x <img src=/i.png alt=i> y  <em> z </em> <input type=text>  w</p><div>a<pre> p  q </pre> b </div>",
+  "<p><span>one </span><span> two</span> <code> c  d </code> <kbd>k</kbd>\n</p> tail <hr> after <br>",
+  "<ul>\n <li> a <b>b</b> </li>\n <li><a href=/x> link </a> </li>\n</ul>\n<p>end   </p>   ",
 ];
 
 describe("the DOM mirror converts as turndown's own parse of the HTML did", () => {

@@ -7,8 +7,8 @@ import { BREAK_MARKS, withoutBreakMarks } from "./nodes.ts";
  * spares serialising the tree (dom-serializer) only for turndown to parse it
  * again (domino): a quarter of extraction time. The mirror is built in one
  * pass and implements only what turndown, the gfm plugin and siphon's rules
- * read. It serves one conversion: turndown's whitespace collapsing rewrites
- * text and removes nodes in place, so `cloneNode` returns the node itself.
+ * read. It serves one conversion: its whitespace is collapsed in place, as
+ * turndown would collapse it, before turndown reads it (turndown-whitespace.ts).
  *
  * Markdown must not change with the switch, so the mirror shows turndown the
  * tree an HTML5 parser builds from the serialised markup, which is not always
@@ -217,11 +217,6 @@ export class MdElement extends MdNode {
       el.#text = el.#names = null;
       el.#lists = null;
     }
-  }
-
-  /** The mirror is built for a single conversion, which may change it in place. */
-  cloneNode(): this {
-    return this;
   }
 
   get childNodes(): MdNode[] {

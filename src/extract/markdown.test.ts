@@ -346,3 +346,10 @@ test("a run of thousands of spaces in code or text is cut to 128 and converts wi
     `\`\`\`\n    indented\n${" ".repeat(40)}aligned\n\`\`\``,
   );
 }, 10_000);
+
+test("tidyMarkdown removes spaces ending any line, and leaves lines without them as they are", () => {
+  expect(tidyMarkdown("a b \nc d\t\n\ne\u00a0\u00a0\nf  g")).toBe("a b\nc d\n\ne\nf  g");
+  expect(tidyMarkdown("one two\nthree four \u00a0")).toBe("one two\nthree four");
+  expect(tidyMarkdown("a \rb\u2028c \u2029d")).toBe("a\rb\u2028c\u2029d");
+  expect(tidyMarkdown("a  b\n\n\n\nc \t d")).toBe("a  b\n\nc \t d");
+});

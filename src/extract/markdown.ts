@@ -286,13 +286,28 @@ function configure(td: TurndownService): TurndownService {
  */
 export function tidyMarkdown(md: string): string {
   return (
-    md
-      // The lookbehind starts a match only where a run begins: without it, a long run inside a line
-      // is tried from each of its characters.
-      .replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
-      .replace(/\n{3,}/g, "\n\n")
-      .trim()
-  );
+    endsLineWithSpace(md)
+      ? // The lookbehind starts a match only where a run begins: without it, a long run inside a
+        // line is tried from each of its characters.
+        md.replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
+      : md
+  )
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/**
+ * Whether some line of `md` ends in a space, tab or no-break space, found from the line ends: the
+ * pattern that removes them tries every space between words, a page's worth of failed matches.
+ * True whenever unsure (a line ends in a character other than "\n" that `$` also reads as one).
+ */
+function endsLineWithSpace(md: string): boolean {
+  if (md.includes("\r") || md.includes("\u2028") || md.includes("\u2029")) return true;
+  for (let end = md.indexOf("\n"); ; end = md.indexOf("\n", end + 1)) {
+    const c = md.charCodeAt((end < 0 ? md.length : end) - 1);
+    if (c === 32 || c === 9 || c === 0xa0) return true;
+    if (end < 0) return false;
+  }
 }
 
 /**

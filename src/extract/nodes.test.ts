@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { Text } from "domhandler";
-import { isCollapsed, textLength } from "./nodes.ts";
+import { loadHtml } from "./dom.ts";
+import { type Element, isCollapsed, nameWords, textLength } from "./nodes.ts";
 
 test("isCollapsed: single spaces between words only, as collapsing whitespace would leave the text", () => {
   const collapsed = (data: string) => isCollapsed(new Text(data));
@@ -27,4 +28,15 @@ test("textLength and isCollapsed follow a text node's data when it changes", () 
   node.data = "  tides\n";
   expect(textLength(node)).toBe(5);
   expect(isCollapsed(node)).toBe(false);
+});
+
+test("nameWords reads class and id lower-cased, and follows changes to them", () => {
+  const $ = loadHtml('<div class="Post-Body Main" id="Story">x</div>');
+  const div = $("div")[0] as Element;
+  expect(nameWords(div)).toBe("post-body main story");
+  expect(nameWords(div)).toBe("post-body main story");
+  div.attribs.class = "Sidebar";
+  expect(nameWords(div)).toBe("sidebar story");
+  delete div.attribs.id;
+  expect(nameWords(div)).toBe("sidebar ");
 });

@@ -78,9 +78,25 @@ export function removeNode(node: AnyNode): void {
   node.next = null;
 }
 
-/** An element's class and id, lower-cased, as the words class-name rules test. */
+const NAME_WORDS = Symbol("nameWords");
+const NAME_CLASS = Symbol("nameClass");
+const NAME_ID = Symbol("nameId");
+type Named = Element & { [NAME_WORDS]?: string; [NAME_CLASS]?: string; [NAME_ID]?: string };
+
+/**
+ * An element's class and id, lower-cased, as the words class-name rules test. Kept on the element
+ * while its class and id stay the same: every pass over a page (cleaning, main content, the page
+ * around it, trims) asks for it.
+ */
 export function nameWords(el: Element): string {
-  return `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+  const named = el as Named;
+  const { class: cls = "", id = "" } = el.attribs;
+  if (named[NAME_CLASS] === cls && named[NAME_ID] === id) return named[NAME_WORDS]!;
+  const words = `${cls} ${id}`.toLowerCase();
+  named[NAME_CLASS] = cls;
+  named[NAME_ID] = id;
+  named[NAME_WORDS] = words;
+  return words;
 }
 
 /** True when `ancestor` is `node` or contains it. */

@@ -56,3 +56,12 @@ test("a rooted href follows the base's host and scheme, not the first base it wa
   expect(resolveHref("//c.example/x", "http://a.example/")).toBe("http://c.example/x");
   expect(resolveHref("//c.example/x", "https://a.example/")).toBe("https://c.example/x");
 });
+
+test("rooted hrefs resolve right across the clearing of the remembered ones", () => {
+  // More distinct hrefs than are remembered, on bases of two hosts taking turns (a page of each).
+  for (let i = 0; i < 6000; i++) {
+    const base = i % 2 ? `https://a.example/p/${i}` : `http://b.example:8080/q/${i}`;
+    const href = `/item/${i % 4500}?n=${i % 7}`;
+    expect(resolveHref(href, base)).toBe(new URL(href, base).href);
+  }
+});

@@ -40,3 +40,42 @@ test("nameWords reads class and id lower-cased, and follows changes to them", ()
   delete div.attribs.id;
   expect(nameWords(div)).toBe("sidebar ");
 });
+
+test("textLength and isCollapsed agree with counting every character, whatever whitespace the text holds", () => {
+  const WS = "\\x00-\\x20\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+  const collapsedRef = new RegExp(`^[^${WS}]+(?: [^${WS}]+)*$`);
+  const visibleRef = (text: string) =>
+    [...text].reduce((n, ch) => n + (ch.length === 2 ? 2 : ch > " " && ch !== "\u00a0" ? 1 : 0), 0);
+  const pieces = [
+    "word",
+    "é",
+    "😀",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "\u00a0",
+    "\u2003",
+    "\u3000",
+    "\x01",
+    "\ufeff",
+    "—",
+    "x y",
+  ];
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let i = 0; i < 3000; i++) {
+    let text = "";
+    const parts = Math.floor(random() * 6);
+    for (let p = 0; p < parts; p++) text += pieces[Math.floor(random() * pieces.length)];
+    const node = new Text(text);
+    expect([text, textLength(node), isCollapsed(node)]).toEqual([
+      text,
+      visibleRef(text),
+      collapsedRef.test(text),
+    ]);
+  }
+});

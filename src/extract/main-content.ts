@@ -17,6 +17,7 @@ import {
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
+import { dropRelatedRails } from "./related-rails.ts";
 import { dropMeasured, type Measured, measure, type TextStats } from "./stats.ts";
 import { COMMENT_WORDS, declaredBody, headlineArticle, postsAround, SHORT_STORY } from "./story-bounds.ts";
 import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
@@ -399,8 +400,10 @@ export function selectMainContent(
   weakType = false,
   page = false,
 ): Element[] {
-  // Other products' cards, with their prices, outweigh a short description.
+  // Other products' cards, with their prices, outweigh a short description; on any page, rails of
+  // other products or posts go by their heading ("Similar items", "You may also like").
   if (type === "product") dropProductGrids(body);
+  dropRelatedRails(body);
   const first = measure(body);
   const droppedSide = dropSideChrome(body, first);
   const droppedComments = dropComments(body, first, type === "forum");

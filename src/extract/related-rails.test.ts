@@ -48,6 +48,18 @@ test("a rail laid out flat goes with the link-only blocks after its heading, and
   expect(text).toContain("Printed from the recipe box.");
 });
 
+test("a blog's flat list of related articles goes with its heading", () => {
+  const links = ["Mobile UX best practices", "What is UX analytics?", "Top 8 analytics tools"]
+    .map((t, i) => `<p><a href="/blog/${i}">${t}</a></p>`)
+    .join("");
+  const text = railsDropped(
+    `<article><h1>UX audits</h1>${STORY}<h4>Related Articles:</h4>${links}<h2>Conclusion</h2><p>Audit often.</p></article>`,
+  );
+  expect(text).not.toContain("Related Articles");
+  expect(text).not.toContain("analytics");
+  expect(text).toContain("ConclusionAudit often.");
+});
+
 test("a short text before the rail's heading in the same block is not taken with the rail", () => {
   const text = railsDropped(`<div><p>Our shop ships linen worldwide.</p><h2>Related products</h2>
     <ul><li><a href="/a">Linen towel</a></li><li><a href="/b">Linen apron</a></li></ul></div>`);

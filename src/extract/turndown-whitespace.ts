@@ -9,7 +9,7 @@ import { MdElement, type MdNode, MdText, words } from "./turndown-dom.ts";
  * the way in and (if it holds anything) on the way out. It asks of every
  * visit whether the element is a block and whether it is void, each a linear
  * search of a list of tag names: a tenth of a page's extraction. Here each
- * element's answer comes from one lookup by name, and turndown gets
+ * element's answer comes from set lookups by name, and turndown gets
  * `collapsedView` of the root, which it finds nothing to collapse in. Same
  * rules, same order, so the markdown is the same (turndown-dom.test.ts checks
  * it against turndown's own collapsing).
@@ -30,20 +30,12 @@ const KEEPING = new Set(
 const collapsible = (text: string): boolean =>
   text.includes("\n") || text.includes("  ") || text.includes("\t") || text.includes("\r");
 
+const OTHER = 0;
 const BREAKS = 1;
 const KEEPS = 2;
-const OTHER = 0;
-const kinds = new Map<string, number>();
 
-function kindOf(el: MdElement): number {
-  let kind = kinds.get(el.nodeName);
-  if (kind === undefined) {
-    kind = BREAKING.has(el.nodeName) ? BREAKS : KEEPING.has(el.nodeName) ? KEEPS : OTHER;
-    // Few names, many elements; a page inventing thousands of names does not grow the map past this.
-    if (kinds.size < 1000) kinds.set(el.nodeName, kind);
-  }
-  return kind;
-}
+const kindOf = (el: MdElement): number =>
+  BREAKING.has(el.nodeName) ? BREAKS : KEEPING.has(el.nodeName) ? KEEPS : OTHER;
 
 /** The node after `current` in turndown's walk: into an element (not a `<pre>`), else on or up. */
 function next(prev: MdNode | null, current: MdNode): MdNode {

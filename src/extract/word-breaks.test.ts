@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
+import { loadHtml } from "./dom.ts";
 import { extractHtml } from "./index.ts";
+import type { Element } from "./nodes.ts";
+import { settleInlineEdges } from "./word-breaks.ts";
 
 const page = (body: string) =>
   `<html><head><title>t</title></head><body><main><h1>Boots</h1>${body}</main></body></html>`;
@@ -85,3 +88,16 @@ test("a line break at an inline element's edge stays a line break", () => {
     extract("<p>Rated <span><a href='/r'> five<br></a></span>stars <i><br> by readers</i> today</p>").content,
   ).toContain("Rated [five](https://shop.example/r)\nstars\n*by readers* today");
 });
+
+// A hang guard: taking breaks off an element's edge one at a time, skipping again from the edge
+// the blank text left between them, was quadratic (20,000 "<br> ": seconds); one pass is linear.
+test("a long run of line breaks at an inline element's edges moves out in linear time", () => {
+  const $ = loadHtml(`<p>a <b>${"<br> ".repeat(20_000)}x${" <br>".repeat(20_000)}</b> y</p>`);
+  const p = $("p")[0] as Element;
+  const started = performance.now();
+  settleInlineEdges([p]);
+  expect(performance.now() - started).toBeLessThan(2_000);
+  const b = $("b")[0] as Element;
+  expect(b.children.some((c) => (c as Element).name === "br")).toBe(false);
+  expect(p.children.filter((c) => (c as Element).name === "br")).toHaveLength(40_000);
+}, 30_000);

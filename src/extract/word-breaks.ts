@@ -61,20 +61,26 @@ function relink(parent: Element, kids: AnyNode[]): void {
 
 const NONE: Element[] = [];
 
-/** Takes the line breaks ending (`last`) or starting `el`'s content out of it, in document order. */
+/**
+ * Takes the line breaks ending (`last`) or starting `el`'s content out of it, in document order;
+ * blank text between them stays. One pass and one rebuild of the children, however many breaks.
+ */
 function takeEdgeBreaks(el: Element, last: boolean): Element[] {
   const kids = el.children;
   const taken: Element[] = [];
-  for (;;) {
-    let i = last ? kids.length - 1 : 0;
-    while (isBlankText(kids[i])) i += last ? -1 : 1;
+  const step = last ? -1 : 1;
+  for (let i = last ? kids.length - 1 : 0; i >= 0 && i < kids.length; i += step) {
     const kid = kids[i];
-    if (!isBreak(kid)) break;
-    kids.splice(i, 1);
-    if (last) taken.unshift(kid);
-    else taken.push(kid);
+    if (isBreak(kid)) taken.push(kid);
+    else if (!isBlankText(kid)) break;
   }
-  if (taken.length) relink(el, kids);
+  if (!taken.length) return NONE;
+  if (last) taken.reverse();
+  const gone = new Set<AnyNode>(taken);
+  relink(
+    el,
+    kids.filter((kid) => !gone.has(kid)),
+  );
   return taken;
 }
 

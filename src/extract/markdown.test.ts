@@ -336,6 +336,16 @@ test("long runs of line breaks or no-break spaces convert without stalling", () 
   expect(tidyMarkdown(`x${"\u00a0".repeat(200000)}y\u00a0\nz`)).toBe(`x${"\u00a0".repeat(200000)}y\nz`);
 }, 10_000);
 
+// A hang guard: every <br> writes "  \n", and turndown's end trim is quadratic in the run they make
+// (20,000 breaks in a row around a bold word took 10 s). The mirror keeps 64 in a row.
+test("tens of thousands of line breaks in a row convert without stalling, as a shorter run does", () => {
+  const started = performance.now();
+  const long = toMarkdown(`<p>a <b>${"<br> ".repeat(20_000)}x${"<br>".repeat(20_000)}</b> y</p>`);
+  expect(performance.now() - started).toBeLessThan(3_000);
+  expect(long).toBe(toMarkdown(`<p>a <b><br> <br> x<br><br></b> y</p>`));
+  expect(long).toBe("a\n\n**x**\n\ny");
+}, 30_000);
+
 // A hang guard: turndown's end trim is quadratic in a run of whitespace inside its output (a <pre>
 // of 40,000 spaces took 4 s; these 80,000-character runs 30 s).
 test("a run of thousands of spaces in code or text is cut to 128 and converts without stalling", () => {

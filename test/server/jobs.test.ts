@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
+import { SiphonError } from "../../src/errors.ts";
 import { errorOf, startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { type FixtureSite, startFixtureSite } from "../helpers/fixture-site.ts";
 import {
@@ -210,6 +211,36 @@ describe("a generated few-hundred-page site", () => {
       const missing = poll.data.filter((d) => d.statusCode === 404);
       expect(missing).toHaveLength(MISSING_PAGES);
     } finally {
+      gen.stop();
+    }
+  }, 60_000);
+
+  test("a store that fails to take a page's links loses none of them: the page runs again", async () => {
+    const gen = startGeneratedSite(40);
+    const jobs = app.store.jobs;
+    const addItems = jobs.addItems;
+    let failed = 0;
+    // Only page 5 links to the slow page and the redirect: the store is away when its links arrive.
+    jobs.addItems = async (jobId, items, cap) => {
+      if (!failed && items.some((it) => it.url.endsWith(SLOW_PAGE))) {
+        failed++;
+        throw new SiphonError("store_unavailable", "the store is away");
+      }
+      return addItems(jobId, items, cap);
+    };
+    try {
+      const id = await start("/v1/crawl", { url: `${gen.url}/g/0`, limit: 1000, maxDepth: 20 });
+      const poll = await until(`/v1/crawl/${id}?limit=1000`);
+      expect(failed).toBe(1);
+      const urls = poll.data.map((d) => d.url as string);
+      expect(poll).toMatchObject({ status: "completed", total: 40 + MISSING_PAGES + 2 });
+      expect(urls.some((u) => u.endsWith(SLOW_PAGE))).toBe(true);
+      // Page 5 ran again once the store was back (from the cache): one result, and its links taken.
+      expect(urls.filter((u) => u.endsWith("/g/5"))).toHaveLength(1);
+      expect(gen.hits.get("/g/moved")).toBe(1);
+      expect(gen.hits.get(SLOW_PAGE)).toBe(1);
+    } finally {
+      jobs.addItems = addItems;
       gen.stop();
     }
   }, 60_000);

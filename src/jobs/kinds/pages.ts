@@ -77,20 +77,26 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
       markdownTwin: plan?.markdownTwin,
     });
     const { data, credits, tokens = 0 } = done;
-    await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
-    if (credits || tokens) await ctx.charge(credits, tokens);
     if (plan?.followsLinks && depth < spec.maxDepth) {
       // The store ignores URLs it has; skipping those this run already queued saves it the writes.
-      const items: { url: string; depth: number }[] = [];
+      const found = new Set<string>();
       for (const link of done.links) {
         const url = plan.follow(link);
-        if (url && !queued.has(url)) {
-          queued.add(url);
-          items.push({ url, depth: depth + 1 });
-        }
+        if (url && !queued.has(url)) found.add(url);
       }
-      if (items.length) await store.jobs.addItems(job.id, items, spec.limit);
+      // The links reach the frontier before the page counts as done: a store that fails (or a
+      // process that dies) in between leaves the page pending, to be run again, not its links lost.
+      if (found.size) {
+        await store.jobs.addItems(
+          job.id,
+          [...found].map((url) => ({ url, depth: depth + 1 })),
+          spec.limit,
+        );
+        for (const url of found) queued.add(url);
+      }
     }
+    await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
+    if (credits || tokens) await ctx.charge(credits, tokens);
     ctx.emit({ type: "page", url: done.url, title: done.title ?? "" });
     ctx.notify("page", { url: done.url, title: done.title, ...data });
   } catch (raw) {

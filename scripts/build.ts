@@ -2,7 +2,8 @@
  * Compiles cli/main.ts into one self-contained binary, dist/siphon, that runs
  * every subcommand (serve included) with no node_modules beside it. Drizzle
  * migrations are already embedded (src/store/sqlite-migrations.gen.ts); the
- * extraction worker's entry is compiled in beside the CLI's.
+ * extraction worker's and the SQLite checkpointer's thread entries are
+ * compiled in beside the CLI's.
  */
 import { mkdirSync } from "node:fs";
 
@@ -24,8 +25,10 @@ const proc = Bun.spawnSync(
     "--splitting",
     "--format=esm",
     "cli/main.ts",
-    // A worker thread's entry is its own entrypoint of the binary (src/extract/pool.ts finds it).
+    // A worker thread's entry is its own entrypoint of the binary (src/extract/pool.ts and
+    // src/store/sqlite-checkpointer.ts find them).
     "src/extract/worker.ts",
+    "src/store/sqlite-checkpoint-thread.ts",
     "--outfile",
     "dist/siphon",
   ],

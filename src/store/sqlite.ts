@@ -7,6 +7,7 @@ import { MAX_CACHE_AGE_MS } from "../schemas/fetch.ts";
 import { DataVersion } from "./read-memo.ts";
 import { sqliteAccounts } from "./sqlite-accounts.ts";
 import { sqliteCache } from "./sqlite-cache.ts";
+import { walCheckpointer } from "./sqlite-checkpointer.ts";
 import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import { sqliteSnapshots } from "./sqlite-snapshots.ts";
@@ -70,19 +71,38 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   // One data_version read a millisecond serves every memo of this connection.
   const version = new DataVersion(sqlite);
   const usage = sqliteUsage(sqlite, version);
+  let closing = async (): Promise<void> => {};
+  const cache = sqliteCache(sqlite, {
+    maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+    maxAgeMs: MAX_CACHE_AGE_MS,
+  });
+  const jobs = sqliteJobs(sqlite);
+  // A file's checkpoints move to a thread of their own once its large writes (pages) add up.
+  if (path !== ":memory:") {
+    const checkpointer = walCheckpointer(sqlite, path);
+    const { set } = cache;
+    const { finishItem } = jobs;
+    cache.set = (...args) => {
+      checkpointer.wrote();
+      return set(...args);
+    };
+    jobs.finishItem = (...args) => {
+      checkpointer.wrote();
+      return finishItem(...args);
+    };
+    closing = () => checkpointer.close();
+  }
   return {
     kind: "sqlite",
-    cache: sqliteCache(sqlite, {
-      maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
-      maxAgeMs: MAX_CACHE_AGE_MS,
-    }),
+    cache,
     accounts: sqliteAccounts(db, version),
     usage,
-    jobs: sqliteJobs(sqlite),
+    jobs,
     snapshots: sqliteSnapshots(sqlite),
     watches: sqliteWatches(sqlite),
     async close() {
       usage.flush();
+      await closing();
       sqlite.close();
     },
   };

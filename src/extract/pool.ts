@@ -1,6 +1,7 @@
 import type { Chunk } from "../chunks/chunk.ts";
 import type { ChunkOptions } from "../chunks/options.ts";
 import { type ErrorType, SiphonError } from "../errors.ts";
+import { type BunWorker, threadEntry } from "../thread-entry.ts";
 import { extractHtml } from "./index.ts";
 import type { ExtractedDocument, ExtractOptions } from "./types.ts";
 
@@ -51,22 +52,9 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** Bun's Worker can be unreferenced like a timer; the DOM typings do not say so. */
-type BunWorker = Worker & { ref(): void; unref(): void };
-
 interface Thread {
   worker: BunWorker;
   pending: Map<number, Pending>;
-}
-
-/**
- * Where the worker's code is: beside this file when running from source;
- * in the compiled binary, the entrypoint scripts/build.ts adds, which keeps
- * its path relative to the project root.
- */
-function workerUrl(): string {
-  if (import.meta.url.includes("$bunfs")) return "./src/extract/worker.ts";
-  return new URL("./worker.ts", import.meta.url).href;
 }
 
 /**
@@ -82,7 +70,9 @@ export function createExtractorPool(size: number): ExtractorPool {
   let closed = false;
 
   const spawn = (slot: number): Thread => {
-    const worker = new Worker(workerUrl()) as BunWorker;
+    const worker = new Worker(
+      threadEntry(import.meta.url, "worker.ts", "src/extract/worker.ts"),
+    ) as BunWorker;
     const thread: Thread = { worker, pending: new Map() };
     worker.unref();
     worker.onmessage = (event: MessageEvent<ExtractResponse>) => {

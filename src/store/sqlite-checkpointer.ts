@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { type BunWorker, threadEntry } from "../thread-entry.ts";
 
 /**
  * Checkpoints of a SQLite file in WAL mode, run on a thread of their own.
@@ -52,21 +53,10 @@ export function nextPause(pass: CheckpointRow, before: CheckpointRow | null, las
   return Math.min(Math.max(lastPause * 2, MIN_IDLE_MS), MAX_IDLE_MS);
 }
 
-/** Where the thread's code is: beside this file from source; in the binary, its own entrypoint (scripts/build.ts). */
-function threadUrl(): string {
-  if (import.meta.url.includes("$bunfs")) return "./src/store/sqlite-checkpoint-thread.ts";
-  return new URL("./sqlite-checkpoint-thread.ts", import.meta.url).href;
-}
-
-/** Bun's Worker can be unreferenced like a timer; the DOM typings do not say so. */
-type BunWorker = Worker & { unref(): void };
-
 export interface Checkpointer {
   /** Counts a large write; the thread starts at the `START_AFTER`th. */
   wrote(): void;
-  /** Whether the thread runs. */
-  readonly running: boolean;
-  /** Stops the thread once it has closed its connection (so the last close removes the WAL). */
+  /** Stops the thread once it has closed its connection: before the store closes its own. */
   close(): Promise<void>;
 }
 
@@ -78,7 +68,12 @@ export function walCheckpointer(sqlite: Database, path: string): Checkpointer {
 
   const start = () => {
     try {
-      thread = new Worker(threadUrl()) as BunWorker;
+      const entry = threadEntry(
+        import.meta.url,
+        "sqlite-checkpoint-thread.ts",
+        "src/store/sqlite-checkpoint-thread.ts",
+      );
+      thread = new Worker(entry) as BunWorker;
     } catch {
       return; // no thread: SQLite's own checkpoints go on as before
     }
@@ -109,9 +104,6 @@ export function walCheckpointer(sqlite: Database, path: string): Checkpointer {
   return {
     wrote() {
       if (++writes === START_AFTER) start();
-    },
-    get running() {
-      return thread !== undefined;
     },
     async close() {
       if (!thread || !stopped) return;

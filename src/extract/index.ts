@@ -16,11 +16,18 @@ import { qaThread } from "./qa-thread.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { scanPage } from "./scan.ts";
+import { joinSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
 import { settleInlineEdges } from "./word-breaks.ts";
+
+/** Whether the markup has a second table: where split tables may be (split-tables.ts). */
+function twoTables(html: string): boolean {
+  const table = /<table[\s>]/gi;
+  return table.test(html) && table.test(html);
+}
 
 /** State handed from step to step; each step reads what earlier ones left. */
 interface ExtractContext {
@@ -38,6 +45,8 @@ interface ExtractContext {
   pageType: PageType | null;
   /** The page type rests on `og:type` alone (see declaresArticleSchema). */
   weakType: boolean;
+  /** The markup has two tables or more (read off the string: pages without spare a walk). */
+  readonly tables: boolean;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -75,6 +84,7 @@ const STEPS: Step[] = [
   },
   function clean(ctx) {
     cleanTree(ctx.body, ctx.pageText);
+    if (ctx.tables) joinSplitTables(ctx.body);
   },
   function mainContent(ctx) {
     // The page's scan already knows whether it marks up a question: no walk for the pages that do not.
@@ -183,6 +193,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     links: [],
     pageType: null,
     weakType: false,
+    tables: twoTables(html),
     pageText: 0,
     content: "",
     quality: 0,

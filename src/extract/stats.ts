@@ -41,6 +41,8 @@ interface BlockAcc {
   heading: boolean;
   /** A cell of a data table, where links are the data (names, entries), not navigation. */
   cell: boolean;
+  /** Inside such a cell (a block of its own in it: a team's name and logo in a div), links are the data too. */
+  inCell: boolean;
 }
 
 function classify(tag: string, acc: BlockAcc, s: TextStats): void {
@@ -56,6 +58,7 @@ function classify(tag: string, acc: BlockAcc, s: TextStats): void {
   } else if (density > LINKY) {
     // A linked heading is a teaser's headline; menus are not made of headings.
     if (HEADING_TAGS.has(tag)) s.card += text;
+    else if (acc.inCell) s.weak += text;
     else s.bad += text;
   } else if (HEADING_TAGS.has(tag)) {
     s.good += text - link;
@@ -204,6 +207,7 @@ export function measure(root: Element): Measured {
           card: 0,
           heading: HEADING_TAGS.has(el.name),
           cell: inData && CELL_TAGS.has(el.name),
+          inCell: inData && (block.cell || block.inCell),
         }
       : block;
     const k = kind === 0 && el.name === "a" ? linkKind(el, acc) : kind;
@@ -249,7 +253,7 @@ export function measure(root: Element): Measured {
     map.set(el, s);
     return s;
   };
-  walk(root, { text: 0, link: 0, card: 0, heading: false, cell: false }, 0, false);
+  walk(root, { text: 0, link: 0, card: 0, heading: false, cell: false, inCell: false }, 0, false);
   return map;
 }
 

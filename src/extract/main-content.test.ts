@@ -367,3 +367,36 @@ test("a thread's posts drawn by one template are its content, short ones and the
     expect(content).toContain("pretty mean haiku");
   }
 });
+
+test("a card's facts named tags stay; a post's tag list of links goes", () => {
+  const card = (i: number) => `<div class="job-tile">
+      <h3><a href="/job/${i}">Software Engineer ${i}</a></h3>
+      <p>Build and run the services behind our scheduling product with a small team that ships every week and owns its work.</p>
+      <ul class="job-tile-tags"><li><a href="/jobs/4-day-week">4 x 8hr days</a></li><li class="tile-salary">C$${100 + i}k - ${140 + i}k</li>
+      <li><a href="/jobs/canada">Remote, Canada only</a></li><li class="relocation">Offers relocation</li></ul></div>`;
+  const listing = `<body><main><h1>Remote jobs with a four-day week</h1>
+    <p>Every role below is at full pay for a four-day week; new roles are added every day by the companies hiring.</p>
+    ${[1, 2, 3, 4, 5, 6].map(card).join("")}</main></body>`;
+  const jobs = extractHtml(listing, "https://jobs.example/", main).content;
+  expect(jobs).toContain("C$103k - 143k");
+  expect(jobs).toContain("Offers relocation");
+  // A forum thread's tag list (a label and its links) stays a tag list, in the default mode too.
+  const thread = `<body><main><h1>Which software for thermal simulations?</h1>
+    <dl class="tagList"><dt>Tags</dt><dd><a href="/tags/software/">Software</a></dd></dl>
+    <article class="message">${para(4, "I am looking for software to simulate heat flow in a small enclosure with a fan and two boards.")}</article>
+    <article class="message">${para(3, "Try an open-source finite element package first, it handles conduction and simple convection well.")}</article>
+    </main></body>`;
+  const page = extractHtml(thread, "https://forum.example/threads/1", {
+    ...main,
+    onlyMainContent: false,
+  }).content;
+  expect(page).toContain("simple convection");
+  expect(page).not.toContain("Tags");
+  const post = `<body><article><h1>Rail strike ends</h1>
+    ${para(6, "Unions and operators agreed a pay deal late on Tuesday after three weeks of talks about wages and hours.")}
+    <div class="post-tags"><a href="/tag/rail">rail</a> <a href="/tag/strikes">strikes</a> <a href="/tag/unions">unions</a></div>
+    </article></body>`;
+  const article = extractHtml(post, "https://news.example/rail", main).content;
+  expect(article).toContain("Paragraph 6");
+  expect(article).not.toContain("strikes");
+});

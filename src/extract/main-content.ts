@@ -149,6 +149,7 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
       if (
         word === undefined ||
         (word !== "" && isTextExpander(word, s)) ||
+        isFactList(word, s) ||
         s.good >= limit ||
         holdsMain.has(child) ||
         hasDescendant(child, CODE_BLOCK) ||
@@ -179,6 +180,17 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
   }
   return dropped;
 }
+
+/**
+ * "Tags" names both a post's tag list (a link a tag) and a card's facts
+ * ("C$115k - 145k", "Offers relocation", "Remote, Canada only"): these are
+ * mostly unlinked text, and the card's own.
+ */
+function isFactList(word: string, s: TextStats): boolean {
+  return TAG_WORD.test(word) && s.link < FACTS_LINKED * s.text;
+}
+const TAG_WORD = /^(?:tags|tag-?list)$/;
+const FACTS_LINKED = 0.5;
 
 /**
  * "Read more" names both a list of more stories and the expander holding the

@@ -25,17 +25,24 @@ function open(): { store: Store; file: string } {
 const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
 
 /** Threads of this process named as Bun names a Worker's (Linux: /proc/self/task/N/comm). */
-function workerThreads(): number {
-  let n = 0;
-  for (const task of readdirSync("/proc/self/task"))
-    if (readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === "Worker") n++;
-  return n;
+function workerThreads(): Set<string> {
+  const tids = new Set<string>();
+  for (const task of readdirSync("/proc/self/task")) {
+    try {
+      if (readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === "Worker") tids.add(task);
+    } catch {
+      // the thread ended while read
+    }
+  }
+  return tids;
 }
 
-/** The thread starts and stops in the background: waits until `n` threads are there. */
-async function threadsBecome(n: number): Promise<number> {
-  for (let i = 0; i < 200 && workerThreads() !== n; i++) await Bun.sleep(10);
-  return workerThreads();
+/** Worker threads that were not there `before` (other tests' threads may end meanwhile: they do not count). */
+const newThreads = (before: Set<string>) => [...workerThreads()].filter((tid) => !before.has(tid));
+
+/** Waits (up to 2 s) until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await Bun.sleep(10);
 }
 
 async function crawlJob(store: Store, pages: number): Promise<string[]> {
@@ -86,20 +93,21 @@ describe("checkpoints on a thread of their own", () => {
   }, 60_000);
 
   test("a store that writes a few pages starts no thread; the thread starts with the writes and ends with the store", async () => {
-    // The threads of stores closed before this test end in the background.
-    await Bun.sleep(100);
-    const threads = workerThreads();
+    const before = workerThreads();
     const { store } = open();
     const urls = await crawlJob(store, START_AFTER);
     for (const [i, url] of urls.slice(0, START_AFTER - 1).entries())
       await store.jobs.finishItem("crawl_wal", url, { state: "done", data: result(i), credits: 1 });
     await Bun.sleep(50);
-    expect(workerThreads()).toBe(threads);
+    expect(newThreads(before)).toEqual([]);
     await store.jobs.finishItem("crawl_wal", urls[START_AFTER - 1] as string, { state: "done", credits: 1 });
-    expect(await threadsBecome(threads + 1)).toBe(threads + 1);
+    await until(() => newThreads(before).length > 0);
+    const started = newThreads(before);
+    expect(started).toHaveLength(1);
     stores.splice(stores.indexOf(store), 1);
     await store.close();
-    expect(await threadsBecome(threads)).toBe(threads);
+    await until(() => !existsSync(`/proc/self/task/${started[0]}`));
+    expect(existsSync(`/proc/self/task/${started[0]}`)).toBe(false);
   });
 
   test("a store closed while its thread runs opens again with every page", async () => {

@@ -5,13 +5,28 @@
  * (`failed` when it could not go on: the event loop checkpoints again).
  * An entrypoint of the compiled binary (scripts/build.ts).
  */
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { type CheckpointerMessage, type CheckpointRow, nextPause } from "./sqlite-checkpointer.ts";
 
 declare const self: Worker;
 
 let stop = false;
 let wake: (() => void) | undefined;
+
+/** A pass that could not run: nothing copied. */
+const NOTHING: CheckpointRow = { busy: 1, log: 0, checkpointed: 0 };
+
+/**
+ * One passive checkpoint. A pass SQLite refuses (the file busy or gone a moment) reads as the pass
+ * before it, one that found nothing new, so the thread backs off rather than ending.
+ */
+function pass(checkpoint: Statement<CheckpointRow, []>, before: CheckpointRow | null): CheckpointRow {
+  try {
+    return checkpoint.get() ?? before ?? NOTHING;
+  } catch {
+    return before ?? NOTHING;
+  }
+}
 
 async function run(path: string): Promise<void> {
   const sqlite = new Database(path, { readwrite: true });
@@ -21,13 +36,16 @@ async function run(path: string): Promise<void> {
     let before: CheckpointRow | null = null;
     let pause = 0;
     while (!stop) {
-      const pass = checkpoint.get() ?? { busy: 1, log: 0, checkpointed: 0 };
-      pause = nextPause(pass, before, pause);
-      before = pass;
-      // Even a pass that goes again at once yields first, so a stop message is read.
+      const row = pass(checkpoint, before);
+      pause = nextPause(row, before, pause);
+      before = row;
+      // Between passes the thread waits on a timer, so a stop message is read (and ends the wait).
       await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, pause);
+        const timer = setTimeout(resolve, pause);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
   } finally {

@@ -16,18 +16,12 @@ import { qaThread } from "./qa-thread.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { scanPage } from "./scan.ts";
-import { joinSplitTables } from "./split-tables.ts";
+import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
 import { settleInlineEdges } from "./word-breaks.ts";
-
-/** Whether the markup has a second table: where split tables may be (split-tables.ts). */
-function twoTables(html: string): boolean {
-  const table = /<table[\s>]/gi;
-  return table.test(html) && table.test(html);
-}
 
 /** State handed from step to step; each step reads what earlier ones left. */
 interface ExtractContext {
@@ -193,7 +187,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     links: [],
     pageType: null,
     weakType: false,
-    tables: twoTables(html),
+    tables: mayHoldSplitTables(html),
     pageText: 0,
     content: "",
     quality: 0,

@@ -63,21 +63,22 @@ export interface Checkpointer {
 /** The checkpointer of the file at `path`, opened as `sqlite`; it starts on its own once writes add up. */
 export function walCheckpointer(sqlite: Database, path: string): Checkpointer {
   let writes = 0;
-  let thread: BunWorker | undefined;
-  let stopped: Promise<void> | undefined;
+  /** The thread while it runs, and when it has stopped (closed its connection, failed or ended). */
+  let running: { worker: BunWorker; stopped: Promise<void> } | undefined;
 
   const start = () => {
+    let worker: BunWorker;
     try {
       const entry = threadEntry(
         import.meta.url,
         "sqlite-checkpoint-thread.ts",
         "src/store/sqlite-checkpoint-thread.ts",
       );
-      thread = new Worker(entry) as BunWorker;
+      worker = new Worker(entry) as BunWorker;
     } catch {
       return; // no thread: SQLite's own checkpoints go on as before
     }
-    thread.unref();
+    worker.unref();
     // A thread that fails (its file gone, say) hands checkpoints back to the event loop.
     const handBack = () => {
       try {
@@ -86,19 +87,20 @@ export function walCheckpointer(sqlite: Database, path: string): Checkpointer {
         // the store is closed already
       }
     };
-    stopped = new Promise<void>((resolve) => {
-      thread?.addEventListener("message", (event: MessageEvent<{ failed: boolean }>) => {
+    const stopped = new Promise<void>((resolve) => {
+      worker.addEventListener("message", (event: MessageEvent<{ failed: boolean }>) => {
         if (event.data.failed) handBack();
         resolve();
       });
-      thread?.addEventListener("error", () => {
+      worker.addEventListener("error", () => {
         handBack();
         resolve();
       });
-      thread?.addEventListener("close", () => resolve());
+      worker.addEventListener("close", () => resolve());
     });
+    running = { worker, stopped };
     sqlite.exec(`PRAGMA wal_autocheckpoint = ${NET_PAGES}`);
-    thread.postMessage({ path } satisfies CheckpointerMessage);
+    worker.postMessage({ path } satisfies CheckpointerMessage);
   };
 
   return {
@@ -106,9 +108,9 @@ export function walCheckpointer(sqlite: Database, path: string): Checkpointer {
       if (++writes === START_AFTER) start();
     },
     async close() {
-      if (!thread || !stopped) return;
-      const worker = thread;
-      thread = undefined;
+      if (!running) return;
+      const { worker, stopped } = running;
+      running = undefined;
       worker.postMessage({ stop: true } satisfies CheckpointerMessage);
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);

@@ -71,15 +71,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   // One data_version read a millisecond serves every memo of this connection.
   const version = new DataVersion(sqlite);
   const usage = sqliteUsage(sqlite, version);
-  let closing = async (): Promise<void> => {};
   const cache = sqliteCache(sqlite, {
     maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
     maxAgeMs: MAX_CACHE_AGE_MS,
   });
   const jobs = sqliteJobs(sqlite);
   // A file's checkpoints move to a thread of their own once its large writes (pages) add up.
-  if (path !== ":memory:") {
-    const checkpointer = walCheckpointer(sqlite, path);
+  const checkpointer = path === ":memory:" ? undefined : walCheckpointer(sqlite, path);
+  if (checkpointer) {
     const { set } = cache;
     const { finishItem } = jobs;
     cache.set = (...args) => {
@@ -90,7 +89,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       checkpointer.wrote();
       return finishItem(...args);
     };
-    closing = () => checkpointer.close();
   }
   return {
     kind: "sqlite",
@@ -102,7 +100,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     watches: sqliteWatches(sqlite),
     async close() {
       usage.flush();
-      await closing();
+      await checkpointer?.close();
       sqlite.close();
     },
   };

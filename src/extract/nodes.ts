@@ -64,6 +64,20 @@ export const BLOCK_TAGS = new Set([
 
 export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
+const TABLE_SECTIONS = new Set(["thead", "tbody", "tfoot"]);
+
+/** A table's own rows (not a nested table's), in order: its direct rows and those of its sections. */
+export function tableRows(table: Element): Element[] {
+  const rows: Element[] = [];
+  for (const child of table.children) {
+    if (!isElement(child)) continue;
+    if (child.name === "tr") rows.push(child);
+    else if (TABLE_SECTIONS.has(child.name))
+      for (const row of child.children) if (isElement(row) && row.name === "tr") rows.push(row);
+  }
+  return rows;
+}
+
 /** Detaches a node from its parent, keeping the sibling links consistent. */
 export function removeNode(node: AnyNode): void {
   const parent = node.parent;

@@ -1,5 +1,5 @@
 import { prependChild } from "domutils";
-import { type AnyNode, type Element, isElement, removeNode, visibleLength } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, removeNode, tableRows, visibleLength } from "./nodes.ts";
 
 /**
  * One table drawn as two: a frozen first column (team names, tickers, people)
@@ -18,19 +18,6 @@ import { type AnyNode, type Element, isElement, removeNode, visibleLength } from
 
 const MIN_ROWS = 3;
 const CELLS = new Set(["td", "th"]);
-const SECTIONS = new Set(["thead", "tbody", "tfoot"]);
-
-/** The rows of a table, its own (not a nested table's), in order. */
-function rowsOf(table: Element): Element[] {
-  const rows: Element[] = [];
-  for (const child of table.children) {
-    if (!isElement(child)) continue;
-    if (child.name === "tr") rows.push(child);
-    else if (SECTIONS.has(child.name))
-      for (const row of child.children) if (isElement(row) && row.name === "tr") rows.push(row);
-  }
-  return rows;
-}
 
 const cellsOf = (row: Element): Element[] =>
   row.children.filter((c): c is Element => isElement(c) && CELLS.has(c.name));
@@ -81,8 +68,8 @@ function textBeside(holder: Element, a: Element, b: Element): boolean {
 
 /** The rows of `column` joined in front of `figures`' rows, when the two are one table drawn as two. */
 function join(column: Element, figures: Element): boolean {
-  const left = rowsOf(column);
-  const right = rowsOf(figures);
+  const left = tableRows(column);
+  const right = tableRows(figures);
   if (left.length < MIN_ROWS || left.length !== right.length) return false;
   for (let i = 0; i < left.length; i++) {
     const cells = cellsOf(left[i]!);

@@ -5,6 +5,7 @@ import {
   HEADING_TAGS,
   isElement,
   removeNode,
+  tableRows,
   textLength,
 } from "./nodes.ts";
 
@@ -124,21 +125,10 @@ const DATA_ROWS = 3;
 
 /** A table with header cells and several rows: a list of laureates or specifications, not a layout grid. */
 function isDataTable(table: Element): boolean {
-  let rows = 0;
-  let header = false;
-  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const visit = (el: Element): void => {
-    for (const child of el.children as AnyNode[]) {
-      if (!isElement(child)) continue;
-      if (child.name === "tr") {
-        rows++;
-        if (!header)
-          for (const c of child.children as AnyNode[]) if (isElement(c) && c.name === "th") header = true;
-      } else if (child.name === "thead" || child.name === "tbody" || child.name === "tfoot") visit(child);
-    }
-  };
-  visit(table);
-  return header && rows >= DATA_ROWS;
+  const rows = tableRows(table);
+  return (
+    rows.length >= DATA_ROWS && rows.some((row) => row.children.some((c) => isElement(c) && c.name === "th"))
+  );
 }
 
 /** Text of a headline link, and of the summary after it, from which a list item is a teaser. */

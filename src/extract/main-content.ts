@@ -20,6 +20,7 @@ import { productHeader } from "./product-header.ts";
 import { dropRelatedRails } from "./related-rails.ts";
 import { dropMeasured, type Measured, measure, type TextStats } from "./stats.ts";
 import { COMMENT_WORDS, declaredBody, headlineArticle, postsAround, SHORT_STORY } from "./story-bounds.ts";
+import { dropTagLinks } from "./tag-links.ts";
 import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
@@ -452,6 +453,8 @@ export function selectMainContent(
     }
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
+  // Tag lists go in both modes: the default mode's page is no more made of links to other pages.
+  dropTagLinks(chosen);
   // A product's form holds its options (colours, sizes): the product's facts.
   if (type !== "product") dropForms(chosen, stats);
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.

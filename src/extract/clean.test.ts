@@ -287,6 +287,31 @@ test("dialogs, flyouts, tooltips and toasts named by class are chrome in both mo
   }
 });
 
+test("a drawer holding a section (a heading over prose or a data table) stays; menu and cart drawers go", () => {
+  const rows = ["Antiques", "Art", "Office moving"]
+    .map((s, i) => `<tr><td>${s}</td><td>${80 + i}</td></tr>`)
+    .join("");
+  const html = `<body><main><h1>Movers in New York</h1>
+    <p>We compared the movers of the state on cost, services and what their customers say about them.</p>
+    <div class="dice-drawer"><h3>Specialty services offered</h3><table><thead><tr><th>Service</th><th>NY movers</th></tr></thead><tbody>${rows}</tbody></table></div>
+    <div class="dice-drawer"><h3>How is the weight of my move determined?</h3><p>Movers weigh the truck before and after loading it with your things; the difference is your shipment's weight.</p></div>
+    <div class="cart-drawer"><h2>Your cart</h2><p>Your cart is empty.</p><a href="/collections">Continue shopping</a></div>
+    <div class="drawer"><h2>Browse</h2><ul><li><a href="/a">Local movers</a></li><li><a href="/b">Long distance</a></li></ul></div>
+    <div class="popup-drawer"><h2>Stay in the loop</h2><p>Sign up for our letters and get moving tips, checklists and a discount code for your first move with us.</p></div>
+    </main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://movers.example/ny", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("Office moving");
+    expect(content).toContain("the difference is your shipment's weight");
+    for (const chrome of ["Your cart is empty", "Continue shopping", "Long distance", "discount code"])
+      expect(content).not.toContain(chrome);
+  }
+});
+
 test("bare UUIDs scrambling a heading's text go; a UUID in a table cell or in code stays", () => {
   const html = `<body><main><h2>Similar <span class="a1">items</span><span class="f12a26fc-61f0-4e2b-9d3c-2a1b3c4d5e6f">303097ac-d3e5-41e1-baf5-303640756ebf</span></h2>
     <p>Three tops in black, white and green, size 6, worn once and washed before sending.</p>

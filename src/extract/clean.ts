@@ -2,6 +2,7 @@ import { dropHoverCards } from "./hover-cards.ts";
 import {
   type Element,
   forEachElement,
+  HEADING_TAGS,
   hasDescendant,
   isElement,
   isEmbeddedPost,
@@ -15,6 +16,7 @@ import {
   wordsOf,
 } from "./nodes.ts";
 import { DATA_CELLS, isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
+import { isDataTable } from "./stats.ts";
 
 /** Elements that never carry readable content. */
 const DROP_TAGS = new Set([
@@ -189,6 +191,28 @@ function holdsTabPanel(root: Element): boolean {
 
 const PARAGRAPH = new Set(["p"]);
 
+/** A drawer: a panel a click slides open, named so whether it holds a menu, a cart or a section of the page. */
+const DRAWER_WORD = /(?:^|[\s_-])drawers?(?=$|[\s_-])/;
+const DRAWER_WORDS = new RegExp(DRAWER_WORD.source, "g");
+/** Prose under a drawer's heading from which it is a section (an accordion's answer), not a cart's "Your cart is empty". */
+const SECTION_PROSE = 80;
+
+/**
+ * A drawer that is a section of the page: a heading over prose or over a
+ * data table (an FAQ's question and answer, a table of figures), which a
+ * site menu or a cart drawer does not hold. Only when "drawer" is the one
+ * junk word in its name.
+ */
+function isDrawerSection(el: Element, words: string): boolean {
+  if (!DRAWER_WORD.test(words) || JUNK_WORDS.test(words.replace(DRAWER_WORDS, " "))) return false;
+  if (!hasDescendant(el, HEADING_TAGS)) return false;
+  let prose = 0;
+  forEachElement(el, (d) => {
+    if (d.name === "p") prose += visibleTextLength(d);
+  });
+  return prose >= SECTION_PROSE || someDescendant(el, (d) => d.name === "table" && isDataTable(d));
+}
+
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden !== undefined) return true;
@@ -267,6 +291,7 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
     // A chapter's table of contents, listing its pages, is what the chapter page says.
     if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
+    if (isDrawerSection(el, words)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
     if (
       !CONSENT.test(words) &&

@@ -124,7 +124,7 @@ const CELL_TAGS = new Set(["td", "th"]);
 const DATA_ROWS = 3;
 
 /** A table with header cells and several rows: a list of laureates or specifications, not a layout grid. */
-function isDataTable(table: Element): boolean {
+export function isDataTable(table: Element): boolean {
   const rows = tableRows(table);
   return (
     rows.length >= DATA_ROWS && rows.some((row) => row.children.some((c) => isElement(c) && c.name === "th"))

@@ -312,6 +312,35 @@ test("a drawer holding a section (a heading over prose or a data table) stays; m
   }
 });
 
+test("a player's or a gallery's controls go in both modes, labels and all", () => {
+  const html = `<body><main><h1>Esper accuses China of intimidating smaller nations</h1>
+    <div class="gallery"><img src="/esper.jpg" alt="Esper in Hanoi"><div class="control-bar"><span class="nav-stats">Image 1 of 8</span>
+      <div class="captionlink"><p class="open">Caption</p><p class="close">Close</p></div></div></div>
+    <p>Defense Secretary Mark Esper accused China on Wednesday of using intimidation to advance its interests in the region.</p>
+    <div class="carousel"><div class="slide"><p>Esper met his counterpart in the capital for two hours of talks on the sea.</p></div>
+      <div class="carousel-controls"><span>Previous</span><span>Next</span></div></div>
+    <div class="audio-module-controls"><span>8-Minute Listen</span><span>Playlist</span></div></main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://news.example/esper", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("accused China on Wednesday");
+    expect(content).toContain("two hours of talks");
+    for (const control of [
+      "Image 1 of 8",
+      "Caption",
+      "Close",
+      "Previous",
+      "Next",
+      "Minute Listen",
+      "Playlist",
+    ])
+      expect(content).not.toContain(control);
+  }
+});
+
 test("bare UUIDs scrambling a heading's text go; a UUID in a table cell or in code stays", () => {
   const html = `<body><main><h2>Similar <span class="a1">items</span><span class="f12a26fc-61f0-4e2b-9d3c-2a1b3c4d5e6f">303097ac-d3e5-41e1-baf5-303640756ebf</span></h2>
     <p>Three tops in black, white and green, size 6, worn once and washed before sending.</p>

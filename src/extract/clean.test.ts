@@ -182,6 +182,27 @@ test("elements hidden by a utility class go, whatever their size, unless a break
   expect(content).toContain("Free returns within thirty days");
 });
 
+test("text for screen readers only goes by each framework's class, so a shop's price is printed once", () => {
+  const html = `<body><main><h1>Sponge set for B402 vacuums</h1>
+    <p>Twenty-four pieces: filters, sponges and brushes that fit the whole B402 range of cordless vacuums.</p>
+    <div class="price"><span aria-hidden="true">EUR 20.99</span><span class="clipped">EUR 20.99</span></div>
+    <div class="a-price"><span class="a-offscreen">$22.50</span><span aria-hidden="true">$22<sup>50</sup></span></div>
+    <h2 class="element-invisible">Main menu</h2><span class="visuallyhidden">(opens in a new tab)</span>
+    <span class="assistive-text">Skip to primary content</span><span class="show-for-sr">Close dialog</span></main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://shop.example/sponges", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("fit the whole B402 range");
+    expect(content.match(/EUR 20\.99/g)).toHaveLength(1);
+    expect(content).not.toContain("$22.50");
+    for (const hidden of ["Main menu", "opens in a new tab", "Skip to primary", "Close dialog"])
+      expect(content).not.toContain(hidden);
+  }
+});
+
 test("an inactive tab panel is kept: its text is the page's, a click away", () => {
   const html = `<body><main><h1>Trailhead backpack</h1><div role="tablist"><button>Description</button><button>Specifications</button></div>
     <div role="tabpanel"><p>A light day pack for long hikes with a ventilated back panel.</p></div>

@@ -254,8 +254,17 @@ function hiddenByClass(cls: string | undefined): boolean {
 
 const SHOWN_AT_WIDTH =
   /(?:^|\s)(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table))(?:$|\s)/;
+/**
+ * The classes of "hidden everywhere" and of text for screen readers only, by
+ * the names frameworks and large sites give them: Bootstrap's and Tailwind's
+ * sr-only, HTML5 Boilerplate's visuallyhidden, WordPress's
+ * screen-reader-text and assistive-text, Drupal's element-invisible,
+ * Foundation's show-for-sr, SUIT's u-visually-hidden, eBay's clipped,
+ * Amazon's a-offscreen. A shop's price or condition is often printed twice,
+ * once drawn and once for screen readers ("EUR 20.99 EUR 20.99").
+ */
 const HIDDEN_CLASS =
-  /(?:^|\s)(?:hide|hidden|d-none|is-hidden|visually-hidden|sr-only|screen-reader-text|invisible|u-hidden)(?:$|\s)/;
+  /(?:^|\s)(?:hide|hidden|d-none|is-hidden|invisible|u-hidden|visually-hidden|visuallyhidden|u-visually-hidden|hidden-visually|sr-only|screen-reader-text|screen-reader-only|screenreader-only|assistive-text|element-invisible|show-for-sr|clipped|offscreen|a-offscreen)(?:$|\s)/;
 
 /**
  * Share of the page's text above which an element named like a widget is the

@@ -186,9 +186,13 @@ test("text for screen readers only goes by each framework's class, so a shop's p
   const html = `<body><main><h1>Sponge set for B402 vacuums</h1>
     <p>Twenty-four pieces: filters, sponges and brushes that fit the whole B402 range of cordless vacuums.</p>
     <div class="price"><span aria-hidden="true">EUR 20.99</span><span class="clipped">EUR 20.99</span></div>
-    <div class="a-price"><span class="a-offscreen">$22.50</span><span aria-hidden="true">$22<sup>50</sup></span></div>
+    <span class="a-price"><span class="a-offscreen">$22.50</span><span aria-hidden="true"><span class="a-price-symbol">$</span><span class="a-price-whole">22<span class="a-price-decimal">.</span></span><span class="a-price-fraction">50</span></span></span>
     <h2 class="element-invisible">Main menu</h2><span class="visuallyhidden">(opens in a new tab)</span>
-    <span class="assistive-text">Skip to primary content</span><span class="show-for-sr">Close dialog</span></main></body>`;
+    <span class="assistive-text">Skip to primary content</span><span class="show-for-sr">Close dialog</span>
+    <span class="u-visually-hidden">Rated 4 of 5</span><span class="hidden-visually">Opens a map</span><span class="screen-reader-only">Next slide</span>
+    <p>Reviewers say: <span class="clipped">the sponges fit the housing well, hold their shape after many washes in warm water, and the two brushes reach every corner of the roller.</span></p>
+    <div class="description clipped"><p>The sponges are cut to the filter housing of every B402 model and can be washed by hand forty times.</p></div>
+    <div class="slide offscreen"><p>Also in the box: two crevice brushes and a cleaning tool for the roller.</p></div></main></body>`;
   for (const onlyMainContent of [false, true]) {
     const { content } = extractHtml(html, "https://shop.example/sponges", {
       format: "text",
@@ -197,9 +201,21 @@ test("text for screen readers only goes by each framework's class, so a shop's p
     });
     expect(content).toContain("fit the whole B402 range");
     expect(content.match(/EUR 20\.99/g)).toHaveLength(1);
-    expect(content).not.toContain("$22.50");
-    for (const hidden of ["Main menu", "opens in a new tab", "Skip to primary", "Close dialog"])
+    expect(content.match(/\$22\.50/g)).toHaveLength(1);
+    for (const hidden of [
+      "Main menu",
+      "opens in a new tab",
+      "Skip to primary",
+      "Close dialog",
+      "Rated 4",
+      "Opens a map",
+      "Next slide",
+    ])
       expect(content).not.toContain(hidden);
+    // "clipped" and "offscreen" also name a truncated description or a slide: a block of text stays.
+    expect(content).toContain("washed by hand forty times");
+    expect(content).toContain("the two brushes reach every corner");
+    expect(content).toContain("two crevice brushes");
   }
 });
 
@@ -319,7 +335,9 @@ test("a drawer holding a section (a heading over prose or a data table) stays; m
     <div class="cart-drawer"><h2>Your cart</h2><p>Your cart is empty.</p><a href="/collections">Continue shopping</a></div>
     <div class="drawer"><h2>Browse</h2><ul><li><a href="/a">Local movers</a></li><li><a href="/b">Long distance</a></li></ul></div>
     <div class="popup-drawer"><h2>Stay in the loop</h2><p>Sign up for our letters and get moving tips, checklists and a discount code for your first move with us.</p></div>
-    </main></body>`;
+    <div class="mini-drawer"><p>You are only $23.00 away from free shipping! Orders over $75 ship free to every state, boxes included.</p></div>
+    </main>
+    <div class="side-drawer"><h2>Your bag</h2><p>You are only $23.00 away from free shipping! Orders over $75 ship free, and returns are free for thirty days.</p></div></body>`;
   for (const onlyMainContent of [false, true]) {
     const { content } = extractHtml(html, "https://movers.example/ny", {
       format: "text",
@@ -328,19 +346,29 @@ test("a drawer holding a section (a heading over prose or a data table) stays; m
     });
     expect(content).toContain("Office moving");
     expect(content).toContain("the difference is your shipment's weight");
-    for (const chrome of ["Your cart is empty", "Continue shopping", "Long distance", "discount code"])
+    // A drawer with prose but no heading, or outside the main area, is not a section.
+    for (const chrome of [
+      "Your cart is empty",
+      "Continue shopping",
+      "Long distance",
+      "discount code",
+      "free shipping",
+    ])
       expect(content).not.toContain(chrome);
   }
 });
 
-test("a player's or a gallery's controls go in both modes, labels and all", () => {
+test("a player's or a gallery's controls go in both modes, labels and all; a section about controls stays", () => {
   const html = `<body><main><h1>Esper accuses China of intimidating smaller nations</h1>
     <div class="gallery"><img src="/esper.jpg" alt="Esper in Hanoi"><div class="control-bar"><span class="nav-stats">Image 1 of 8</span>
       <div class="captionlink"><p class="open">Caption</p><p class="close">Close</p></div></div></div>
     <p>Defense Secretary Mark Esper accused China on Wednesday of using intimidation to advance its interests in the region.</p>
     <div class="carousel"><div class="slide"><p>Esper met his counterpart in the capital for two hours of talks on the sea.</p></div>
       <div class="carousel-controls"><span>Previous</span><span>Next</span></div></div>
-    <div class="audio-module-controls"><span>8-Minute Listen</span><span>Playlist</span></div></main></body>`;
+    <div class="audio-player-controls"><span>8-Minute Listen</span><span>Playlist</span></div>
+    <h2><span class="mw-headline" id="Controls">Controls</span></h2><p>The left stick steers the boat; the right trigger casts the net.</p>
+    <section id="access-controls"><h2>Access controls</h2><p>Every request to the archive is checked against the reader's subscription.</p></section>
+    </main></body>`;
   for (const onlyMainContent of [false, true]) {
     const { content } = extractHtml(html, "https://news.example/esper", {
       format: "text",
@@ -349,6 +377,9 @@ test("a player's or a gallery's controls go in both modes, labels and all", () =
     });
     expect(content).toContain("accused China on Wednesday");
     expect(content).toContain("two hours of talks");
+    // "Controls" naming a section, not a set of buttons, stays.
+    expect(content).toContain("Controls\n\nThe left stick steers the boat");
+    expect(content).toContain("Access controls\n\nEvery request to the archive");
     for (const control of [
       "Image 1 of 8",
       "Caption",

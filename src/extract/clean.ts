@@ -63,7 +63,7 @@ const CHROME_ROLES = new Set([
  * tokens so that "header-ad" matches but "shadow" or "download" do not.
  */
 const JUNK_WORDS =
-  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|controls|control-?bar|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|control-?bar|(?:player|video|audio|media|slider|carousel|gallery|slideshow)-?controls|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
 
 /**
  * Class/id words for header and footer chrome (only outside the page's
@@ -166,7 +166,7 @@ function isBareIdentifier(el: Element): boolean {
 function isHiddenChrome(el: Element): boolean {
   // An inactive tab is hidden until clicked: its text (a product's specifications) is the page's.
   if (isTabPanel(el)) return false;
-  if (hiddenByClass(el.attribs.class)) return true;
+  if (hiddenByClass(el)) return true;
   if (!isHidden(el)) return false;
   // Hidden microdata blocks repeat the visible article for search engines.
   if (el.attribs.itemscope !== undefined) return true;
@@ -200,17 +200,18 @@ const SECTION_PROSE = 80;
 /**
  * A drawer that is a section of the page: a heading over prose or over a
  * data table (an FAQ's question and answer, a table of figures), which a
- * site menu or a cart drawer does not hold. Only when "drawer" is the one
- * junk word in its name.
+ * site menu or a cart drawer does not hold. Only inside the page's article
+ * or main area (a cart or menu drawer sits in the site's chrome), and when
+ * "drawer" is the one junk word in its name.
  */
 function isDrawerSection(el: Element, words: string): boolean {
   if (!DRAWER_WORD.test(words) || JUNK_WORDS.test(words.replace(DRAWER_WORDS, " "))) return false;
   if (!hasDescendant(el, HEADING_TAGS)) return false;
   let prose = 0;
-  forEachElement(el, (d) => {
-    if (d.name === "p") prose += visibleTextLength(d);
+  return someDescendant(el, (d) => {
+    if (d.name === "p") prose += visibleTextLength(d, SECTION_PROSE - prose);
+    return prose >= SECTION_PROSE || (d.name === "table" && isDataTable(d));
   });
-  return prose >= SECTION_PROSE || someDescendant(el, (d) => d.name === "table" && isDataTable(d));
 }
 
 function isHidden(el: Element): boolean {
@@ -248,8 +249,15 @@ const MATH = new Set(["math"]);
  * dump, a collapsed duplicate or text for screen readers only. Not when a
  * breakpoint class shows it again ("hidden md:flex", "d-none d-lg-block").
  */
-function hiddenByClass(cls: string | undefined): boolean {
-  return cls !== undefined && HIDDEN_CLASS.test(cls) && !SHOWN_AT_WIDTH.test(cls);
+function hiddenByClass(el: Element): boolean {
+  const cls = el.attribs.class;
+  if (cls === undefined || SHOWN_AT_WIDTH.test(cls)) return false;
+  if (HIDDEN_CLASS.test(cls)) return true;
+  return (
+    el.name === "span" &&
+    SCREEN_READER_RUN.test(cls) &&
+    visibleTextLength(el, SCREEN_READER_TEXT) < SCREEN_READER_TEXT
+  );
 }
 
 const SHOWN_AT_WIDTH =
@@ -264,7 +272,14 @@ const SHOWN_AT_WIDTH =
  * once drawn and once for screen readers ("EUR 20.99 EUR 20.99").
  */
 const HIDDEN_CLASS =
-  /(?:^|\s)(?:hide|hidden|d-none|is-hidden|invisible|u-hidden|visually-hidden|visuallyhidden|u-visually-hidden|hidden-visually|sr-only|screen-reader-text|screen-reader-only|screenreader-only|assistive-text|element-invisible|show-for-sr|clipped|offscreen|a-offscreen)(?:$|\s)/;
+  /(?:^|\s)(?:hide|hidden|d-none|is-hidden|invisible|u-hidden|visually-hidden|visuallyhidden|u-visually-hidden|hidden-visually|sr-only|screen-reader-text|screen-reader-only|screenreader-only|assistive-text|element-invisible|show-for-sr|a-offscreen)(?:$|\s)/;
+
+/**
+ * eBay's `clipped` and the bare `offscreen` also name text truncated behind a "Show more" or a
+ * slide off to one side: they hide only a short run of inline text, as screen-reader text is.
+ */
+const SCREEN_READER_RUN = /(?:^|\s)(?:clipped|offscreen)(?:$|\s)/;
+const SCREEN_READER_TEXT = 80;
 
 /**
  * Share of the page's text above which an element named like a widget is the
@@ -300,7 +315,6 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
     // A chapter's table of contents, listing its pages, is what the chapter page says.
     if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
-    if (isDrawerSection(el, words)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
     if (
       !CONSENT.test(words) &&
@@ -308,9 +322,10 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
     )
       return false;
     const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
-    // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons:
-    // looked for only in a box small enough to go.
-    return visibleTextLength(el, limit) < limit && !someDescendant(el, isEmbeddedPost);
+    if (visibleTextLength(el, limit) >= limit) return false;
+    if (insideContent && isDrawerSection(el, words)) return false;
+    // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons.
+    return !someDescendant(el, isEmbeddedPost);
   }
   if (!insideContent && HEADER_FOOTER_WORDS.test(words)) {
     return !hasDescendant(el, TITLE_TAGS) && visibleTextLength(el, CHROME_GUARD_TEXT) < CHROME_GUARD_TEXT;

@@ -1,5 +1,5 @@
 import { prependChild } from "domutils";
-import { type AnyNode, type Element, isElement, removeNode, tableRows, visibleLength } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, removeNode, tableRows, textLength } from "./nodes.ts";
 
 /**
  * One table drawn as two: a frozen first column (team names, tickers, people)
@@ -60,7 +60,7 @@ function textBeside(holder: Element, a: Element, b: Element): boolean {
   while (stack.length) {
     const node = stack.pop()!;
     if (node === a || node === b) continue;
-    if (node.type === "text" && visibleLength((node as unknown as { data: string }).data) > 0) return true;
+    if (node.type === "text" && textLength(node) > 0) return true;
     if (isElement(node)) for (const child of node.children) stack.push(child);
   }
   return false;

@@ -6,6 +6,8 @@ import {
   isElement,
   removeNode,
   someDescendant,
+  textLength,
+  wordsOf,
 } from "./nodes.ts";
 
 /**
@@ -42,10 +44,6 @@ interface Tally {
   text: number;
 }
 
-const WORDS = /[\p{L}\p{N}]+/gu;
-const countWords = (s: string): number => s.match(WORDS)?.length ?? 0;
-const countText = (s: string): number => s.replace(/\s+/g, "").length;
-
 /** Appends what comes next in document order (`next`) to what came before it (`t`). */
 function follow(t: Tally, next: Tally): void {
   if (t.tags > 0) t.wordsAfter ||= next.label > 0 || next.wordsAfter;
@@ -81,12 +79,11 @@ export function dropTagLinks(root: Element): void {
     };
     for (const child of el.children as AnyNode[]) {
       if (child.type === "text") {
-        const data = (child as { data: string }).data;
-        const text = countText(data);
+        const text = textLength(child);
         follow(t, {
           tags: 0,
           others: 0,
-          label: text ? countWords(data) : 0,
+          label: text ? wordsOf(child.data).length : 0,
           wordsAfter: false,
           other: false,
           text,

@@ -70,9 +70,7 @@ export function createExtractorPool(size: number): ExtractorPool {
   let closed = false;
 
   const spawn = (slot: number): Thread => {
-    const worker = new Worker(
-      threadEntry(import.meta.url, "worker.ts", "src/extract/worker.ts"),
-    ) as BunWorker;
+    const worker = new Worker(threadEntry(import.meta.url, "src/extract/worker.ts")) as BunWorker;
     const thread: Thread = { worker, pending: new Map() };
     worker.unref();
     worker.onmessage = (event: MessageEvent<ExtractResponse>) => {

@@ -69,11 +69,7 @@ export function walCheckpointer(sqlite: Database, path: string): Checkpointer {
   const start = () => {
     let worker: BunWorker;
     try {
-      const entry = threadEntry(
-        import.meta.url,
-        "sqlite-checkpoint-thread.ts",
-        "src/store/sqlite-checkpoint-thread.ts",
-      );
+      const entry = threadEntry(import.meta.url, "src/store/sqlite-checkpoint-thread.ts");
       worker = new Worker(entry) as BunWorker;
     } catch {
       return; // no thread: SQLite's own checkpoints go on as before

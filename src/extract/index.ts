@@ -82,9 +82,11 @@ const STEPS: Step[] = [
   },
   function mainContent(ctx) {
     // The page's scan already knows whether it marks up a question: no walk for the pages that do not.
-    const thread = scanPage(ctx.$).itemTypes.includes("Question") ? qaThread(ctx.body) : null;
+    const scan = scanPage(ctx.$);
+    const thread = scan.itemTypes.includes("Question") ? qaThread(ctx.body) : null;
     ctx.roots =
-      thread ?? selectMainContent(ctx.body, ctx.pageType, ctx.weakType, !ctx.options.onlyMainContent);
+      thread ??
+      selectMainContent(ctx.body, ctx.pageType, ctx.weakType, !ctx.options.onlyMainContent, scan.tagLinks);
   },
   function title(ctx) {
     // A product's title comes with its price (selectMainContent's productHeader).

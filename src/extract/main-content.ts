@@ -405,13 +405,15 @@ function introOfListing(body: Element, chosen: Element, stats: Measured): boolea
  * Never returns nothing for a page with text: falls back to the whole body.
  * For the default mode's page (`page`, see page-content.ts) the byline,
  * photo captions and one-link lines beside text (a post's author, a card's
- * title) stay: the page shows them.
+ * title) stay: the page shows them. `tagLinks` says the page has a
+ * `rel="tag"` link (its scan knows): without one, no tag list is looked for.
  */
 export function selectMainContent(
   body: Element,
   type: PageType | null = null,
   weakType = false,
   page = false,
+  tagLinks = true,
 ): Element[] {
   // Other products' cards, with their prices, outweigh a short description; on any page, rails of
   // other products or posts go by their heading ("Similar items", "You may also like").
@@ -454,7 +456,7 @@ export function selectMainContent(
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
   // Tag lists go in both modes: the default mode's page is no more made of links to other pages.
-  dropTagLinks(chosen);
+  if (tagLinks) dropTagLinks(chosen);
   // A product's form holds its options (colours, sizes): the product's facts.
   if (type !== "product") dropForms(chosen, stats);
   // Documentation repeats itself on purpose (the same steps under each language's tab): code marks it.

@@ -1,6 +1,7 @@
 import type { CheerioAPI } from "cheerio";
 import { textContent } from "domutils";
 import { type AnyNode, type Element, forEachElement, type ParentNode } from "./nodes.ts";
+import { isTagLink } from "./tag-links.ts";
 
 /** What metadata and link extraction read from the original document, found in one walk. */
 export interface PageScan {
@@ -25,6 +26,8 @@ export interface PageScan {
   hrefs: string[];
   /** The schema.org type names of microdata items (`itemtype`), in document order. */
   itemTypes: string[];
+  /** Whether a link names a tag of the page (`rel="tag"`: see tag-links.ts). */
+  tagLinks: boolean;
 }
 
 const scans = new WeakMap<AnyNode, PageScan>();
@@ -53,12 +56,16 @@ function walk(root: ParentNode): PageScan {
     canonical: undefined,
     hrefs: [],
     itemTypes: [],
+    tagLinks: false,
   };
   // Document order, as the CSS selectors it replaces returned.
   forEachElement(root, (el) => {
     const a = el.attribs;
     switch (el.name) {
       case "a":
+        if (a.rel !== undefined && !scan.tagLinks) scan.tagLinks = isTagLink(el);
+        if (a.href !== undefined) scan.hrefs.push(a.href);
+        break;
       case "area":
         if (a.href !== undefined) scan.hrefs.push(a.href);
         break;

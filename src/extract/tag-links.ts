@@ -5,7 +5,6 @@ import {
   HEADING_TAGS,
   isElement,
   removeNode,
-  someDescendant,
   textLength,
   wordsOf,
 } from "./nodes.ts";
@@ -19,7 +18,8 @@ import {
  */
 const TAG_REL = /(?:^|\s)tag(?:$|\s)/i;
 
-const isTagLink = (el: Element): boolean =>
+/** A link naming a tag of its page. */
+export const isTagLink = (el: Element): boolean =>
   el.name === "a" && el.attribs.rel !== undefined && TAG_REL.test(el.attribs.rel);
 
 /** Words before the first tag up to which they are the list's label. */
@@ -65,7 +65,6 @@ function follow(t: Tally, next: Tally): void {
  * stays, as does a list holding half the content's text or more.
  */
 export function dropTagLinks(root: Element): void {
-  if (!someDescendant(root, isTagLink)) return;
   const tallies = new Map<Element, Tally>();
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const tally = (el: Element): Tally => {

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { type TurnWriter, turnWriter } from "./sqlite-turn-writes.ts";
 import type { JobItem, JobRecord, JobStore } from "./types.ts";
 
 interface JobRow {
@@ -63,10 +64,15 @@ const item = (row: ItemRow): JobItem => ({
 
 /**
  * Jobs in SQLite with raw prepared statements: every state change is one
- * statement or one transaction, written as it happens, so a SIGKILL loses
- * nothing that was reported done.
+ * statement or one transaction, committed before its call resolves, so a
+ * SIGKILL loses nothing that was reported done. A page's writes (its links,
+ * its outcome) share a commit with the other pages' of the same turn
+ * (sqlite-turn-writes.ts); `flushWrites` commits what is queued (on close).
  */
-export function sqliteJobs(sqlite: Database): JobStore {
+export function sqliteJobs(sqlite: Database): JobStore & { flushWrites(): void } {
+  const queued: TurnWriter = turnWriter(sqlite);
+  // Every call not queued commits what is first: it sees, and comes after, every write asked before it.
+  const flush = queued.flush;
   const insertJob = sqlite.prepare(
     "INSERT INTO jobs (id, type, status, account_id, input, webhook, total, created_at, updated_at, finished_at, expires_at, error, key_id) " +
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?12, ?7, ?8, ?9, ?10, ?11, ?13)",
@@ -134,6 +140,7 @@ export function sqliteJobs(sqlite: Database): JobStore {
 
   return {
     async create(j, items) {
+      flush();
       sqlite
         .transaction(() => {
           insertJob.run(
@@ -156,10 +163,12 @@ export function sqliteJobs(sqlite: Database): JobStore {
         .immediate();
     },
     async get(id) {
+      flush();
       const row = byId.get(id);
       return row ? job(row) : null;
     },
     async list({ accountId, type, status, limit }) {
+      flush();
       const where = ["account_id = ?1"];
       const params: (string | number)[] = [accountId];
       if (type) {
@@ -178,6 +187,7 @@ export function sqliteJobs(sqlite: Database): JobStore {
         .map(job);
     },
     async transition(id, from, to, patch = {}, at = Date.now()) {
+      flush();
       const marks = from.map((_, i) => `?${i + 6}`).join(", ");
       const input = patch.input === undefined ? null : JSON.stringify(patch.input);
       const result = sqlite
@@ -201,31 +211,33 @@ export function sqliteJobs(sqlite: Database): JobStore {
       return result.changes > 0;
     },
     async setResult(id, result, credits, at = Date.now()) {
+      flush();
       return storeResult.run(id, JSON.stringify(result ?? null), credits, at).changes > 0;
     },
-    async addItems(jobId, items, cap) {
-      return addItems.immediate(jobId, items, cap);
+    addItems(jobId, items, cap) {
+      return queued(() => addItems(jobId, items, cap));
     },
     async pending(jobId, limit) {
+      flush();
       return pendingItems.all(jobId, limit).map(item);
     },
-    async finishItem(jobId, url, outcome) {
-      finishItem.immediate(
-        jobId,
-        url,
-        outcome.state,
-        outcome.data === undefined ? null : JSON.stringify(outcome.data),
-        outcome.error ?? null,
-        outcome.credits,
+    finishItem(jobId, url, outcome) {
+      const data = outcome.data === undefined ? null : JSON.stringify(outcome.data);
+      return queued(() =>
+        finishItem(jobId, url, outcome.state, data, outcome.error ?? null, outcome.credits),
       );
     },
     async results(jobId, skip, limit) {
+      flush();
       return results.all(jobId, skip, limit).map(item);
     },
     async unfinished() {
+      flush();
       return unfinished.all().map(job);
     },
+    flushWrites: flush,
     async deleteExpired(now) {
+      flush();
       return sqlite
         .transaction(() => {
           sqlite

@@ -99,6 +99,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     snapshots: sqliteSnapshots(sqlite),
     watches: sqliteWatches(sqlite),
     async close() {
+      jobs.flushWrites();
       usage.flush();
       await checkpointer?.close();
       sqlite.close();

@@ -30,8 +30,9 @@
  *
  *   bun scripts/bench/crawl-worker.ts <siphon|crawlee> <startUrl> <limit> <concurrency> [--max-requests]
  *
- * Crawlee runs under Bun here: it works, and was about twice as fast as
- * under Node 20 on this site.
+ * Crawlee runs under Bun here: it works, and is faster than under Node 20
+ * on this site (229-249 against 157-161 pages/s at 5 in flight, 2026-11-30),
+ * so the ratio is taken against its faster runtime.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { type TurnWriter, turnWriter } from "./sqlite-turn-writes.ts";
+import { turnWriter } from "./sqlite-turn-writes.ts";
 import type { JobItem, JobRecord, JobStore } from "./types.ts";
 
 interface JobRow {
@@ -70,8 +70,8 @@ const item = (row: ItemRow): JobItem => ({
  * (sqlite-turn-writes.ts); `flushWrites` commits what is queued (on close).
  */
 export function sqliteJobs(sqlite: Database): JobStore & { flushWrites(): void } {
-  const queued: TurnWriter = turnWriter(sqlite);
-  // Every call not queued commits what is first: it sees, and comes after, every write asked before it.
+  const queued = turnWriter(sqlite);
+  // Every call that is not queued first commits what is: it sees, and comes after, every write asked before it.
   const flush = queued.flush;
   const insertJob = sqlite.prepare(
     "INSERT INTO jobs (id, type, status, account_id, input, webhook, total, created_at, updated_at, finished_at, expires_at, error, key_id) " +
@@ -107,36 +107,33 @@ export function sqliteJobs(sqlite: Database): JobStore & { flushWrites(): void }
     "SELECT * FROM jobs WHERE status IN ('queued', 'processing') ORDER BY created_at",
   );
 
-  const addItems = sqlite.transaction(
-    (jobId: string, items: { url: string; depth: number }[], cap: number) => {
-      let room = cap - (totalOf.get(jobId)?.total ?? 0);
-      let added = 0;
-      for (const it of items) {
-        if (room <= 0) break;
-        if (insertItem.run(jobId, it.url, it.depth).changes) {
-          added++;
-          room--;
-        }
+  // These two run inside a transaction of their caller's (create's, or the turn writer's savepoint).
+  const addItems = (jobId: string, items: { url: string; depth: number }[], cap: number) => {
+    let room = cap - (totalOf.get(jobId)?.total ?? 0);
+    let added = 0;
+    for (const it of items) {
+      if (room <= 0) break;
+      if (insertItem.run(jobId, it.url, it.depth).changes) {
+        added++;
+        room--;
       }
-      if (added) bumpTotal.run(jobId, added);
-      return added;
-    },
-  );
+    }
+    if (added) bumpTotal.run(jobId, added);
+    return added;
+  };
 
-  const finishItem = sqlite.transaction(
-    (
-      jobId: string,
-      url: string,
-      state: string,
-      data: string | null,
-      error: string | null,
-      credits: number,
-    ) => {
-      // Only a pending item counts: a page finished twice (a retry after a crash) is counted once.
-      if (!finish.run(jobId, url, state, data, error).changes) return;
-      count.run(jobId, state === "done" ? 1 : 0, state === "failed" ? 1 : 0, credits, Date.now());
-    },
-  );
+  const finishItem = (
+    jobId: string,
+    url: string,
+    state: string,
+    data: string | null,
+    error: string | null,
+    credits: number,
+  ) => {
+    // Only a pending item counts: a page finished twice (a retry after a crash) is counted once.
+    if (!finish.run(jobId, url, state, data, error).changes) return;
+    count.run(jobId, state === "done" ? 1 : 0, state === "failed" ? 1 : 0, credits, Date.now());
+  };
 
   return {
     async create(j, items) {

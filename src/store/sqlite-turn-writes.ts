@@ -25,25 +25,24 @@ export interface TurnWriter {
  */
 export function turnWriter(sqlite: Database): TurnWriter {
   let queue: Queued[] = [];
-  const outcomes: { ok: boolean; value: unknown }[] = [];
   // Called inside the batch's transaction, a transaction function runs in a savepoint.
   const alone = sqlite.transaction((write: () => unknown) => write());
-  const batch = sqlite.transaction((writes: Queued[]) => {
-    outcomes.length = 0;
-    for (const queued of writes) {
+  const batch = sqlite.transaction((writes: Queued[]) =>
+    writes.map((queued) => {
       try {
-        outcomes.push({ ok: true, value: alone(queued.write) });
+        return { ok: true, value: alone(queued.write) };
       } catch (error) {
-        outcomes.push({ ok: false, value: error });
+        return { ok: false, value: error };
       }
-    }
-  });
+    }),
+  );
   const flush = () => {
     const writes = queue;
     queue = [];
     if (writes.length === 0) return;
+    let outcomes: { ok: boolean; value: unknown }[];
     try {
-      batch.immediate(writes);
+      outcomes = batch.immediate(writes);
     } catch (error) {
       for (const queued of writes) queued.reject(error);
       return;

@@ -91,6 +91,25 @@ test("keeps a data table whose cells are links (a list of laureates), not only t
   expect(content).toContain("Writer 39");
 });
 
+test("a table without header cells keeps a column of single links (each row's website) and a row of links", () => {
+  const rows = ["Alpha Works", "Beta Skills", "Gamma Training"]
+    .map(
+      (name, i) =>
+        `<tr><td>${name}</td><td>Referrals and courses for job seekers in the region, number ${i}</td><td><a href="https://org${i}.example/">https://org${i}.example/</a></td></tr>`,
+    )
+    .join("");
+  const linked = `<tr><td><a href="/delta">Delta Jobs</a></td><td><a href="/delta/courses">Delta courses</a></td><td><a href="https://org3.example/">https://org3.example/</a></td></tr>`;
+  const html = `<body><nav><a href="/">Home</a><a href="/jobs">Jobs</a></nav><main><h1>Job training</h1>
+    ${para(4, "The city funds programs that help residents train for work and find new jobs nearby.")}
+    <table><tbody><tr><td><strong>Provider</strong></td><td><strong>Services</strong></td><td><strong>Website</strong></td></tr>${rows}${linked}</tbody></table>
+  </main></body>`;
+  for (const format of ["text", "markdown"] as const) {
+    const { content } = extractHtml(html, "https://city.example/jobs", { ...main, format });
+    for (let i = 0; i < 4; i++) expect(content).toContain(`https://org${i}.example/`);
+    expect(content).toContain("Delta courses");
+  }
+});
+
 test("a page declared a thread keeps posts marked up as comments, even beside other prose", () => {
   const reply = (i: number) =>
     `<article class="comment" id="comment-${i}"><div class="author">member${i}</div><p>Reply ${i}: I would start with a used workstation, add memory later and spend the rest of the budget on the graphics card.</p></article>`;

@@ -18,7 +18,7 @@ import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
 import { dropRelatedRails } from "./related-rails.ts";
-import { dropMeasured, type Measured, measure, type TextStats } from "./stats.ts";
+import { dropMeasured, isTableData, type Measured, measure, TABLE_PARTS, type TextStats } from "./stats.ts";
 import { COMMENT_WORDS, declaredBody, headlineArticle, postsAround, SHORT_STORY } from "./story-bounds.ts";
 import { dropTagLinks } from "./tag-links.ts";
 import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
@@ -219,6 +219,7 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
   dropMeasured(root, stats, (el, s) => {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
+    if (isTableData(el)) return "keep";
     if (el.name === "p" && isLinkedProse(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
@@ -275,6 +276,8 @@ function trimTrailingTeasers(root: Element, stats: Measured): void {
       if (!isElement(child)) continue;
       const s = stats.get(child);
       if (!s || s.text === 0) continue;
+      // A table's last row and cell are its data: the table went whole, or stays whole.
+      if (TABLE_PARTS.has(child.name)) break;
       if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text) {
         removeNode(child);
         continue;

@@ -2,6 +2,7 @@ import {
   type AnyNode,
   BLOCK_TAGS,
   type Element,
+  forEachElement,
   HEADING_TAGS,
   isElement,
   removeNode,
@@ -130,6 +131,27 @@ export function isDataTable(table: Element): boolean {
     rows.length >= DATA_ROWS && rows.some((row) => row.children.some((c) => isElement(c) && c.name === "th"))
   );
 }
+
+/**
+ * A table cell holding at most one link, or a row of such cells: a row's
+ * data (a provider's website, names linked to their pages), which dropping
+ * would leave a blank column or a missing row. A menu laid out in a cell
+ * holds several links; a table that is all links goes whole, as a block,
+ * before its rows are looked at.
+ */
+export function isTableData(el: Element): boolean {
+  if (el.name === "tr")
+    return el.children.every((c) => !isElement(c) || !CELL_TAGS.has(c.name) || isTableData(c));
+  if (!CELL_TAGS.has(el.name)) return false;
+  let links = 0;
+  forEachElement(el, (d) => {
+    if (d.name === "a") links++;
+  });
+  return links <= 1;
+}
+
+/** A table's rows and cells. */
+export const TABLE_PARTS = new Set(["tr", "td", "th"]);
 
 /** Text of a headline link, and of the summary after it, from which a list item is a teaser. */
 const LEAD_LINK = 25;

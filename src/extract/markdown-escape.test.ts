@@ -54,6 +54,18 @@ test("a line's dash or equals sign before other text is not escaped; before a sp
   expect(md("<p>- item</p><p>-</p><p>=</p><p>-<b>5</b></p>")).toBe("\\- item\n\n\\-\n\n\\=\n\n\\-**5**");
 });
 
+test('a line\'s number, ")" item, lone "#" or "+" is escaped: markdown reads them as an empty item or heading', () => {
+  // A step's number drawn in a badge of its own ("1." then "1x Camera"), a "1)" list typed as text.
+  expect(md("<div><div>1.</div><div>1x Camera</div></div><div>12.</div>")).toBe("1\\.\n\n1x Camera\n\n12\\.");
+  expect(md("<p>1)</p><p>2) Second step</p><p>#</p><p>##</p><p>+</p>")).toBe(
+    "1\\)\n\n2\\) Second step\n\n\\#\n\n\\##\n\n\\+",
+  );
+  // Inside a line, or before other text, they stay as written.
+  expect(md("<p>Step <span>1.</span></p><p>3.5 stars</p><p>#1 seller</p><p>+5 points</p><p>2024.</p>")).toBe(
+    "Step 1.\n\n3.5 stars\n\n#1 seller\n\n+5 points\n\n2024\\.",
+  );
+});
+
 test("past a long run of empty elements the text is escaped as at a line's start", () => {
   const empties = "<span></span>".repeat(100);
   expect(md(`<p>a${empties}- b</p>`)).toBe("a\\- b");

@@ -26,6 +26,13 @@ const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
  */
 const MARKS_BEFORE_TEXT = /^[-=]+[^-=\s]/;
 
+/**
+ * A line's start that markdown reads as an empty item or heading, or as an item after ")",
+ * which turndown leaves (its escapes want a space after "1." and "#", and know no "1)"): a
+ * numbered badge's "1." alone, a "1) step", a lone "#" or "+". Escaped ("1\\.", "1\\)", "\\#").
+ */
+const BARE_LINE_MARK = /^(?:(\d{1,9})([.)])(?=\s|$)|(#{1,6}|\+)$)/;
+
 /** Elements whose markdown stays in the line of the text around them (any other is taken as a block). */
 const INLINE_TAGS = new Set(
   "a abbr acronym b bdi bdo big cite code data del dfn em font i img ins kbd mark nobr q s samp small span strike strong sub sup time tt u var wbr".split(
@@ -84,6 +91,10 @@ export function markdownEscaper(escapeAll: (text: string) => string): (text: str
     let escaped = inLine ? text.replace(INLINE_SYNTAX, "\\$&") : escapeAll(text);
     // turndown's escape of a leading "-" or "=" run is its first character.
     if (!inLine && MARKS_BEFORE_TEXT.test(text)) escaped = escaped.slice(1);
+    if (!inLine)
+      escaped = escaped.replace(BARE_LINE_MARK, (_, digits, mark, bare) =>
+        bare ? `\\${bare}` : `${digits}\\${mark}`,
+      );
     return escaped.replace(INTRAWORD_UNDERSCORE, "_").replace(TAG_START, "\\<");
   };
 }

@@ -209,7 +209,7 @@ test("a line break first or last in bold, italics or a link goes outside their m
     toMarkdown(
       '<p>1) Lego set<br><a href="http://a.to/x"><strong>http://a.to/x<br>\n</strong></a><strong><a href="/i.jpg"><img src="/i-300.jpg" alt=""></a></strong><br>2) Race track</p>',
     ),
-  ).toBe("1) Lego set\n[**http://a.to/x**](http://a.to/x)\n**[![](/i-300.jpg)](/i.jpg)**\n2) Race track");
+  ).toBe("1\\) Lego set\n[**http://a.to/x**](http://a.to/x)\n**[![](/i-300.jpg)](/i.jpg)**\n2\\) Race track");
   // Spaces at the edges stay turndown's business: outside the marks, as before.
   expect(toMarkdown("<p>a <strong> spaced </strong> b</p>")).toBe("a **spaced** b");
   // Bold holding only a break keeps the break and no marks.

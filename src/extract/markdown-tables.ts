@@ -34,13 +34,17 @@ function span(cell: HTMLElement, attr: string): number {
   return Number.isFinite(n) && n > 1 ? Math.min(n, 100) : 1;
 }
 
-/** One cell's markdown on one line: line breaks become `<br>`, pipes are escaped. */
+/**
+ * One cell's markdown on one line: line breaks (a hard break's trailing spaces with them) become
+ * `<br>`, and every pipe not already escaped is (`a||b` is `a\\|\\|b`; an escaped backslash before
+ * a pipe does not escape it).
+ */
 function cellText(cell: HTMLElement): string {
   const md = cellMarkdown.get(cell) ?? "";
   return md
     .trim()
-    .replace(/\n+/g, "<br>")
-    .replace(/(^|[^\\])\|/g, "$1\\|");
+    .replace(/[ \t]*\n+[ \t]*/g, "<br>")
+    .replace(/\\[\s\S]|\|/g, (m) => (m === "|" ? "\\|" : m));
 }
 
 /** Places cells on a grid, honouring column and row spans; spanned slots are empty. */

@@ -37,6 +37,24 @@ test("headings are ATX, lists use dashes, links and images are inline", () => {
   expect(md).toContain("![diagram](https://x.example/a.png)");
 });
 
+test("a link's or image's unpaired parenthesis is encoded, paired ones and the rest of the URL stay", () => {
+  expect(
+    toMarkdown(
+      '<p><a href="https://e.com/x)y">close</a> <a href="https://e.com/wiki/Foo_(bar)">paired</a> <a href="/a b">spaced</a> <img src="/img(1.png" alt="p"></p>',
+    ),
+  ).toBe(
+    "[close](https://e.com/x%29y) [paired](https://e.com/wiki/Foo_(bar)) [spaced](/a%20b) ![p](/img%281.png)",
+  );
+});
+
+test("a table cell's line breaks are one <br> without the hard break's spaces, and every pipe is escaped", () => {
+  expect(
+    toMarkdown(
+      "<table><tr><th>a</th><th>b</th></tr><tr><td>line1<br>line2</td><td>x||y <code>c|d</code> e\\|f</td></tr></table>",
+    ),
+  ).toBe("| a | b |\n| --- | --- |\n| line1<br>line2 | x\\|\\|y `c\\|d` e\\\\\\|f |");
+});
+
 test("empty links and data: images are dropped; blank lines collapse", () => {
   const md = toMarkdown(
     '<p>a</p><a href="/x"> </a><br><br><br><img src="data:image/gif;base64,R0l"><p>b</p>',

@@ -66,6 +66,22 @@ function insideListItem(node: Node): boolean {
   return false;
 }
 
+/**
+ * A URL as a markdown link's destination: whitespace percent-encoded, and
+ * parentheses too unless they pair up (`Foo_(bar)` stays as written), since
+ * an unpaired ")" ends the link early ("[x](https://e.com/x)y)" links to
+ * ".../x"). encodeURIComponent leaves parentheses as they are.
+ */
+export function linkDestination(url: string): string {
+  const spaced = url.replace(/\s/g, encodeURIComponent);
+  let depth = 0;
+  for (const c of spaced) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) break;
+  }
+  return depth === 0 ? spaced : spaced.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"));
+}
+
 /** The mark that opens a markdown heading line. */
 const HEADING_PREFIX = /^#{1,6} /;
 
@@ -157,7 +173,7 @@ function configure(td: TurndownService): TurndownService {
       if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return code ? text : content;
       const title = (node as HTMLElement).getAttribute("title");
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
-      const target = `(${href.replace(/[()\s]/g, encodeURIComponent)}${suffix})`;
+      const target = `(${linkDestination(href)}${suffix})`;
       // Around blocks (a card), or around a heading, the link goes on the text, inside the block's marks.
       if (text.includes("\n") || HEADING_PREFIX.test(text)) return linkBlock(content, target);
       // A line break first or last in the link stays beside it, where the page shows it.
@@ -232,7 +248,7 @@ function configure(td: TurndownService): TurndownService {
       const src = (node as HTMLElement).getAttribute("src")?.trim() ?? "";
       if (!src || src.startsWith("data:")) return "";
       const alt = ((node as HTMLElement).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
-      return `![${alt.replace(/[[\]]/g, "")}](${src.replace(/[()\s]/g, encodeURIComponent)})`;
+      return `![${alt.replace(/[[\]]/g, "")}](${linkDestination(src)})`;
     },
   });
   // A rule inside a list item (a card's divider) has no markdown of its own: "- * * *" reads as

@@ -37,6 +37,18 @@ test("headings are ATX, lists use dashes, links and images are inline", () => {
   expect(md).toContain("![diagram](https://x.example/a.png)");
 });
 
+test("an ordered list starts at its start attribute: a list the page continues after a figure", () => {
+  expect(toMarkdown('<ol><li>one</li></ol><p>Figure</p><ol start="4"><li>four</li><li>five</li></ol>')).toBe(
+    "1. one\n\nFigure\n\n4. four\n5. five",
+  );
+  // A start markdown cannot write (negative, not a number) counts from 1.
+  expect(
+    toMarkdown(
+      '<ol start="-2"><li>a</li></ol><p>p</p><ol start="x"><li>b</li></ol><p>q</p><ol start="0"><li>c</li></ol>',
+    ),
+  ).toBe("1. a\n\np\n\n1. b\n\nq\n\n0. c");
+});
+
 test("a link's or image's unpaired parenthesis is encoded, paired ones and the rest of the URL stay", () => {
   expect(
     toMarkdown(

@@ -111,6 +111,12 @@ function itemIndex(list: HTMLElement, item: Node): number {
   return indexes.get(item) ?? 0;
 }
 
+/** An ordered list's first number: its `start` (0 up to 8 digits, as markdown's 9 leave room to count on), else 1. */
+function listStart(list: HTMLElement): number {
+  const start = Number.parseInt(list.getAttribute("start") ?? "", 10);
+  return Number.isInteger(start) && start >= 0 && start < 1e8 ? start : 1;
+}
+
 /** Blocks that may be drawn as a line of one repeated character. */
 const TEXT_RULE_TAGS = new Set(["P", "DIV", "H1", "H2", "H3", "H4", "H5", "H6", "CENTER"]);
 /** Three or more of one line-drawing character, spaces between allowed, and nothing else. */
@@ -206,8 +212,7 @@ function configure(td: TurndownService): TurndownService {
       const parent = node.parentNode as HTMLElement | null;
       let prefix = "- ";
       if (parent?.nodeName === "OL") {
-        const start = Number(parent.getAttribute("start") ?? "1") || 1;
-        prefix = `${start + itemIndex(parent, node)}. `;
+        prefix = `${listStart(parent) + itemIndex(parent, node)}. `;
       }
       // A line break before the item's first text (a <br> after a removed header) would leave "-"
       // alone on its line, which CommonMark reads as an empty item followed by a paragraph.

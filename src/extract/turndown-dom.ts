@@ -28,14 +28,15 @@ export const words = (list: string): string[] => list.split(" ");
 /** Attributes the markdown rules may read; the others stay hidden (see `attributeVisible`). */
 const VISIBLE_ATTRS = new Set(
   words(
-    "href src alt title colspan rowspan align data-lang data-language checked data-tex data-display data-label data-footnote",
+    "href src alt title colspan rowspan align start data-lang data-language checked data-tex data-display data-label data-footnote",
   ),
 );
 
 /**
  * Attributes turndown sees. The rest stay hidden, as they always have: some
  * would switch on behaviour siphon never had (`role="checkbox"` makes a task
- * item, `start` renumbers a list); the class of code blocks names their language.
+ * item); the class of code blocks names their language, and a list's `start`
+ * its first number (a list the page continues after a figure starts at 4).
  */
 export function attributeVisible(tag: string, name: string): boolean {
   if (VISIBLE_ATTRS.has(name)) return true;

@@ -29,3 +29,30 @@ test("no images field unless asked", () => {
   });
   expect(images).toBeUndefined();
 });
+
+test("a lazy-loaded picture shows its real source, not the loader's placeholder", () => {
+  const html = `<html><body><article><h1>Lazy pictures</h1>
+    <p>A photo essay about the harbour at dawn, with fishing boats coming in and gulls over them.</p>
+    <img src="/img/placeholder.gif" data-lazy-src="/img/boats.jpg" alt="Boats">
+    <img src="/img/lazy-load.svg" data-src="/img/gulls.jpg" alt="Gulls">
+    <img data-srcset="/img/quay-400.jpg 400w, /img/quay-1200.jpg 1200w, /img/quay-800.jpg 800w" alt="Quay">
+    <img srcset="/img/net-1x.jpg 1x, /img/net-2x.jpg 2x" alt="Net">
+    <img src="/img/dawn.jpg" data-src="/img/dawn-large.jpg" alt="Dawn">
+    <p>The last boats came in by seven, and the market opened soon after on the quay itself.</p>
+  </article></body></html>`;
+  const { content, images } = extractHtml(html, "https://site.example/harbour", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: true,
+  });
+  // A real-looking src stays: data-src may be another size, not a stand-in.
+  expect(images?.map((i) => i.src)).toEqual([
+    "https://site.example/img/boats.jpg",
+    "https://site.example/img/gulls.jpg",
+    "https://site.example/img/quay-1200.jpg",
+    "https://site.example/img/net-2x.jpg",
+    "https://site.example/img/dawn.jpg",
+  ]);
+  expect(content).toContain("![Quay](https://site.example/img/quay-1200.jpg)");
+  expect(content).not.toContain("placeholder.gif");
+});

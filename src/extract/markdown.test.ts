@@ -37,6 +37,34 @@ test("headings are ATX, lists use dashes, links and images are inline", () => {
   expect(md).toContain("![diagram](https://x.example/a.png)");
 });
 
+test("emphasis whose marks markdown would not read (between a letter and punctuation) is written without them", () => {
+  expect(toMarkdown('<p>foo<b>"bar"</b>baz, <b>Note:</b>text, word<b>.</b> and <i>(aside)</i>x</p>')).toBe(
+    'foo"bar"baz, Note:text, word. and (aside)x',
+  );
+  // Beside a space, punctuation, a line's edge or a link's bracket the marks work and stay.
+  expect(
+    toMarkdown(
+      '<p><b>Note:</b> text, un<b>believ</b>able, say <span><b>"hi"</b></span>. <a href="/q"><b>"q"</b></a></p>',
+    ),
+  ).toBe('**Note:** text, un**believ**able, say **"hi"**. [**"q"**](/q)');
+  // A space inside the element's edge goes outside its marks, and counts there.
+  expect(toMarkdown("<ul><li><strong>The parts: </strong>When working</li></ul>")).toBe(
+    "- **The parts:** When working",
+  );
+});
+
+test("blank lines inside a code block stay as the code has them; elsewhere a run of them is one", () => {
+  const python = "import os\n\n\ndef a():\n    pass\n\n\ndef b():\n    pass";
+  expect(
+    toMarkdown(`<p>a</p><br><br><br><p>b</p><pre><code class="language-python">${python}</code></pre>`),
+  ).toBe(`a\n\nb\n\n\`\`\`python\n${python}\n\`\`\``);
+  // Past a closed fence, and beside a line of inline code with three backticks, runs are one again.
+  expect(tidyMarkdown("```\nx\n\n\ny\n```\n\n\nz\n\n\n```` ``` ````\n\n\nw")).toBe(
+    "```\nx\n\n\ny\n```\n\nz\n\n```` ``` ````\n\nw",
+  );
+  expect(tidyMarkdown("~~~~\nq\n\n\n~~~\n\n\nr\n~~~~\n\n\ns")).toBe("~~~~\nq\n\n\n~~~\n\n\nr\n~~~~\n\ns");
+});
+
 test("an ordered list starts at its start attribute: a list the page continues after a figure", () => {
   expect(toMarkdown('<ol><li>one</li></ol><p>Figure</p><ol start="4"><li>four</li><li>five</li></ol>')).toBe(
     "1. one\n\nFigure\n\n4. four\n5. five",

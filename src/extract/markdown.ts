@@ -58,7 +58,62 @@ function delimited(content: string, node: Node, mark: string): string {
   if (lead.includes("\n\n") || trail.includes("\n\n") || /\n[ \t]*\n/.test(body)) return content;
   const kind = emphasisOf(node);
   for (let up = node.parentNode; up; up = up.parentNode) if (emphasisOf(up) === kind) return content;
+  // turndown puts the element's edge spaces outside what this returns (its flankingWhitespace).
+  const spaces = (node as { flankingWhitespace?: { leading: string; trailing: string } }).flankingWhitespace;
+  const before = lead || spaces?.leading ? "" : charBeside(node, -1);
+  const after = trail || spaces?.trailing ? "" : charBeside(node, 1);
+  if (!flanks(before, body, after)) return content;
   return `${lead}${mark}${body}${mark}${trail}`;
+}
+
+/** Punctuation and symbols as CommonMark counts them for emphasis (what `\p{P}` and `\p{S}` hold). */
+const PUNCTUATION = /[\p{P}\p{S}]/u;
+
+/**
+ * Whether asterisks around `body` open and close in CommonMark, given the characters `before` and
+ * `after` them ("" at a line's edge or where unknown). A mark between a letter and punctuation
+ * does neither: `foo**"bar"**baz`, `**Note:**text` and `word**.**` print their asterisks. Such
+ * emphasis is written without marks: the text as the page has it, less its weight.
+ */
+function flanks(before: string, body: string, after: string): boolean {
+  const edge = (c: string) => c === "" || SPACE.test(c) || PUNCTUATION.test(c);
+  const opens = !PUNCTUATION.test(body[0] ?? "") || edge(before);
+  const closes = !PUNCTUATION.test(body[body.length - 1] ?? "") || edge(after);
+  return opens && closes;
+}
+
+/** Elements that write no markdown of their own, through which a neighbouring character is looked for. */
+const PLAIN_INLINE = new Set([
+  "span",
+  "font",
+  "small",
+  "big",
+  "abbr",
+  "time",
+  "u",
+  "ins",
+  "mark",
+  "cite",
+  "q",
+]);
+
+/**
+ * The character just before (`side` -1) or after (1) `node` in its line, as far as its siblings
+ * tell: "" at a block's edge, beside an element that writes markdown of its own (a link's "["),
+ * or beside an element without text (a picture), where the marks are left as they are.
+ */
+function charBeside(node: Node, side: -1 | 1): string {
+  for (let at: Node = node; ; ) {
+    const sibling = side < 0 ? at.previousSibling : at.nextSibling;
+    if (sibling) {
+      if (sibling.nodeType === 1 && !PLAIN_INLINE.has((sibling as Element).localName)) return "";
+      const text = sibling.textContent ?? "";
+      return side < 0 ? text.slice(-1) : text.slice(0, 1);
+    }
+    const parent = at.parentNode as Element | null;
+    if (parent?.nodeType !== 1 || !PLAIN_INLINE.has(parent.localName)) return "";
+    at = parent;
+  }
 }
 
 function insideListItem(node: Node): boolean {
@@ -306,15 +361,59 @@ function configure(td: TurndownService): TurndownService {
  * editors end paragraphs with, or fill an empty one with: "<p>&nbsp;</p>"), no blank edges.
  */
 export function tidyMarkdown(md: string): string {
-  return (
-    endsLineWithSpace(md)
-      ? // The lookbehind starts a match only where a run begins: without it, a long run inside a
-        // line is tried from each of its characters.
-        md.replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
-      : md
-  )
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  const trimmed = endsLineWithSpace(md)
+    ? // The lookbehind starts a match only where a run begins: without it, a long run inside a
+      // line is tried from each of its characters.
+      md.replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
+    : md;
+  return trimmed.replace(BLANK_RUN, blankRunsOutsideFences(trimmed)).trim();
+}
+
+/** Two or more blank lines in a row. */
+const BLANK_RUN = /\n{3,}/g;
+
+/** A line opening or closing a fenced code block: three or more backticks or tildes, indented or not. */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/gm;
+
+/**
+ * A `replace` callback for `md` making each run of blank lines one, except inside a fenced code
+ * block, whose blank lines are the code's own (two between Python's functions). Fences are found
+ * once, at the first run, and runs come in order, so a page of many blocks costs one pass.
+ */
+function blankRunsOutsideFences(md: string): (run: string, at: number) => string {
+  let fences: [number, number][] | null = null;
+  let next = 0;
+  return (run, at) => {
+    fences ??= fencedRanges(md);
+    while (next < fences.length && fences[next]![1] <= at) next++;
+    const fence = fences[next];
+    return fence !== undefined && fence[0] <= at ? run : "\n\n";
+  };
+}
+
+/**
+ * Where fenced code blocks lie, [start, end) offsets from their opening line to their closing one
+ * (or the text's end). A backtick fence's info string has no backtick (CommonMark), so a line of
+ * inline code with three backticks opens nothing.
+ */
+function fencedRanges(md: string): [number, number][] {
+  const out: [number, number][] = [];
+  if (!md.includes("```") && !md.includes("~~~")) return out;
+  let open: string | null = null;
+  let openAt = 0;
+  FENCE_LINE.lastIndex = 0;
+  for (let m = FENCE_LINE.exec(md); m !== null; m = FENCE_LINE.exec(md)) {
+    const mark = m[1]!;
+    const rest = m[2]!;
+    if (open === null) {
+      if (mark[0] === "~" || !rest.includes("`")) [open, openAt] = [mark, m.index];
+    } else if (mark[0] === open[0] && mark.length >= open.length && rest.trim() === "") {
+      out.push([openAt, m.index]);
+      open = null;
+    }
+  }
+  if (open !== null) out.push([openAt, md.length]);
+  return out;
 }
 
 /**

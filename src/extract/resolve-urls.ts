@@ -1,5 +1,6 @@
 import { type Element, forEachElement } from "./nodes.ts";
 import { resolveHref } from "./resolve.ts";
+import { formatSrcset, parseSrcset, widestCandidate } from "./srcset.ts";
 
 /** Attributes holding one URL, per element name. */
 const URL_ATTRS: Record<string, string[]> = {
@@ -21,30 +22,41 @@ function absolute(value: string, base: string): string | null {
 }
 
 function absoluteSrcset(value: string, base: string): string {
-  return value
-    .split(",")
-    .map((candidate) => {
-      const [url, ...descriptor] = candidate.trim().split(/\s+/);
-      const abs = url ? absolute(url, base) : null;
-      return [abs ?? url, ...descriptor].join(" ");
-    })
-    .join(", ");
+  return formatSrcset(parseSrcset(value).map((c) => ({ ...c, url: absolute(c.url, base) ?? c.url })));
+}
+
+/**
+ * A lazy loader's stand-in: an inline image, or a file named for what it is, a word at most
+ * either side (`placeholder.gif`, `img-blank.png`, `lazy-load.svg`, `spacer.gif`, `1x1.png`),
+ * shown until a script swaps in the real one. A product's `white-sock-transparent.png` is real.
+ */
+const PLACEHOLDER_FILE =
+  /(?:^|\/)(?:[a-z\d]+[-_])?(?:placeholder|blank|lazy|lazyload|lazy-load|spacer|transparent|loading|loader|1x1)(?:[-_][a-z\d]+)?\.(?:gif|png|svg|jpe?g|webp)(?:[?#]|$)/i;
+
+function isPlaceholder(src: string | undefined): boolean {
+  return !src || src.startsWith("data:") || PLACEHOLDER_FILE.test(src);
 }
 
 /**
  * Rewrites relative URLs in the content to absolute ones against `baseUrl`
  * (the page URL or its `<base href>`), so links and images still work once
  * the content leaves the page. Lazy-loaded images get their real source in
- * `src` (from data-src and friends) when `src` is missing or a placeholder.
+ * `src` when `src` is missing or a placeholder (an inline image, a
+ * `placeholder.gif`): from `data-src` and friends, else (a picture) the
+ * widest of its `srcset` or lazy `data-srcset`, which becomes the `srcset`.
  */
 export function resolveUrls(roots: Element[], baseUrl: string): void {
   const fix = (el: Element): void => {
     if (el.name === "img" || el.name === "source") {
-      const src = el.attribs.src;
-      const lazy = el.attribs["data-src"] ?? el.attribs["data-lazy-src"] ?? el.attribs["data-original"];
-      if (lazy && (!src || src.startsWith("data:"))) el.attribs.src = lazy;
-      const srcset = el.attribs.srcset;
-      if (srcset) el.attribs.srcset = absoluteSrcset(srcset, baseUrl);
+      const a = el.attribs;
+      const lazySet = a["data-srcset"] ?? a["data-lazy-srcset"];
+      if (lazySet && !a.srcset) a.srcset = lazySet;
+      if (isPlaceholder(a.src)) {
+        const lazy = a["data-src"] ?? a["data-lazy-src"] ?? a["data-original"];
+        const widest = el.name === "img" && a.srcset ? widestCandidate(a.srcset) : undefined;
+        if (lazy ?? widest) a.src = (lazy ?? widest)!;
+      }
+      if (a.srcset) a.srcset = absoluteSrcset(a.srcset, baseUrl);
     }
     const attrs = URL_ATTRS[el.name];
     if (!attrs) return;

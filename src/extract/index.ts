@@ -1,4 +1,5 @@
 import { cleanTree } from "./clean.ts";
+import { mayHoldCodeTables, unwrapCodeTables } from "./code-tables.ts";
 import { type CheerioAPI, loadHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
@@ -41,6 +42,8 @@ interface ExtractContext {
   weakType: boolean;
   /** The markup has two tables or more (read off the string: pages without spare a walk). */
   readonly tables: boolean;
+  /** The markup has a table and a code block: it may lay code out beside line numbers. */
+  readonly codeTables: boolean;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -78,6 +81,7 @@ const STEPS: Step[] = [
   },
   function clean(ctx) {
     cleanTree(ctx.body, ctx.pageText);
+    if (ctx.codeTables) unwrapCodeTables(ctx.body);
     if (ctx.tables) joinSplitTables(ctx.body);
   },
   function mainContent(ctx) {
@@ -190,6 +194,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     pageType: null,
     weakType: false,
     tables: mayHoldSplitTables(html),
+    codeTables: mayHoldCodeTables(html),
     pageText: 0,
     content: "",
     quality: 0,

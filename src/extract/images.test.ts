@@ -38,6 +38,7 @@ test("a lazy-loaded picture shows its real source, not the loader's placeholder"
     <img data-srcset="/img/quay-400.jpg 400w, /img/quay-1200.jpg 1200w, /img/quay-800.jpg 800w" alt="Quay">
     <img srcset="/img/net-1x.jpg 1x, /img/net-2x.jpg 2x" alt="Net">
     <img src="/img/dawn.jpg" data-src="/img/dawn-large.jpg" alt="Dawn">
+    <picture><source data-srcset="/img/crane-250.png 1w" srcset=""><img class="lazyload" src="/misc/placeholder.svg" data-src="" alt="Crane"></picture>
     <p>The last boats came in by seven, and the market opened soon after on the quay itself.</p>
   </article></body></html>`;
   const { content, images } = extractHtml(html, "https://site.example/harbour", {
@@ -52,6 +53,7 @@ test("a lazy-loaded picture shows its real source, not the loader's placeholder"
     "https://site.example/img/quay-1200.jpg",
     "https://site.example/img/net-2x.jpg",
     "https://site.example/img/dawn.jpg",
+    "https://site.example/img/crane-250.png",
   ]);
   expect(content).toContain("![Quay](https://site.example/img/quay-1200.jpg)");
   expect(content).not.toContain("placeholder.gif");

@@ -1,4 +1,4 @@
-import { type Element, forEachElement } from "./nodes.ts";
+import { type Element, forEachElement, isElement } from "./nodes.ts";
 import { resolveHref } from "./resolve.ts";
 import { formatSrcset, parseSrcset, widestCandidate } from "./srcset.ts";
 
@@ -31,10 +31,22 @@ function absoluteSrcset(value: string, base: string): string {
  * shown until a script swaps in the real one. A product's `white-sock-transparent.png` is real.
  */
 const PLACEHOLDER_FILE =
-  /(?:^|\/)(?:[a-z\d]+[-_])?(?:placeholder|blank|lazy|lazyload|lazy-load|spacer|transparent|loading|loader|1x1)(?:[-_][a-z\d]+)?\.(?:gif|png|svg|jpe?g|webp)(?:[?#]|$)/i;
+  /(?:^|\/)(?:[a-z\d]+[-_])?(?:placeholder|blank|lazy|lazyload|lazy-load|spacer|transparent|loading|loader|1x1)(?:[-_.][a-z\d]+)?\.(?:gif|png|svg|jpe?g|webp)(?:[?#]|$)/i;
 
 function isPlaceholder(src: string | undefined): boolean {
   return !src || src.startsWith("data:") || PLACEHOLDER_FILE.test(src);
+}
+
+/** The `srcset` of the first `<source>` beside `img` in its `<picture>` (lazy ones read already). */
+function pictureSrcset(img: Element): string | undefined {
+  const picture = img.parent;
+  if (!picture || !isElement(picture) || picture.name !== "picture") return undefined;
+  for (const child of picture.children)
+    if (isElement(child) && child.name === "source") {
+      const set = child.attribs.srcset || child.attribs["data-srcset"] || child.attribs["data-lazy-srcset"];
+      if (set) return set;
+    }
+  return undefined;
 }
 
 /**
@@ -43,18 +55,21 @@ function isPlaceholder(src: string | undefined): boolean {
  * the content leaves the page. Lazy-loaded images get their real source in
  * `src` when `src` is missing or a placeholder (an inline image, a
  * `placeholder.gif`): from `data-src` and friends, else (a picture) the
- * widest of its `srcset` or lazy `data-srcset`, which becomes the `srcset`.
+ * widest of its `srcset` or lazy `data-srcset` (which becomes the
+ * `srcset`), else of the first `<source>` beside it in its `<picture>`.
  */
 export function resolveUrls(roots: Element[], baseUrl: string): void {
   const fix = (el: Element): void => {
     if (el.name === "img" || el.name === "source") {
       const a = el.attribs;
-      const lazySet = a["data-srcset"] ?? a["data-lazy-srcset"];
+      // Empty attributes count as missing (`srcset=""`, `data-src=""` wait for the loader).
+      const lazySet = a["data-srcset"] || a["data-lazy-srcset"];
       if (lazySet && !a.srcset) a.srcset = lazySet;
       if (isPlaceholder(a.src)) {
-        const lazy = a["data-src"] ?? a["data-lazy-src"] ?? a["data-original"];
-        const widest = el.name === "img" && a.srcset ? widestCandidate(a.srcset) : undefined;
-        if (lazy ?? widest) a.src = (lazy ?? widest)!;
+        const lazy = a["data-src"] || a["data-lazy-src"] || a["data-original"];
+        const set = el.name === "img" ? a.srcset || pictureSrcset(el) : undefined;
+        const real = lazy || (set ? widestCandidate(set) : undefined);
+        if (real) a.src = real;
       }
       if (a.srcset) a.srcset = absoluteSrcset(a.srcset, baseUrl);
     }

@@ -127,7 +127,7 @@ function insideListItem(node: Node): boolean {
  * an unpaired ")" ends the link early ("[x](https://e.com/x)y)" links to
  * ".../x"). encodeURIComponent leaves parentheses as they are.
  */
-export function linkDestination(url: string): string {
+function linkDestination(url: string): string {
   const spaced = url.replace(/\s/g, encodeURIComponent);
   let depth = 0;
   for (const c of spaced) {

@@ -77,6 +77,16 @@ test("an ordered list starts at its start attribute: a list the page continues a
   ).toBe("1. a\n\np\n\n1. b\n\nq\n\n0. c");
 });
 
+test("a link's title is written only when it says more than the link's text", () => {
+  expect(
+    toMarkdown(
+      '<p><a href="/a" title="Permalink to Big [news] today">Big [news] today</a> <a href="/t" title="Titan">Titan</a> <a href="/n" title="news">Big news</a> <a href="/w" title="Opens the annual report (PDF, 2 MB)">Annual report</a> <a href="/q" title="Say &quot;hi&quot;">Greeting</a></p>',
+    ),
+  ).toBe(
+    '[Big \\[news\\] today](/a) [Titan](/t) [Big news](/n) [Annual report](/w "Opens the annual report (PDF, 2 MB)") [Greeting](/q "Say \\"hi\\"")',
+  );
+});
+
 test("a link's or image's unpaired parenthesis is encoded, paired ones and the rest of the URL stay", () => {
   expect(
     toMarkdown(

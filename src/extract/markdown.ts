@@ -137,6 +137,31 @@ function linkDestination(url: string): string {
   return depth === 0 ? spaced : spaced.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"));
 }
 
+/** Text compared loosely: lower case, whitespace one space, markdown's escapes gone. */
+const loose = (text: string): string =>
+  text.replace(/\\(.)/g, "$1").replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * A link's title worth writing: not one that says its text again, alone or with a few words of
+ * its own ("Permalink to <headline>", a name on the same name), which a reader never sees beside
+ * the text and a model reads twice. A title that adds more ("Opens the annual report (PDF, 2
+ * MB)") stays.
+ */
+function linkTitle(title: string | null, text: string): string | null {
+  if (!title?.trim()) return null;
+  const t = loose(title);
+  const x = loose(text);
+  if (!x) return title;
+  if (x.includes(t)) return null;
+  const at = t.indexOf(x);
+  if (at < 0) return title;
+  const rest = `${t.slice(0, at)} ${t.slice(at + x.length)}`.trim();
+  return rest.split(" ").length <= TITLE_REPEAT_WORDS ? null : title;
+}
+
+/** Words a title may add to its link's text and still only repeat it ("Permanent link:", "Permalink to"). */
+const TITLE_REPEAT_WORDS = 3;
+
 /** The mark that opens a markdown heading line. */
 const HEADING_PREFIX = /^#{1,6} /;
 
@@ -232,7 +257,7 @@ function configure(td: TurndownService): TurndownService {
       const text = code ? linkedCodeText(node) : trimmed;
       const href = (node as HTMLElement).getAttribute("href")?.trim() ?? "";
       if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return code ? text : content;
-      const title = (node as HTMLElement).getAttribute("title");
+      const title = linkTitle((node as HTMLElement).getAttribute("title"), text);
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
       const target = `(${linkDestination(href)}${suffix})`;
       // Around blocks (a card), or around a heading, the link goes on the text, inside the block's marks.

@@ -38,3 +38,32 @@ test("a table of numbers beside text, or of text beside code, stays a table", ()
   expect(labelled).toContain("Install");
   expect(labelled).toContain("|");
 });
+
+test("code laid out a line a row, numbered, is one code block with its indentation", () => {
+  const lines = ["def f(x):", "    if x:", "        return 1", "", "    return 0"];
+  const gist = lines
+    .map(
+      (l, i) =>
+        `<tr><td class="blob-num" data-line-number="${i + 1}"></td><td class="blob-code blob-code-inner">${l}</td></tr>`,
+    )
+    .join("\n");
+  expect(markdown(`<div class="file"><table class="js-file-line-container">${gist}</table></div>`)).toContain(
+    `\`\`\`\n${lines.join("\n")}\n\`\`\``,
+  );
+  // Numbered by its text, in a table named for code.
+  const listing = ["SELECT 1;", "SELECT 2;"]
+    .map((l, i) => `<tr><td>${i + 1}</td><td>${l}</td></tr>`)
+    .join("");
+  expect(markdown(`<table class="code-listing">${listing}</table>`)).toContain(
+    "```\nSELECT 1;\nSELECT 2;\n```",
+  );
+});
+
+test("a ranking numbered 1, 2, 3 without a header stays a table", () => {
+  const rows = ["Rovers", "United", "City"].map((t, i) => `<tr><td>${i + 1}</td><td>${t}</td></tr>`).join("");
+  // A code block elsewhere on the page, so that its tables are looked at.
+  const md = markdown(`<table class="standings">${rows}</table><pre>make test</pre>`);
+  expect(md).toContain("| 1 | Rovers |");
+  expect(md).toContain("| 3 | City |");
+  expect(md).not.toContain("```\nRovers");
+});

@@ -1,9 +1,12 @@
-import { prepend } from "domutils";
+import { Element as ElementNode, Text as TextNode } from "domhandler";
+import { prepend, replaceElement } from "domutils";
 import {
+  type AnyNode,
   type Element,
   forEachElement,
   hasDescendant,
   isElement,
+  nameWords,
   removeNode,
   tableRows,
   textOf,
@@ -16,6 +19,10 @@ import {
  * `rouge-table`). Read as a table, it came out as a GFM table whose two
  * cells held fences joined by `<br>`. A reader sees one block of code: the
  * table becomes what its code cell holds, without the numbers.
+ *
+ * Or a row a line (a gist's, Gitea's or an old GitHub file view: a cell
+ * numbered by `data-line-number` or by its text, 1, 2, 3..., beside the
+ * line of code): the table becomes one `<pre>` of the lines as written.
  */
 
 const CELLS = new Set(["td", "th"]);
@@ -33,19 +40,73 @@ function codeCell(table: Element): Element | null {
   return LINE_NUMBERS.test(textOf(gutter)) && hasDescendant(code, PRE) ? code : null;
 }
 
-/** Whether `html` has both a table and a code block, read off the string: most pages spare the walk. */
+/** The text of `el` as written, whitespace kept (a line of code's indentation). */
+function rawText(el: Element): string {
+  let out = "";
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === "text") out += (n as TextNode).data;
+    else if (isElement(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+
+/** Class words of a table or cell holding code (`highlight`, `blob-code`, `code-line`, `source`). */
+const CODE_NAME = /(?:^|[\s_-])(?:highlight|code|source|blob|sourcecode|lines?)(?:$|[\s_-])/;
+
+/** Rows from which a table of numbered lines is code rather than a two-column list. */
+const MIN_LINES = 2;
+
+/** The lines of a table laid out a line of code a row, or null when `table` is not one. */
+function codeLines(table: Element): string[] | null {
+  const rows = tableRows(table);
+  if (rows.length < MIN_LINES) return null;
+  const lines: string[] = [];
+  for (const [i, row] of rows.entries()) {
+    const cells = row.children.filter((c): c is Element => isElement(c) && CELLS.has(c.name));
+    if (cells.length !== 2) return null;
+    const [number, line] = cells as [Element, Element];
+    // Numbered by the attribute line views set, or by its text in a table named for code: a
+    // ranking (1 | Rovers, 2 | United) is numbered too, and stays a table.
+    const numbered =
+      number.attribs["data-line-number"] !== undefined ||
+      (textOf(number) === String(i + 1) &&
+        (CODE_NAME.test(nameWords(table)) || CODE_NAME.test(nameWords(line))));
+    if (!numbered || !/^\d*$/.test(textOf(number))) return null;
+    lines.push(rawText(line).replace(/\n$/, ""));
+  }
+  return lines;
+}
+
+/** A table or cell whose class names code, as the markup spells it. */
+const CODE_CLASS_IN_MARKUP = /<t(?:able|d)\s[^>]*class=["']?[^"'>]*(?:highlight|code|source|blob|line)/i;
+
+/** Whether `html` may lay code out in a table, read off the string: most pages spare the walk. */
 export function mayHoldCodeTables(html: string): boolean {
-  return /<table[\s>]/i.test(html) && /<pre[\s>]/i.test(html);
+  return (
+    /<table[\s>]/i.test(html) &&
+    (/<pre[\s>]/i.test(html) || html.includes("data-line-number") || CODE_CLASS_IN_MARKUP.test(html))
+  );
 }
 
 /** Replaces every line-numbered code table under `root` with its code cell's content. */
 export function unwrapCodeTables(root: Element): void {
   const found: [Element, Element][] = [];
+  const lined: [Element, string[]][] = [];
   forEachElement(root, (el) => {
     if (el.name !== "table") return;
     const code = codeCell(el);
     if (code) found.push([el, code]);
+    else {
+      const lines = codeLines(el);
+      if (lines) lined.push([el, lines]);
+    }
   });
+  for (const [table, lines] of lined) {
+    const pre = new ElementNode("pre", {}, [new TextNode(lines.join("\n"))]);
+    replaceElement(table, pre);
+  }
   // The cell's children take the table's place, so the highlighter's wrappers around the code
   // (Sphinx's `highlight-python` two levels up) still name its language.
   for (const [table, code] of found) {

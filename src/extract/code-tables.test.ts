@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { mayHoldCodeTables } from "./code-tables.ts";
 import { extractHtml } from "./index.ts";
 
 const article = (block: string) =>
@@ -66,4 +67,12 @@ test("a ranking numbered 1, 2, 3 without a header stays a table", () => {
   expect(md).toContain("| 1 | Rovers |");
   expect(md).toContain("| 3 | City |");
   expect(md).not.toContain("```\nRovers");
+});
+
+test("looking for code tables reads a page's markup in one pass, however its tags are written", () => {
+  const t = performance.now();
+  // One tag of 100,000 unquoted class attributes made a tag-to-class pattern backtrack for minutes.
+  expect(mayHoldCodeTables(`<table><td ${"class=x ".repeat(100_000)}>`)).toBe(false);
+  expect(mayHoldCodeTables('<table><tr><td class="blob-code">x</td></tr></table>')).toBe(true);
+  expect(performance.now() - t).toBeLessThan(2000);
 });

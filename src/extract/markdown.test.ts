@@ -63,6 +63,8 @@ test("blank lines inside a code block stay as the code has them; elsewhere a run
     "```\nx\n\n\ny\n```\n\nz\n\n```` ``` ````\n\nw",
   );
   expect(tidyMarkdown("~~~~\nq\n\n\n~~~\n\n\nr\n~~~~\n\n\ns")).toBe("~~~~\nq\n\n\n~~~\n\n\nr\n~~~~\n\ns");
+  // Code in a list item opens on the item's line.
+  expect(toMarkdown("<ul><li><pre><code>x\n\n\ny</code></pre></li></ul>")).toBe("- ```\n  x\n\n\n  y\n  ```");
 });
 
 test("an ordered list starts at its start attribute: a list the page continues after a figure", () => {

@@ -397,8 +397,11 @@ export function tidyMarkdown(md: string): string {
 /** Two or more blank lines in a row. */
 const BLANK_RUN = /\n{3,}/g;
 
-/** A line opening or closing a fenced code block: three or more backticks or tildes, indented or not. */
-const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/gm;
+/**
+ * A line opening or closing a fenced code block: three or more backticks or tildes, indented or
+ * not, after a list item's marker or a quote's `>` ("- ```" opens the code of an item).
+ */
+const FENCE_LINE = /^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]?)*(`{3,}|~{3,})([^\n]*)$/gm;
 
 /**
  * A `replace` callback for `md` making each run of blank lines one, except inside a fenced code

@@ -1,13 +1,13 @@
 import { Element as ElementNode, Text as TextNode } from "domhandler";
-import { prepend, replaceElement } from "domutils";
+import { prepend, textContent } from "domutils";
 import {
   type AnyNode,
   type Element,
   forEachElement,
   hasDescendant,
-  isElement,
   nameWords,
   removeNode,
+  rowCells,
   tableRows,
   textOf,
 } from "./nodes.ts";
@@ -25,7 +25,6 @@ import {
  * line of code): the table becomes one `<pre>` of the lines as written.
  */
 
-const CELLS = new Set(["td", "th"]);
 const PRE = new Set(["pre"]);
 /** A gutter's text: line numbers and the whitespace between them, at least one number. */
 const LINE_NUMBERS = /^\s*\d+(?:\s+\d+)*\s*$/;
@@ -34,22 +33,10 @@ const LINE_NUMBERS = /^\s*\d+(?:\s+\d+)*\s*$/;
 function codeCell(table: Element): Element | null {
   const rows = tableRows(table);
   if (rows.length !== 1) return null;
-  const cells = rows[0]!.children.filter((c): c is Element => isElement(c) && CELLS.has(c.name));
+  const cells = rowCells(rows[0]!);
   if (cells.length !== 2) return null;
   const [gutter, code] = cells as [Element, Element];
   return LINE_NUMBERS.test(textOf(gutter)) && hasDescendant(code, PRE) ? code : null;
-}
-
-/** The text of `el` as written, whitespace kept (a line of code's indentation). */
-function rawText(el: Element): string {
-  let out = "";
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === "text") out += (n as TextNode).data;
-    else if (isElement(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out;
 }
 
 /** Class words of a table or cell holding code (`highlight`, `blob-code`, `code-line`, `source`). */
@@ -64,7 +51,7 @@ function codeLines(table: Element): string[] | null {
   if (rows.length < MIN_LINES) return null;
   const lines: string[] = [];
   for (const [i, row] of rows.entries()) {
-    const cells = row.children.filter((c): c is Element => isElement(c) && CELLS.has(c.name));
+    const cells = rowCells(row);
     if (cells.length !== 2) return null;
     const [number, line] = cells as [Element, Element];
     // Numbered by the attribute line views set, or by its text in a table named for code: a
@@ -74,9 +61,18 @@ function codeLines(table: Element): string[] | null {
       (textOf(number) === String(i + 1) &&
         (CODE_NAME.test(nameWords(table)) || CODE_NAME.test(nameWords(line))));
     if (!numbered || !/^\d*$/.test(textOf(number))) return null;
-    lines.push(rawText(line).replace(/\n$/, ""));
+    // The line as written: its indentation is the code's.
+    lines.push(textContent(line).replace(/\n$/, ""));
   }
   return lines;
+}
+
+/** What stands in a code table's place: its code cell's content, or one `<pre>` of its lines. */
+function codeOf(table: Element): AnyNode[] | null {
+  const code = codeCell(table);
+  if (code) return [...code.children];
+  const lines = codeLines(table);
+  return lines ? [new ElementNode("pre", {}, [new TextNode(lines.join("\n"))])] : null;
 }
 
 /** What a page laying code out in a table has somewhere: a code block, line numbers, a class naming code. */
@@ -89,27 +85,19 @@ export function mayHoldCodeTables(html: string): boolean {
   return /<table[\s>]/i.test(html) && CODE_MARKS.some((mark) => html.includes(mark));
 }
 
-/** Replaces every line-numbered code table under `root` with its code cell's content. */
+/**
+ * Replaces every code table under `root` with its code. A code cell's children take the table's
+ * place, so the highlighter's wrappers around the code (Sphinx's `highlight-python` two levels
+ * up) still name its language.
+ */
 export function unwrapCodeTables(root: Element): void {
-  const found: [Element, Element][] = [];
-  const lined: [Element, string[]][] = [];
+  const found: [Element, AnyNode[]][] = [];
   forEachElement(root, (el) => {
-    if (el.name !== "table") return;
-    const code = codeCell(el);
+    const code = el.name === "table" ? codeOf(el) : null;
     if (code) found.push([el, code]);
-    else {
-      const lines = codeLines(el);
-      if (lines) lined.push([el, lines]);
-    }
   });
-  for (const [table, lines] of lined) {
-    const pre = new ElementNode("pre", {}, [new TextNode(lines.join("\n"))]);
-    replaceElement(table, pre);
-  }
-  // The cell's children take the table's place, so the highlighter's wrappers around the code
-  // (Sphinx's `highlight-python` two levels up) still name its language.
   for (const [table, code] of found) {
-    for (const child of [...code.children]) prepend(table, child);
+    for (const node of code) prepend(table, node);
     removeNode(table);
   }
 }

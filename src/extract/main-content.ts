@@ -7,6 +7,7 @@ import {
   hasDescendant,
   isElement,
   isEmbeddedPost,
+  linkCount,
   listsOtherPages,
   nameWords,
   removeNode,
@@ -249,10 +250,7 @@ const PROSE_WORDS_BESIDE_LINKS = 10;
 
 /** A block holding a single link whose parent has text besides it. */
 function oneLinkBesideText(el: Element, stats: Measured): boolean {
-  let links = el.name === "a" ? 1 : 0;
-  forEachElement(el, (d) => {
-    if (d.name === "a") links++;
-  });
+  const links = linkCount(el);
   const parent = el.parent as Element | null;
   const p = parent ? stats.get(parent) : undefined;
   const own = stats.get(el)!;

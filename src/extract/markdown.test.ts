@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { loadHtml } from "./dom.ts";
-import { toMarkdown as rootsToMarkdown, tidyMarkdown } from "./markdown.ts";
+import { toMarkdown as rootsToMarkdown } from "./markdown.ts";
+import { tidyMarkdown } from "./markdown-tidy.ts";
 
 /** Markdown of an HTML snippet, parsed as extraction parses pages. */
 const toMarkdown = (html: string): string => rootsToMarkdown(loadHtml(html).root().contents().get());

@@ -66,6 +66,13 @@ export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 const TABLE_SECTIONS = new Set(["thead", "tbody", "tfoot"]);
 
+const CELL_NAMES = new Set(["td", "th"]);
+
+/** A table row's cells, in order. */
+export function rowCells(row: Element): Element[] {
+  return row.children.filter((c): c is Element => isElement(c) && CELL_NAMES.has(c.name));
+}
+
 /** A table's own rows (not a nested table's), in order: its direct rows and those of its sections. */
 export function tableRows(table: Element): Element[] {
   const rows: Element[] = [];
@@ -76,6 +83,15 @@ export function tableRows(table: Element): Element[] {
       for (const row of child.children) if (isElement(row) && row.name === "tr") rows.push(row);
   }
   return rows;
+}
+
+/** Links in `el`, itself included. */
+export function linkCount(el: Element): number {
+  let links = el.name === "a" ? 1 : 0;
+  forEachElement(el, (d) => {
+    if (d.name === "a") links++;
+  });
+  return links;
 }
 
 /** Detaches a node from its parent, keeping the sibling links consistent. */

@@ -1,5 +1,13 @@
 import { prependChild } from "domutils";
-import { type AnyNode, type Element, isElement, removeNode, tableRows, textLength } from "./nodes.ts";
+import {
+  type AnyNode,
+  type Element,
+  isElement,
+  removeNode,
+  rowCells,
+  tableRows,
+  textLength,
+} from "./nodes.ts";
 
 /**
  * One table drawn as two: a frozen first column (team names, tickers, people)
@@ -17,15 +25,11 @@ import { type AnyNode, type Element, isElement, removeNode, tableRows, textLengt
  */
 
 const MIN_ROWS = 3;
-const CELLS = new Set(["td", "th"]);
-
-const cellsOf = (row: Element): Element[] =>
-  row.children.filter((c): c is Element => isElement(c) && CELLS.has(c.name));
 
 /** A header row: in a thead, or all its cells th. */
 const isHeader = (row: Element): boolean =>
   (row.parent !== null && isElement(row.parent) && row.parent.name === "thead") ||
-  cellsOf(row).every((cell) => cell.name === "th");
+  rowCells(row).every((cell) => cell.name === "th");
 
 const spans = (cell: Element): boolean =>
   Number(cell.attribs.rowspan ?? 1) > 1 || Number(cell.attribs.colspan ?? 1) > 1;
@@ -72,15 +76,15 @@ function join(column: Element, figures: Element): boolean {
   const right = tableRows(figures);
   if (left.length < MIN_ROWS || left.length !== right.length) return false;
   for (let i = 0; i < left.length; i++) {
-    const cells = cellsOf(left[i]!);
+    const cells = rowCells(left[i]!);
     if (cells.length !== 1 || spans(cells[0]!)) return false;
-    if (cellsOf(right[i]!).length < 2) return false;
+    if (rowCells(right[i]!).length < 2) return false;
     if (isHeader(left[i]!) !== isHeader(right[i]!)) return false;
   }
   const holder = commonParent(column, figures);
   if (!holder || textBeside(holder, column, figures)) return false;
   for (let i = 0; i < left.length; i++) {
-    const cell = cellsOf(left[i]!)[0]!;
+    const cell = rowCells(left[i]!)[0]!;
     removeNode(cell);
     prependChild(right[i]!, cell);
   }

@@ -48,9 +48,8 @@ export function widestCandidate(value: string): string | undefined {
   let best: string | undefined;
   let bestSize = -1;
   for (const { url, descriptors } of parseSrcset(value)) {
-    const size = Number.parseFloat(descriptors.find((d) => /^[\d.]+[wx]$/i.test(d)) ?? "0");
-    if ((Number.isFinite(size) ? size : 0) > bestSize)
-      [best, bestSize] = [url, Number.isFinite(size) ? size : 0];
+    const size = Number.parseFloat(descriptors.find((d) => /^[\d.]+[wx]$/i.test(d)) ?? "0") || 0;
+    if (size > bestSize) [best, bestSize] = [url, size];
   }
   return best;
 }

@@ -2,9 +2,9 @@ import {
   type AnyNode,
   BLOCK_TAGS,
   type Element,
-  forEachElement,
   HEADING_TAGS,
   isElement,
+  linkCount,
   removeNode,
   tableRows,
   textLength,
@@ -142,12 +142,7 @@ export function isDataTable(table: Element): boolean {
 export function isTableData(el: Element): boolean {
   if (el.name === "tr")
     return el.children.every((c) => !isElement(c) || !CELL_TAGS.has(c.name) || isTableData(c));
-  if (!CELL_TAGS.has(el.name)) return false;
-  let links = 0;
-  forEachElement(el, (d) => {
-    if (d.name === "a") links++;
-  });
-  return links <= 1;
+  return CELL_TAGS.has(el.name) && linkCount(el) <= 1;
 }
 
 /** A table's rows and cells. */

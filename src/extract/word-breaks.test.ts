@@ -62,6 +62,17 @@ test("a word split by markup, a single letter, code and other letters' case stay
   expect(content).toContain("loadConfig");
 });
 
+test("a subscript stays against the text beside it; a note's superscript mark is parted from its text", () => {
+  // A digit then a capital would part two elements' words ("$123.95" + "Was"), but not in a formula.
+  const { content } = extract(
+    "<p>Water is H<sub>2</sub>O, acid is H<sub>2</sub>SO<sub>4</sub>; " +
+      "in <span>2024</span><span>Results</span> they part.</p><p><sup>2</sup>Master of Science: closed.</p>",
+  );
+  expect(content).toContain("Water is H2O, acid is H2SO4; in 2024 Results they part.");
+  expect(content).toContain("2 Master of Science: closed.");
+  expect(extract("<p>CO<sub><span>2</span></sub>Emissions</p>", "text").content).toContain("CO2Emissions");
+});
+
 test("the html format keeps the page's markup as it is", () => {
   const card = '<p><span class="brand">Merrell</span><span class="title">Moab 3</span></p>';
   expect(extract(card, "html").content).toContain(

@@ -8,8 +8,16 @@ const VERBATIM = new Set(["pre", "code", "kbd", "samp", "textarea", "script", "s
 const WORD_END = /(?:\p{L}\p{Ll}|\p{Lu}{2}|\p{N}|\p{L}:)$/u;
 const WORD_START = /^\p{Lu}(?:\p{L}|\s|$)/u;
 
+/**
+ * A subscript is set against the text beside it ("H<sub>2</sub>O", "H<sub>2</sub>SO<sub>4</sub>"):
+ * its edges never part words. A superscript may be a note's mark before its text
+ * ("<sup>2</sup>Master of Science"), which is parted like any element.
+ */
+const ATTACHED = new Set(["sub"]);
+
 /** The text node at the very end (`last`) or start of `el`'s content, empty ones skipped. */
 function edgeText(el: Element, last: boolean): string | null {
+  if (ATTACHED.has(el.name)) return null;
   const kids = el.children;
   for (let i = last ? kids.length - 1 : 0; last ? i >= 0 : i < kids.length; i += last ? -1 : 1) {
     const kid = kids[i]!;

@@ -176,6 +176,15 @@ test("nested lists keep their levels and numbering", () => {
   ).toBe("- one\n  - one.a\n  - one.b\n    1. deep\n- two");
 });
 
+test("an inline quotation is written in the marks a browser draws, unless the page wrote its own", () => {
+  expect(toMarkdown("<p>He said <q>hello <q>there</q> friend</q> and left.</p>")).toBe(
+    "He said \u201chello \u2018there\u2019 friend\u201d and left.",
+  );
+  expect(toMarkdown('<p>She wrote <q>"done"</q>, then "<q>gone</q>" and <q> </q>.</p>')).toBe(
+    'She wrote "done", then "gone" and .',
+  );
+});
+
 test("a figure's caption is set in italics under its image", () => {
   expect(
     toMarkdown(

@@ -192,6 +192,9 @@ function itemIndex(list: HTMLElement, item: Node): number {
   return indexes.get(item) ?? 0;
 }
 
+/** A quotation mark a page may write itself around an inline quotation. */
+const QUOTE_MARK = /["'\u2018-\u201f\u00ab\u00bb\u2039\u203a\u300c-\u300f]/;
+
 /** An ordered list's first number: its `start` (0 up to 8 digits, as markdown's 9 leave room to count on), else 1. */
 function listStart(list: HTMLElement): number {
   const start = Number.parseInt(list.getAttribute("start") ?? "", 10);
@@ -326,6 +329,23 @@ function configure(td: TurndownService): TurndownService {
       const text = content.trim();
       if (!text) return "";
       return text.includes("\n") ? `\n\n${text}\n\n` : `\n\n${emphasized(text, "*")}\n\n`;
+    },
+  });
+  // An inline quotation in the marks a browser draws around it (single ones when nested), unless
+  // the page wrote its own marks in or around it.
+  td.addRule("inlineQuote", {
+    filter: "q",
+    replacement: (content, node) => {
+      const before = node.previousSibling?.textContent ?? "";
+      if (
+        !content.trim() ||
+        QUOTE_MARK.test(content.trimStart()[0] ?? "") ||
+        QUOTE_MARK.test(before.at(-1) ?? "")
+      )
+        return content;
+      let nested = false;
+      for (let up = node.parentNode; up && !nested; up = up.parentNode) nested = up.nodeName === "Q";
+      return nested ? `\u2018${content}\u2019` : `\u201c${content}\u201d`;
     },
   });
   td.addRule("image", {

@@ -1,6 +1,7 @@
 import { strikethrough, tables, taskListItems } from "@joplin/turndown-plugin-gfm";
 import type TurndownService from "turndown";
 import MirrorTurndown from "turndown/lib/turndown.browser.es.js";
+import { emojiOf } from "./emoji.ts";
 import { addCodeRules, linkedCodeText, linksCode } from "./markdown-code.ts";
 import { markdownEscaper } from "./markdown-escape.ts";
 import { addTableRules } from "./markdown-tables.ts";
@@ -354,6 +355,8 @@ function configure(td: TurndownService): TurndownService {
       const src = (node as HTMLElement).getAttribute("src")?.trim() ?? "";
       if (!src || src.startsWith("data:")) return "";
       const alt = ((node as HTMLElement).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
+      const emoji = emojiOf(alt);
+      if (emoji) return emoji;
       return `![${alt.replace(/[[\]]/g, "")}](${linkDestination(src)})`;
     },
   });

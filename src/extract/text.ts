@@ -1,3 +1,5 @@
+import { Text } from "domhandler";
+import { emojiOf } from "./emoji.ts";
 import { type AnyNode, BLOCK_TAGS, isElement, withoutBreakMarks } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
 
@@ -76,6 +78,12 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
       // In code a line break is a line of its own (a blank line when alone); elsewhere it separates.
       if (pre) push("\n");
       else gap = Math.max(gap, 1);
+      return;
+    }
+    if (name === "img") {
+      // An image of an emoji reads as the emoji; other images have no text.
+      const emoji = emojiOf(node.attribs.alt);
+      if (emoji) visit(new Text(emoji));
       return;
     }
     if (name === "td" || name === "th") {

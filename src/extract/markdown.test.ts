@@ -78,6 +78,11 @@ test("an ordered list starts at its start attribute: a list the page continues a
       '<ol start="-2"><li>a</li></ol><p>p</p><ol start="x"><li>b</li></ol><p>q</p><ol start="0"><li>c</li></ol>',
     ),
   ).toBe("1. a\n\np\n\n1. b\n\nq\n\n0. c");
+  // An item's value numbers it and those after it, as a browser counts.
+  expect(
+    toMarkdown('<ol><li value="3">three</li><li>four</li><li value="10">ten</li><li>eleven</li></ol>'),
+  ).toBe("3. three\n4. four\n10. ten\n11. eleven");
+  expect(toMarkdown('<ol start="5"><li value="x">five</li><li>six</li></ol>')).toBe("5. five\n6. six");
 });
 
 test("a link's title is written only when it says more than the link's text", () => {

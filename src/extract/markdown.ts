@@ -180,26 +180,39 @@ function linkBlock(content: string, target: string): string {
   return lines.join("\n");
 }
 
-/** Each ordered list's items by position, read once per list: indexOf per item is quadratic in a long list. */
-const itemIndexes = new WeakMap<Node, Map<Node, number>>();
+/** Each ordered list's items by number, read once per list: indexOf per item is quadratic in a long list. */
+const itemNumbers = new WeakMap<Node, Map<Node, number>>();
 
-function itemIndex(list: HTMLElement, item: Node): number {
-  let indexes = itemIndexes.get(list);
-  if (!indexes) {
-    indexes = new Map();
-    for (const [i, child] of Array.from(list.children).entries()) indexes.set(child, i);
-    itemIndexes.set(list, indexes);
+/**
+ * An ordered list item's number as a browser shows it: the list's `start`, counting on, and an
+ * item's own `value` (`<li value="3">`) from that item on.
+ */
+function itemNumber(list: HTMLElement, item: Node): number {
+  let numbers = itemNumbers.get(list);
+  if (!numbers) {
+    numbers = new Map();
+    let next = listStart(list);
+    for (const child of Array.from(list.children)) {
+      next = listNumber(child.nodeName === "LI" ? child.getAttribute("value") : null) ?? next;
+      numbers.set(child, next++);
+    }
+    itemNumbers.set(list, numbers);
   }
-  return indexes.get(item) ?? 0;
+  return numbers.get(item) ?? listStart(list);
 }
 
 /** A quotation mark a page may write itself around an inline quotation. */
 const QUOTE_MARK = /["'\u2018-\u201f\u00ab\u00bb\u2039\u203a\u300c-\u300f]/;
 
-/** An ordered list's first number: its `start` (0 up to 8 digits, as markdown's 9 leave room to count on), else 1. */
+/** A list number as markdown can write it: 0 up to 8 digits (markdown's 9 leave room to count on); else null. */
+function listNumber(attribute: string | null): number | null {
+  const n = Number.parseInt(attribute ?? "", 10);
+  return Number.isInteger(n) && n >= 0 && n < 1e8 ? n : null;
+}
+
+/** An ordered list's first number: its `start`, else 1. */
 function listStart(list: HTMLElement): number {
-  const start = Number.parseInt(list.getAttribute("start") ?? "", 10);
-  return Number.isInteger(start) && start >= 0 && start < 1e8 ? start : 1;
+  return listNumber(list.getAttribute("start")) ?? 1;
 }
 
 /** Blocks that may be drawn as a line of one repeated character. */
@@ -297,7 +310,7 @@ function configure(td: TurndownService): TurndownService {
       const parent = node.parentNode as HTMLElement | null;
       let prefix = "- ";
       if (parent?.nodeName === "OL") {
-        prefix = `${listStart(parent) + itemIndex(parent, node)}. `;
+        prefix = `${itemNumber(parent, node)}. `;
       }
       // A line break before the item's first text (a <br> after a removed header) would leave "-"
       // alone on its line, which CommonMark reads as an empty item followed by a paragraph.

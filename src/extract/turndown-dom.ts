@@ -28,7 +28,7 @@ export const words = (list: string): string[] => list.split(" ");
 /** Attributes the markdown rules may read; the others stay hidden (see `attributeVisible`). */
 const VISIBLE_ATTRS = new Set(
   words(
-    "href src alt title colspan rowspan align start data-lang data-language checked data-tex data-display data-label data-footnote",
+    "href src alt title colspan rowspan align start value data-lang data-language checked data-tex data-display data-label data-footnote",
   ),
 );
 

@@ -76,3 +76,27 @@ test("looking for code tables reads a page's markup in one pass, however its tag
   expect(mayHoldCodeTables('<table><tr><td class="blob-code">x</td></tr></table>')).toBe(true);
   expect(performance.now() - t).toBeLessThan(2000);
 });
+
+test("line numbers a highlighter prints inside a code block are left out of the code", () => {
+  // Pygments' inline linenos (padded), a line-number span in each line's wrapper.
+  expect(
+    markdown(
+      '<div class="highlight-python"><pre><span class="linenos"> 9</span>x = 1\n<span class="linenos">10</span>y = 2</pre></div>',
+    ),
+  ).toContain("```python\nx = 1\ny = 2\n```");
+  const lines = markdown(
+    '<pre class="line-numbers"><code class="language-js"><span class="line"><span class="line-number">1</span>const a = 1;</span>\n<span class="line"><span class="line-number">2</span>const b = 2;</span></code></pre>',
+  );
+  expect(lines).toContain("```js\nconst a = 1;\nconst b = 2;\n```");
+  // A number that is the code's own text, or a class word outside code, stays.
+  expect(markdown('<pre><code><span class="lineno-count">n =</span> 3\nprint(n)</code></pre>')).toContain(
+    "n = 3\nprint(n)",
+  );
+  const prose = extractHtml(
+    article('<p>Chapter <span class="gutter">12</span> covers it.</p><pre>1\n2</pre>'),
+    "https://docs.example/page",
+    { format: "text", onlyMainContent: true, images: false },
+  ).content;
+  expect(prose).toContain("Chapter 12 covers it.");
+  expect(prose).toContain("1\n2");
+});

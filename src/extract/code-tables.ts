@@ -101,3 +101,34 @@ export function unwrapCodeTables(root: Element): void {
     removeNode(table);
   }
 }
+
+/** Class words of a line's number inside code (Pygments' inline `linenos`, `lineno`, `line-number`, a gutter). */
+const LINE_NUMBER_NAME = /(?:^|[\s_-])(?:line-?nos?|line-?num(?:ber)?s?|gutter)(?:$|[\s_-])/;
+/** A line's number as a highlighter prints it before the line: digits, padded. */
+const LINE_NUMBER = /^\s*\d+\s*$/;
+/** What a page numbering the lines inside its code blocks has: a code block and such a class word. */
+const LINE_NUMBER_MARKS = ["lineno", "line-num", "linenum", "line_num", "gutter"];
+
+/** Whether `html` may number lines inside its code blocks, read off the string. */
+export function mayHoldLineNumbers(html: string): boolean {
+  return (
+    (html.includes("<pre") || html.includes("<PRE")) && LINE_NUMBER_MARKS.some((mark) => html.includes(mark))
+  );
+}
+
+/**
+ * Removes the line numbers a highlighter prints inside a code block (`<span class="linenos">1</span>`
+ * before each line): markdown and text wrote them into the code ("1const a = 1;"), which a reader
+ * copying it does not get from the page, where they sit in a margin or are not selectable.
+ */
+export function dropLineNumbers(root: Element): void {
+  // A set: a code block inside another is walked with each.
+  const doomed = new Set<Element>();
+  forEachElement(root, (el) => {
+    if (el.name !== "pre") return;
+    forEachElement(el, (inner) => {
+      if (LINE_NUMBER_NAME.test(nameWords(inner)) && LINE_NUMBER.test(textOf(inner))) doomed.add(inner);
+    });
+  });
+  for (const el of doomed) removeNode(el);
+}

@@ -1,5 +1,5 @@
 import { cleanTree } from "./clean.ts";
-import { mayHoldCodeTables, unwrapCodeTables } from "./code-tables.ts";
+import { dropLineNumbers, mayHoldCodeTables, mayHoldLineNumbers, unwrapCodeTables } from "./code-tables.ts";
 import { type CheerioAPI, loadHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
@@ -44,6 +44,8 @@ interface ExtractContext {
   readonly tables: boolean;
   /** The markup has a table and a code block: it may lay code out beside line numbers. */
   readonly codeTables: boolean;
+  /** Whether the page may number lines inside its code blocks (dropped, see code-tables.ts). */
+  readonly lineNumbers: boolean;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -82,6 +84,7 @@ const STEPS: Step[] = [
   function clean(ctx) {
     cleanTree(ctx.body, ctx.pageText);
     if (ctx.codeTables) unwrapCodeTables(ctx.body);
+    if (ctx.lineNumbers) dropLineNumbers(ctx.body);
     if (ctx.tables) joinSplitTables(ctx.body);
   },
   function mainContent(ctx) {
@@ -195,6 +198,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     weakType: false,
     tables: mayHoldSplitTables(html),
     codeTables: mayHoldCodeTables(html),
+    lineNumbers: mayHoldLineNumbers(html),
     pageText: 0,
     content: "",
     quality: 0,

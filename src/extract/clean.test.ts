@@ -269,7 +269,8 @@ test("tabs of sections are content even when their ids say menu", () => {
 test("aria-hidden text stays (it is on screen), but a closed aria-hidden drawer goes", () => {
   const html = `<body><main><h1>Walking boots</h1>
     <div class="card"><h2>Ridge mid boot</h2><i aria-hidden="true" class="stars"><span>4.7 out of 5 stars</span></i><span>$180</span></div>
-    <div class="card"><h2>Valley low shoe</h2><i aria-hidden="true" class="stars"><span>4.2 out of 5 stars</span></i><span>$140</span></div></main>
+    <div class="card"><h2>Valley low shoe</h2><i aria-hidden="true" class="stars"><span>4.2 out of 5 stars</span></i><span>$140</span></div>
+    <div class="card"><h2>Trail sandal</h2><p>Rated <span aria-hidden="true">★★★★☆</span><span class="sr-only">4 out of 5</span> by walkers <span aria-hidden="true">&#x2192;</span></p></div></main>
     <aside aria-hidden="true" class="bag"><h2>Shopping bag</h2><p>Subtotal</p><p>Taxes and shipping calculated at checkout</p></aside></body>`;
   const { content } = extractHtml(html, "https://x.example/", {
     format: "text",
@@ -277,6 +278,8 @@ test("aria-hidden text stays (it is on screen), but a closed aria-hidden drawer 
     images: false,
   });
   expect(content).toContain("4.7 out of 5 stars");
+  // Stars drawn as text are read too; a wordless symbol (an arrow) is not.
+  expect(content).toMatch(/Rated ★★★★☆ by walkers$/);
   expect(content).not.toContain("Taxes and shipping");
 });
 

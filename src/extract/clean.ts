@@ -227,15 +227,20 @@ const OVERLAYS = new Set(["aside", "dialog"]);
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
+/** Stars drawn as text (a rating's "★★★★☆"): symbols a reader reads, unlike an anchor's "#". */
+const RATING_STARS = /[\u2605\u2606\u2729-\u272f\u2b50\u2bea\u2beb]/u;
+
 /**
  * aria-hidden hides from screen readers only, and its text stays on screen
- * (a star rating's "4.5 out of 5 stars"). It is off the page's text on a
- * drawer or dialog (a closed one), on a symbol with no words (a heading's
- * "#" anchor, an icon), and on the drawn twin of math whose MathML is beside it.
+ * (a star rating's "4.5 out of 5 stars", or its "★★★★☆"). It is off the
+ * page's text on a drawer or dialog (a closed one), on a symbol with no words
+ * (a heading's "#" anchor, an icon) other than stars, and on the drawn twin
+ * of math whose MathML is beside it.
  */
 function ariaHiddenIsOff(el: Element): boolean {
   if (OVERLAYS.has(el.name) || el.attribs.role === "dialog") return true;
-  if (!WORD_CHAR.test(textOf(el))) return true;
+  const text = textOf(el);
+  if (!WORD_CHAR.test(text)) return !RATING_STARS.test(text);
   const parent = el.parent;
   return parent !== null && isElement(parent) && hasDescendant(parent, MATH);
 }

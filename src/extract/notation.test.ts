@@ -40,3 +40,48 @@ test("the HTML format keeps the page's own markup", () => {
   expect(html).toContain("<math>");
   expect(html).toContain('href="#fn:1"');
 });
+
+test("a note that links back to its reference is a footnote, whatever the class names", () => {
+  // Substack: the reference and the note's number link to each other; "footnote-anchor" also reads
+  // as a notes list's name, which used to hide the pair.
+  const html = `<body><article><h1>Post</h1>
+<p>A claim<a class="footnote-anchor" id="footnote-anchor-1" href="#footnote-1">1</a> made, and a second<a class="footnote-anchor" id="footnote-anchor-2" href="#footnote-2">2</a>.</p>
+<p>The post goes on long enough to be the article's own prose, with the notes after it as a reader sees them.</p>
+<div class="footnote"><a id="footnote-1" href="#footnote-anchor-1" class="footnote-number">1</a><div class="footnote-content"><p>The first note.</p></div></div>
+<div class="footnote"><a id="footnote-2" href="#footnote-anchor-2" class="footnote-number">2</a><div class="footnote-content"><p>The second note.</p></div></div>
+<p>See the <a id="see-term" href="#term">glossary term</a> and a note<a id="r3" href="#n3">3</a>.</p>
+<p><span id="term">Term</span>: a definition that links <a href="#see-term">back to the text</a>.</p>
+<p><span id="n3">3</span> The third note, <a href="#r3">back</a></p>
+</article></body>`;
+  const md = extractHtml(html, "https://x.substack.com/p/post", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  }).content;
+  expect(md).toContain("A claim[^1] made, and a second[^2].");
+  expect(md).toContain("[^1]: The first note.");
+  expect(md).toContain("[^2]: The second note.");
+  // A contents entry and the heading linking back to it are not a note: words, not a mark.
+  // A link whose text is words and its target linking back are not a note; a mark's are, and
+  // the note's own number is left to its label.
+  expect(md).toContain("See the glossary term and a note[^3].");
+  expect(md).toContain("Term: a definition that links back to the text.");
+  expect(md).toContain("[^3]: The third note,");
+  // A mark that links back up to words before it is not their note: a note comes after its reference.
+  const upward = extractHtml(
+    `<body><article><h1>Post</h1><p>Read <a id="intro" href="#m9">the introduction</a> first, as the rest builds on it.</p>
+<p>The post goes on long enough to be the article's own prose before its closing line, as readers see it.</p>
+<p><a id="m9" href="#intro">9</a> Back to the introduction.</p></article></body>`,
+    "https://x.example/p",
+    { format: "markdown", onlyMainContent: false, images: false },
+  ).content;
+  expect(upward).toContain("Read the introduction first");
+  expect(upward).not.toContain("[^");
+  const text = extractHtml(html, "https://x.substack.com/p/post", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  }).content;
+  expect(text).toContain("A claim[1] made");
+  expect(text).toContain("[1] The first note.");
+});

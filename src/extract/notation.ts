@@ -114,10 +114,15 @@ export function findNotations(roots: readonly Element[]): Notations {
   const marks = new Map<Element, Notation>();
   const byId = new Map<string, Element>();
   const refs: [Element, string][] = [];
+  /** Elements with an id, in document order: a note comes after its reference. */
+  const order = new Map<Element, number>();
   const visit = (root: Element): void => {
     forEachElement(root, (el) => {
       const a = el.attribs;
-      if (a.id) byId.set(a.id, el);
+      if (a.id) {
+        byId.set(a.id, el);
+        order.set(el, order.size);
+      }
       if (el.name === "math") {
         if (!marks.has(el)) marks.set(el, { kind: "math", tex: mathTex(el), block: isDisplay(el) });
       } else if (el.name === "script" && /^math\/tex/i.test(a.type ?? "")) {
@@ -139,27 +144,73 @@ export function findNotations(roots: readonly Element[]): Notations {
     if (root.attribs?.id) byId.set(root.attribs.id, root);
     visit(root);
   }
-  // A link is a footnote reference when it says so, or when it points into a footnotes list;
-  // a link from a footnotes list back into the text is the note's way back ("↩", "^").
+  // Links by the id they go to: a note that links back to its reference is its pair.
+  const linksTo = new Map<string, Element[]>();
+  for (const [a, target] of refs) {
+    const list = linksTo.get(target);
+    if (list) list.push(a);
+    else linksTo.set(target, [a]);
+  }
+  // A link is a footnote reference when it says so, when it points into a footnotes list, or
+  // when the note it points to links back to it (Substack's `footnote-anchor` and `footnote-number`,
+  // whatever the class names); a link from a note back into the text is the note's way back.
   const defs = new Set<Element>();
   for (const [a, target] of refs) {
     const note = byId.get(target);
-    if (!note) continue;
-    const declared = NOTE_REF.test(a.attribs.class ?? "") || a.attribs.role === "doc-noteref";
+    if (!note || marks.has(a)) continue;
+    const back = (order.get(a) ?? Infinity) < (order.get(note) ?? -1) ? pairedBack(a, note, linksTo) : null;
+    const declared =
+      back !== null || NOTE_REF.test(a.attribs.class ?? "") || a.attribs.role === "doc-noteref";
     const fromNotes = inNotesContainer(a);
     const toNotes = inNotesContainer(note);
-    if (fromNotes && !toNotes) {
+    if (fromNotes && !toNotes && !declared) {
       marks.set(a, { kind: "drop" });
       continue;
     }
     if (!declared && (fromNotes || !toNotes)) continue;
     const label = labelOf(target);
     marks.set(a, { kind: "fnref", label });
-    const item = note.name === "li" || note.name === "div" || note.name === "p" ? note : null;
+    if (back) {
+      marks.set(back, { kind: "drop" });
+      // The note's own number ("<span id=n1>1</span> The note"): its definition's label says it.
+      if (!NOTE_TAGS.has(note.name) && NOTE_MARK.test(textOf(note).trim())) marks.set(note, { kind: "drop" });
+    }
+    const item = NOTE_TAGS.has(note.name) ? note : back ? noteItem(note) : null;
     if (item && !defs.has(item)) {
       defs.add(item);
       marks.set(item, { kind: "fndef", label });
     }
   }
   return marks;
+}
+
+/** Elements a note's text is held in, as its definition. */
+const NOTE_TAGS = new Set(["li", "div", "p"]);
+
+/** A footnote's mark as its reference shows it: a number, a letter, a numeral or a symbol, bracketed or not. */
+const NOTE_MARK = /^[[(]?(?:\d{1,4}|[a-z]|[ivxlc]{1,6}|[*†‡§¶#]{1,3})[\])]?$/i;
+/** What a note's own mark may be drawn in, when it is not the note's block. */
+const INLINE_TARGETS = new Set(["a", "span", "sup", "b", "strong", "small", "cite"]);
+
+/**
+ * The note's way back to reference `a`, which shows a footnote's mark: a link to `a`'s id inside
+ * (or being) the note's item, a block or the block around an inline mark; else null.
+ */
+function pairedBack(a: Element, note: Element, linksTo: Map<string, Element[]>): Element | null {
+  const id = a.attribs.id;
+  if (!id || !NOTE_MARK.test(textOf(a).trim())) return null;
+  const item = NOTE_TAGS.has(note.name) ? note : INLINE_TARGETS.has(note.name) ? noteItem(note) : null;
+  if (!item) return null;
+  return linksTo.get(id)?.find((link) => link === item || contains(item, link)) ?? null;
+}
+
+/** The block holding an inline note target (Substack's number link inside `div.footnote`). */
+function noteItem(note: Element): Element | null {
+  for (let up = note.parent; up && isElement(up); up = up.parent) if (NOTE_TAGS.has(up.name)) return up;
+  return null;
+}
+
+function contains(outer: Element, inner: Element): boolean {
+  for (let up = inner.parent; up; up = up.parent) if (up === outer) return true;
+  return false;
 }

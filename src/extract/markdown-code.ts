@@ -3,7 +3,7 @@ import type TurndownService from "turndown";
 /** Code in markdown: fenced blocks with their language, and inline code as its text. */
 
 const LANGUAGE_CLASS =
-  /(?:^|\s)(?:(?:language|lang|highlight-source|brush:)-?|highlight-|sourceCode\s+)([\w+#.-]+)/;
+  /(?:^|\s)(?:(?:language|lang|highlight-source)-?|brush:\s*|highlight-|sourceCode\s+)([\w+#.-]+)/;
 
 /** What a highlighter's class names when it names no language (Sphinx's "highlight-default"). */
 const NO_LANGUAGE = new Set(["default", "none"]);
@@ -13,7 +13,7 @@ const NO_LANGUAGE = new Set(["default", "none"]);
  * `data-lang`/`data-language`, or a class on `<pre>`, its `<code>`, or the
  * wrappers a highlighter puts around it: `language-x`/`lang-x` (Prism,
  * highlight.js, Rouge, Chroma), `highlight-source-x` (GitHub), `highlight-x`
- * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x`.
+ * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x` or `brush: x;` (SyntaxHighlighter, MDN).
  */
 function codeLanguage(pre: HTMLElement): string {
   const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;

@@ -13,6 +13,10 @@ test("code fences carry the language from class or data-lang", () => {
   expect(toMarkdown('<pre class="lang-python"><code>print(1)</code></pre>')).toBe("```python\nprint(1)\n```");
   expect(toMarkdown('<pre data-lang="bash">ls -la</pre>')).toBe("```bash\nls -la\n```");
   expect(toMarkdown("<pre>plain</pre>")).toBe("```\nplain\n```");
+  // SyntaxHighlighter's and MDN's "brush: js;" with its space.
+  expect(toMarkdown('<pre class="brush: js notranslate">f();</pre>')).toBe("```js\nf();\n```");
+  expect(toMarkdown('<pre class="brush: python; gutter: false">f()</pre>')).toBe("```python\nf()\n```");
+  expect(toMarkdown('<pre class="brush:php">f();</pre>')).toBe("```php\nf();\n```");
 });
 
 test("a fence inside code gets a longer fence", () => {

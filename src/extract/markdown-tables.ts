@@ -3,8 +3,9 @@ import type TurndownService from "turndown";
 /**
  * Tables for turndown, replacing the gfm plugin's row and cell rules: cells
  * spanning columns or rows keep every later cell in its column (the plugin
- * misaligns them and breaks the divider), the header is the `<thead>` row or
- * a first row of `<th>`, else an empty one as GFM requires; a table laid out
+ * misaligns them and breaks the divider), the header is the `<thead>` rows or
+ * the first rows of `<th>` (several read as one, a group's heading over each
+ * of its columns), else an empty one as GFM requires; a table laid out
  * as one column, or holding another table, is a layout grid and comes out as
  * its content, one block per cell.
  */
@@ -35,20 +36,27 @@ function span(cell: HTMLElement, attr: string): number {
 }
 
 /**
- * One cell's markdown on one line: line breaks (a hard break's trailing spaces with them) become
+ * One cell's markdown on one line, headings as their text: line breaks (a hard break's trailing spaces with them) become
  * `<br>`, and every pipe not already escaped is (`a||b` is `a\\|\\|b`; an escaped backslash before
  * a pipe does not escape it).
  */
 function cellText(cell: HTMLElement): string {
   const md = cellMarkdown.get(cell) ?? "";
-  return md
-    .trim()
-    .replace(/[ \t]*\n+[ \t]*/g, "<br>")
-    .replace(/\\[\s\S]|\|/g, (m) => (m === "|" ? "\\|" : m));
+  return (
+    md
+      .trim()
+      // A heading in a cell is its text: markdown reads no heading inside a table row.
+      .replace(/^#{1,6} +/gm, "")
+      .replace(/[ \t]*\n+[ \t]*/g, "<br>")
+      .replace(/\\[\s\S]|\|/g, (m) => (m === "|" ? "\\|" : m))
+  );
 }
 
-/** Places cells on a grid, honouring column and row spans; spanned slots are empty. */
-function grid(rows: HTMLElement[]): string[][] {
+/**
+ * Places each cell's `value` on a grid, honouring column and row spans; spanned slots hold `empty`,
+ * or with `fill` the spanning cell's value (a group header over each of its columns).
+ */
+function place(rows: HTMLElement[], value: (cell: HTMLElement) => string, fill: boolean): string[][] {
   const out: string[][] = rows.map(() => []);
   const taken: boolean[][] = rows.map(() => []);
   rows.forEach((row, r) => {
@@ -58,10 +66,11 @@ function grid(rows: HTMLElement[]): string[][] {
       while (taken[r]![col]) col++;
       const cols = span(node, "colspan");
       const down = Math.min(span(node, "rowspan"), rows.length - r);
+      const text = value(node);
       for (let dr = 0; dr < down; dr++)
         for (let dc = 0; dc < cols; dc++) {
           taken[r + dr]![col + dc] = true;
-          out[r + dr]![col + dc] = dr === 0 && dc === 0 ? cellText(node) : "";
+          out[r + dr]![col + dc] = fill || (dr === 0 && dc === 0) ? text : "";
         }
       col += cols;
     }
@@ -75,19 +84,39 @@ function isHeaderRow(row: HTMLElement): boolean {
   return cells.length > 0 && cells.every((c) => c.nodeName === "TH");
 }
 
-function alignment(row: HTMLElement | undefined, width: number): string[] {
-  const marks = Array.from({ length: width }, () => "---");
-  if (!row) return marks;
-  let col = 0;
-  for (const node of Array.from(row.childNodes)) {
-    if (!isCell(node)) continue;
-    const align = node.getAttribute("align")?.toLowerCase();
-    if (align === "center") marks[col] = ":---:";
-    else if (align === "right") marks[col] = "---:";
-    else if (align === "left") marks[col] = ":---";
-    col += span(node, "colspan");
-  }
-  return marks;
+/** A header cell's alignment as a divider writes it, or "" when it sets none. */
+function alignMark(cell: HTMLElement): string {
+  const align = cell.getAttribute("align")?.toLowerCase();
+  return align === "center" ? ":---:" : align === "right" ? "---:" : align === "left" ? ":---" : "";
+}
+
+/** The divider's marks: each column's alignment as the lowest header cell starting in it (or the first row's) sets it. */
+function alignment(rows: HTMLElement[], heads: number, width: number): string[] {
+  const marks = place(rows.slice(0, Math.max(1, heads)), alignMark, false);
+  return Array.from({ length: width }, (_, c) => {
+    for (let r = marks.length - 1; r >= 0; r--) if (marks[r]![c]) return marks[r]![c]!;
+    return "---";
+  });
+}
+
+/** Header rows read as one: a table's grouped headings ("Scores" over "Q1" and "Q2"). */
+const MOST_HEADER_ROWS = 4;
+
+/**
+ * The header of a table whose first `count` rows are header rows, as the one row GFM allows: each
+ * column's headings from the top down, a heading spanning rows or columns once per column
+ * ("Name", "Scores Q1", "Scores Q2").
+ */
+function mergedHeader(rows: HTMLElement[], count: number, width: number): string[] {
+  const filled = place(rows.slice(0, count), cellText, true);
+  return Array.from({ length: width }, (_, c) => {
+    const parts: string[] = [];
+    for (const row of filled) {
+      const text = row[c] ?? "";
+      if (text && text !== parts[parts.length - 1]) parts.push(text);
+    }
+    return parts.join(" ");
+  });
 }
 
 const line = (cells: string[]): string => `| ${cells.map((c) => c || " ").join(" | ")} |`;
@@ -115,15 +144,26 @@ export function addTableRules(td: TurndownService): void {
     replacement: (content, node) => {
       const table = node as HTMLElement;
       const rows = rowsOf(table);
-      const cells = grid(rows);
+      const cells = place(rows, cellText, false);
       const width = Math.max(0, ...cells.map((r) => r.length));
       if (width < 2 || hasNestedTable(table)) return `\n\n${content}\n\n`;
       for (const r of cells) while (r.length < width) r.push("");
       const caption = Array.from(table.childNodes).find((n) => n.nodeName === "CAPTION");
       const title = caption?.textContent?.replace(/\s+/g, " ").trim();
+      let heads = 0;
+      while (heads < rows.length && isHeaderRow(rows[heads]!)) heads++;
+      // A table of header cells only, or of more header rows than a group of headings has, keeps
+      // its first row as the header and the rest as rows.
+      if (heads === rows.length || heads > MOST_HEADER_ROWS) heads = Math.min(heads, 1);
       const header =
-        rows[0] && isHeaderRow(rows[0]) ? cells.shift()! : Array.from({ length: width }, () => "");
-      const lines = [line(header), `| ${alignment(rows[0], width).join(" | ")} |`, ...cells.map(line)];
+        heads > 1
+          ? mergedHeader(rows, heads, width)
+          : heads === 1
+            ? cells[0]!
+            : Array.from({ length: width }, () => "");
+      cells.splice(0, heads);
+      const aligned = alignment(rows, heads, width);
+      const lines = [line(header), `| ${aligned.join(" | ")} |`, ...cells.map(line)];
       return `\n\n${title ? `${title}\n\n` : ""}${lines.join("\n")}\n\n`;
     },
   });

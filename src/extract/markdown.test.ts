@@ -168,6 +168,28 @@ test("tables keep every cell in its column across column and row spans, with a v
   ).toBe("Sales by region\n\n| Region | Sales |\n| --- | ---: |\n| North | 10 |\n|   | 12 |");
 });
 
+test("a table's header rows read as one: a group's heading over each of its columns", () => {
+  expect(
+    toMarkdown(
+      '<table><thead><tr><th rowspan="2">Name</th><th colspan="2">Scores</th></tr><tr><th>Q1</th><th align="right">Q2</th></tr></thead><tbody><tr><td>Ann</td><td>1</td><td>2</td></tr></tbody></table>',
+    ),
+  ).toBe("| Name | Scores Q1 | Scores Q2 |\n| --- | --- | ---: |\n| Ann | 1 | 2 |");
+  // Rows of header cells only are a header and rows, not one long header.
+  expect(toMarkdown("<table><tr><th>a</th><th>b</th></tr><tr><th>c</th><th>d</th></tr></table>")).toBe(
+    "| a | b |\n| --- | --- |\n| c | d |",
+  );
+  // A heading in a cell is its text.
+  expect(
+    toMarkdown(
+      "<table><tr><th>K</th><th>V</th></tr><tr><td><h3>Key</h3><p>note</p></td><td>v</td></tr></table>",
+    ),
+  ).toBe("| K | V |\n| --- | --- |\n| Key<br>note | v |");
+  const many = "<tr><th>h</th><th>i</th></tr>".repeat(6);
+  expect(toMarkdown(`<table>${many}<tr><td>1</td><td>2</td></tr></table>`)).toStartWith(
+    "| h | i |\n| --- | --- |\n| h | i |",
+  );
+});
+
 test("a table without header cells gets an empty header; a one-column layout table comes out as its blocks", () => {
   expect(toMarkdown("<table><tr><td>a</td><td>b | c</td></tr></table>")).toBe(
     "|   |   |\n| --- | --- |\n| a | b \\| c |",

@@ -4,6 +4,7 @@ import MirrorTurndown from "turndown/lib/turndown.browser.es.js";
 import { emojiOf } from "./emoji.ts";
 import { addCodeRules, linkedCodeText, linksCode } from "./markdown-code.ts";
 import { markdownEscaper } from "./markdown-escape.ts";
+import { addListRules, insideListItem } from "./markdown-lists.ts";
 import { addTableRules } from "./markdown-tables.ts";
 import { tidyMarkdown } from "./markdown-tidy.ts";
 import type { AnyNode } from "./nodes.ts";
@@ -118,11 +119,6 @@ function charBeside(node: Node, side: -1 | 1): string {
   }
 }
 
-function insideListItem(node: Node): boolean {
-  for (let up = node.parentNode; up; up = up.parentNode) if (up.nodeName === "LI") return true;
-  return false;
-}
-
 /**
  * A URL as a markdown link's destination: whitespace percent-encoded, and
  * parentheses too unless they pair up (`Foo_(bar)` stays as written), since
@@ -180,40 +176,8 @@ function linkBlock(content: string, target: string): string {
   return lines.join("\n");
 }
 
-/** Each ordered list's items by number, read once per list: indexOf per item is quadratic in a long list. */
-const itemNumbers = new WeakMap<Node, Map<Node, number>>();
-
-/**
- * An ordered list item's number as a browser shows it: the list's `start`, counting on, and an
- * item's own `value` (`<li value="3">`) from that item on.
- */
-function itemNumber(list: HTMLElement, item: Node): number {
-  let numbers = itemNumbers.get(list);
-  if (!numbers) {
-    numbers = new Map();
-    let next = listStart(list);
-    for (const child of Array.from(list.children)) {
-      next = listNumber(child.nodeName === "LI" ? child.getAttribute("value") : null) ?? next;
-      numbers.set(child, next++);
-    }
-    itemNumbers.set(list, numbers);
-  }
-  return numbers.get(item) ?? listStart(list);
-}
-
 /** A quotation mark a page may write itself around an inline quotation. */
 const QUOTE_MARK = /["'\u2018-\u201f\u00ab\u00bb\u2039\u203a\u300c-\u300f]/;
-
-/** A list number as markdown can write it: 0 up to 8 digits (markdown's 9 leave room to count on); else null. */
-function listNumber(attribute: string | null): number | null {
-  const n = Number.parseInt(attribute ?? "", 10);
-  return Number.isInteger(n) && n >= 0 && n < 1e8 ? n : null;
-}
-
-/** An ordered list's first number: its `start`, else 1. */
-function listStart(list: HTMLElement): number {
-  return listNumber(list.getAttribute("start")) ?? 1;
-}
 
 /** Blocks that may be drawn as a line of one repeated character. */
 const TEXT_RULE_TAGS = new Set(["P", "DIV", "H1", "H2", "H3", "H4", "H5", "H6", "CENTER"]);
@@ -301,26 +265,7 @@ function configure(td: TurndownService): TurndownService {
       return text ? `\n\n${"#".repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n` : "\n\n";
     },
   });
-  // "- item" rather than turndown's "-   item": what people write, and fewer tokens.
-  td.addRule("listItem", {
-    filter: "li",
-    replacement: (content, node) => {
-      // An item left without content (its picture or link gone) is a bare "-": no item at all.
-      if (!content.trim()) return "";
-      const parent = node.parentNode as HTMLElement | null;
-      let prefix = "- ";
-      if (parent?.nodeName === "OL") {
-        prefix = `${itemNumber(parent, node)}. `;
-      }
-      // A line break before the item's first text (a <br> after a removed header) would leave "-"
-      // alone on its line, which CommonMark reads as an empty item followed by a paragraph.
-      const body = content
-        .replace(/^\s*\n/, "")
-        .replace(/\n+$/, content.endsWith("\n\n") ? "\n" : "")
-        .replace(/^\[([ x])\] +/, "[$1] ");
-      return prefix + body.replace(/\n/g, `\n${" ".repeat(prefix.length)}`) + (node.nextSibling ? "\n" : "");
-    },
-  });
+  addListRules(td);
   // Definition lists as pandoc and Markdown Extra write them: the term, then ": definition".
   td.addRule("definitionTerm", {
     filter: "dt",
@@ -372,12 +317,6 @@ function configure(td: TurndownService): TurndownService {
       if (emoji) return emoji;
       return `![${alt.replace(/[[\]]/g, "")}](${linkDestination(src)})`;
     },
-  });
-  // A rule inside a list item (a card's divider) has no markdown of its own: "- * * *" reads as
-  // an item holding a line, or as a line where the item was.
-  td.addRule("ruleInListItem", {
-    filter: (node) => node.nodeName === "HR" && insideListItem(node),
-    replacement: () => "",
   });
   // A paragraph or heading drawn as a line of one character ("_____", "* * *", "———") is a
   // separator: written as a rule, not as escaped characters.

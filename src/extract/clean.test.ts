@@ -443,14 +443,18 @@ test("links that go nowhere with a few words are controls and are dropped; a hea
     <div class="actions"><a href="#" class="reply">Reply</a> <a href="#">Add a comment</a> <a href="javascript:void(0)">Show more</a> <a href="JavaScript:share()">Share it now</a></div>
     <h3><a href="#">How the council voted on the riverside solar farm</a></h3>
     <p><a href="#"><img src="/farm.jpg" alt="The solar farm"></a></p>
+    <p>To see the map, click <a href="#">here</a> or <a href="javascript:zoom()">zoom in</a>, then scroll.</p>
+    <p>Posted 3 May · <a href="#">Like</a> · <a href="#">Share</a></p>
   </main></body></html>`;
   const { content } = extractHtml(html, "https://news.example/story", {
     format: "markdown",
     onlyMainContent: false,
     images: false,
   });
-  for (const control of ["Reply", "Add a comment", "Show more", "Share it now"])
+  for (const control of ["Reply", "Add a comment", "Show more", "Share it now", "Like", "Share"])
     expect(content).not.toContain(control);
+  // Words of the sentence around them stay, as text.
+  expect(content).toContain("To see the map, click here or zoom in, then scroll.");
   expect(content).toContain("### How the council voted on the riverside solar farm");
   expect(content).toContain("![The solar farm](https://news.example/farm.jpg)");
   expect(content).toContain("Fry the chicken twice");

@@ -102,12 +102,27 @@ const CONTROL_WORDS = 3;
  * A link that goes nowhere (`#` alone, `javascript:`) with a few words: a
  * button drawn as a link, which a script makes work ("Reply", "Add a
  * comment", "Show more"). Its words are no more the page's text than a
- * button's are.
+ * button's are, unless they are words of the sentence around it ("Click
+ * <a href=#>here</a> to expand"): those stay, as text.
  */
 function isControlLink(el: Element, href: string): boolean {
   if (href !== "#" && !/^javascript:/i.test(href)) return false;
-  return !hasDescendant(el, IMAGES) && wordsOf(textOf(el)).length <= CONTROL_WORDS;
+  return !hasDescendant(el, IMAGES) && wordsOf(textOf(el)).length <= CONTROL_WORDS && !inSentence(el);
 }
+
+/** Whether text with a word runs right up to `el` on either side: it is read as part of a sentence. */
+function inSentence(el: Element): boolean {
+  const before = el.prev;
+  const after = el.next;
+  return (
+    (before?.type === "text" && SENTENCE_BEFORE.test(before.data)) ||
+    (after?.type === "text" && SENTENCE_AFTER.test(after.data))
+  );
+}
+
+/** A word, then at most a space, up to the element; and from it, at most a space then a word. */
+const SENTENCE_BEFORE = /[\p{L}\p{N}][,;:]?\s?$/u;
+const SENTENCE_AFTER = /^\s?[\p{L}\p{N}]/u;
 
 /** Inline styles that hide an element. */
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;

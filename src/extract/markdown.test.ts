@@ -32,6 +32,12 @@ test("tables become GFM tables", () => {
   expect(md).toMatch(/^\| Pro \| \$9 *\|$/m);
 });
 
+test("a heading set in bold as a whole has no bold marks; bold on part of it keeps them", () => {
+  expect(toMarkdown("<h2><strong>Grow your network</strong></h2>")).toBe("## Grow your network");
+  expect(toMarkdown("<h2><b>Price</b> and terms</h2>")).toBe("## **Price** and terms");
+  expect(toMarkdown("<h3><b>One</b> <b>two</b></h3>")).toBe("### **One** **two**");
+});
+
 test("headings are ATX, lists use dashes, links and images are inline", () => {
   const md = toMarkdown(
     '<h2>Setup</h2><ul><li>one</li><li>two</li></ul><p>See <a href="https://x.example/docs">the docs</a>.</p><img src="https://x.example/a.png" alt="diagram">',
@@ -368,7 +374,7 @@ test("emphasis around paragraphs leaves their text plain: marks do not reach acr
 
 test("a heading is one line, an empty one is none, and a link around a heading goes inside its marks", () => {
   expect(toMarkdown("<h2><br><strong>Meal Prep Menu</strong></h2><p>Plan A.</p>")).toBe(
-    "## **Meal Prep Menu**\n\nPlan A.",
+    "## Meal Prep Menu\n\nPlan A.",
   );
   expect(toMarkdown("<h1>Harbour tides<br>A survey of forty harbours</h1>")).toBe(
     "# Harbour tides A survey of forty harbours",

@@ -160,6 +160,9 @@ function linkTitle(title: string | null, text: string): string | null {
 /** Words a title may add to its link's text and still only repeat it ("Permanent link:", "Permalink to"). */
 const TITLE_REPEAT_WORDS = 3;
 
+/** Text bold from end to end, with no other bold inside: `**Heading**`. */
+const WHOLLY_BOLD = /^\*\*(?!\*)((?:(?!\*\*)[\s\S])+?)\*\*$/;
+
 /** The mark that opens a markdown heading line. */
 const HEADING_PREFIX = /^#{1,6} /;
 
@@ -261,7 +264,11 @@ function configure(td: TurndownService): TurndownService {
   td.addRule("heading", {
     filter: ["h1", "h2", "h3", "h4", "h5", "h6"],
     replacement: (content, node) => {
-      const text = content.trim().replace(/[ \t]*\n[\s]*/g, " ");
+      const text = content
+        .trim()
+        .replace(/[ \t]*\n[\s]*/g, " ")
+        // A heading set in bold as a whole is a heading: its marks add nothing to it.
+        .replace(WHOLLY_BOLD, "$1");
       return text ? `\n\n${"#".repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n` : "\n\n";
     },
   });

@@ -44,6 +44,11 @@ test("inline elements whose words touch only in the markup are set apart", () =>
     "- Developed By: Valve\n- **Global Partnerships** We have built a strong partnership.",
   );
   expect(extract(card, "text").content).toContain("Merrell Moab 3 Mid Hiking Boots");
+  // A choice's option tiles, whatever their text starts with.
+  const tiles = extract(
+    '<p>Pack: <label><input type="radio" name="p"><span>Single</span></label><label><input type="radio" name="p"><span>4-Pack</span></label><label><input type="radio" name="p"><span>8-pack</span></label></p>',
+  );
+  expect(tiles.content).toContain("Pack: Single 4-Pack 8-pack");
   // Deeper edges too: the last text of one element, the first of the next.
   expect(extract("<p><span><b>Waterproof</b></span><span><i>Leather</i> upper</span></p>").content).toContain(
     "**Waterproof** *Leather* upper",

@@ -42,15 +42,23 @@ function nodeEdge(node: AnyNode, last: boolean): string | null {
 /**
  * An inline element and its neighbour (element or text) whose texts run into each other:
  * "Merrell" + "Moab 3" as "MerrellMoab 3", "On" + "Cloudrock", a price and its "Was $154.95",
- * a label and its value ("Developed By:" + "Valve"). Two text nodes never touch in a parsed page.
+ * a label and its value ("Developed By:" + "Valve"); two option tiles (`<label>`s of a pack-size
+ * choice: "Single" + "4-Pack"). Two text nodes never touch in a parsed page.
  */
 function abut(prev: AnyNode, next: AnyNode): boolean {
   if (!isElement(prev) && !isElement(next)) return false;
   const end = nodeEdge(prev, true);
-  if (end === null || !WORD_END.test(end)) return false;
+  if (end === null) return false;
   const start = nodeEdge(next, false);
-  return start !== null && WORD_START.test(start);
+  if (start === null) return false;
+  // Option tiles side by side ("Single", "4-Pack", "8-Pack") are parted whatever their text.
+  if (isTile(prev) && isTile(next)) return /\S$/.test(end) && /^\S/.test(start);
+  return WORD_END.test(end) && WORD_START.test(start);
 }
+
+/** Controls a page draws as tiles of their own: a choice's `<label>`, a button. */
+const TILES = new Set(["label", "button"]);
+const isTile = (node: AnyNode): boolean => isElement(node) && TILES.has(node.name);
 
 const isBreak = (node: AnyNode | undefined): node is Element =>
   node !== undefined && isElement(node) && node.name === "br";

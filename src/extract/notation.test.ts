@@ -8,8 +8,11 @@ const page = `<body><article><h1>Notes</h1>
 <div class="footnotes"><ol><li id="fn:1"><p>Source: the study. <a href="#fnref:1" class="footnote-backref">↩</a></p></li><li id="fn:2"><p>Second note. <a href="#fnref:2">↩</a></p></li></ol></div>
 </article></body>`;
 
-const render = (format: "markdown" | "text" | "html") =>
-  extractHtml(page, "https://x.example/a", { format, onlyMainContent: false, images: false }).content;
+/** A page's content in `format`, the whole page (not only its main content). */
+const convert = (html: string, format: "markdown" | "text" | "html") =>
+  extractHtml(html, "https://x.example/post", { format, onlyMainContent: false, images: false }).content;
+
+const render = (format: "markdown" | "text" | "html") => convert(page, format);
 
 test("math comes out as its TeX source: MathML rebuilt, KaTeX and MathJax from their TeX", () => {
   const md = render("markdown");
@@ -53,35 +56,25 @@ test("a note that links back to its reference is a footnote, whatever the class 
 <p><span id="term">Term</span>: a definition that links <a href="#see-term">back to the text</a>.</p>
 <p><span id="n3">3</span> The third note, <a href="#r3">back</a></p>
 </article></body>`;
-  const md = extractHtml(html, "https://x.substack.com/p/post", {
-    format: "markdown",
-    onlyMainContent: false,
-    images: false,
-  }).content;
+  const md = convert(html, "markdown");
   expect(md).toContain("A claim[^1] made, and a second[^2].");
   expect(md).toContain("[^1]: The first note.");
   expect(md).toContain("[^2]: The second note.");
-  // A contents entry and the heading linking back to it are not a note: words, not a mark.
   // A link whose text is words and its target linking back are not a note; a mark's are, and
   // the note's own number is left to its label.
   expect(md).toContain("See the glossary term and a note[^3].");
   expect(md).toContain("Term: a definition that links back to the text.");
   expect(md).toContain("[^3]: The third note,");
   // A mark that links back up to words before it is not their note: a note comes after its reference.
-  const upward = extractHtml(
+  const upward = convert(
     `<body><article><h1>Post</h1><p>Read <a id="intro" href="#m9">the introduction</a> first, as the rest builds on it.</p>
 <p>The post goes on long enough to be the article's own prose before its closing line, as readers see it.</p>
 <p><a id="m9" href="#intro">9</a> Back to the introduction.</p></article></body>`,
-    "https://x.example/p",
-    { format: "markdown", onlyMainContent: false, images: false },
-  ).content;
+    "markdown",
+  );
   expect(upward).toContain("Read the introduction first");
   expect(upward).not.toContain("[^");
-  const text = extractHtml(html, "https://x.substack.com/p/post", {
-    format: "text",
-    onlyMainContent: false,
-    images: false,
-  }).content;
+  const text = convert(html, "text");
   expect(text).toContain("A claim[1] made");
   expect(text).toContain("[1] The first note.");
 });

@@ -53,8 +53,8 @@ function cellText(cell: HTMLElement): string {
 }
 
 /**
- * Places each cell's `value` on a grid, honouring column and row spans; spanned slots hold `empty`,
- * or with `fill` the spanning cell's value (a group header over each of its columns).
+ * Places each cell's `value` on a grid, honouring column and row spans; spanned slots are empty,
+ * or with `fill` hold the spanning cell's value (a group header over each of its columns).
  */
 function place(rows: HTMLElement[], value: (cell: HTMLElement) => string, fill: boolean): string[][] {
   const out: string[][] = rows.map(() => []);

@@ -163,7 +163,7 @@ export function findNotations(roots: readonly Element[]): Notations {
       back !== null || NOTE_REF.test(a.attribs.class ?? "") || a.attribs.role === "doc-noteref";
     const fromNotes = inNotesContainer(a);
     const toNotes = inNotesContainer(note);
-    if (fromNotes && !toNotes && !declared) {
+    if (fromNotes && !toNotes && back === null) {
       marks.set(a, { kind: "drop" });
       continue;
     }

@@ -48,12 +48,11 @@ function nodeEdge(node: AnyNode, last: boolean): string | null {
 function abut(prev: AnyNode, next: AnyNode): boolean {
   if (!isElement(prev) && !isElement(next)) return false;
   const end = nodeEdge(prev, true);
-  if (end === null) return false;
-  const start = nodeEdge(next, false);
-  if (start === null) return false;
   // Option tiles side by side ("Single", "4-Pack", "8-Pack") are parted whatever their text.
-  if (isTile(prev) && isTile(next)) return /\S$/.test(end) && /^\S/.test(start);
-  return WORD_END.test(end) && WORD_START.test(start);
+  const tiles = isTile(prev) && isTile(next);
+  if (end === null || !(tiles ? /\S$/.test(end) : WORD_END.test(end))) return false;
+  const start = nodeEdge(next, false);
+  return start !== null && (tiles ? /^\S/.test(start) : WORD_START.test(start));
 }
 
 /** Controls a page draws as tiles of their own: a choice's `<label>`, a button. */

@@ -21,6 +21,7 @@ import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
+import { dropTrailingHeadings } from "./trailing-headings.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
 import { settleInlineEdges } from "./word-breaks.ts";
 
@@ -125,6 +126,10 @@ const STEPS: Step[] = [
     const { includeTags, excludeTags } = ctx.options;
     if (includeTags?.length) ctx.roots = includeElements(ctx.$, ctx.roots, includeTags);
     if (excludeTags?.length) excludeElements(ctx.$, ctx.roots, excludeTags);
+  },
+  function trailingHeadings(ctx) {
+    // Chosen elements are the caller's: a selection of headings is all headings.
+    if (!ctx.options.includeTags?.length) dropTrailingHeadings(ctx.roots);
   },
   function absoluteUrls(ctx) {
     resolveUrls(ctx.roots, ctx.baseUrl);

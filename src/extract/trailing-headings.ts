@@ -1,0 +1,96 @@
+import {
+  type AnyNode,
+  type Element,
+  forEachElement,
+  HEADING_TAGS,
+  hasDescendant,
+  isElement,
+  removeNode,
+  textOf,
+  visibleTextLength,
+} from "./nodes.ts";
+
+/** What shows without text: a picture, a video, a drawing, a formula. */
+const MEDIA = new Set([
+  "img",
+  "picture",
+  "video",
+  "audio",
+  "svg",
+  "iframe",
+  "canvas",
+  "math",
+  "object",
+  "embed",
+]);
+/** A heading's end: nothing after it that a reader sees. */
+const NOTHING = Symbol("nothing");
+
+/**
+ * The heading or rule that ends `node`'s content, if it ends with one: the last thing a reader sees
+ * there. Null when text or a picture ends it; NOTHING when it shows nothing at all.
+ */
+function endOf(node: AnyNode): Element | null | typeof NOTHING {
+  if (!isElement(node)) return node.type === "text" && /\S/.test(node.data) ? null : NOTHING;
+  if (HEADING_TAGS.has(node.name) || node.name === "hr") return node;
+  if (MEDIA.has(node.name)) return null;
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
+  for (let i = node.children.length - 1; i >= 0; i--) {
+    const end = endOf(node.children[i]!);
+    if (end !== NOTHING) return end;
+  }
+  return NOTHING;
+}
+
+/**
+ * A heading that labels what follows it ("Follow:", "Share this:"): with nothing after it, it
+ * labels nothing. Other headings stay: a section's title is on the page whether or not its
+ * content is (an FAQ's questions over answers a click opens, a call to action).
+ */
+const LABEL = /:\s*$/;
+
+/** Whether a heading links to another page: a card's or an item's title, not a section's. */
+function linksAway(heading: Element): boolean {
+  let found = false;
+  forEachElement(heading, (el) => {
+    if (el.name === "a" && el.attribs.href && !el.attribs.href.trim().startsWith("#")) found = true;
+  });
+  return found;
+}
+
+/** Whether nothing beside `el` in its parent shows: a section's title left without its section. */
+function aloneInParent(el: Element): boolean {
+  const parent = el.parent;
+  if (!parent || !isElement(parent)) return true;
+  return parent.children.every(
+    (sibling) =>
+      sibling === el ||
+      (isElement(sibling)
+        ? !MEDIA.has(sibling.name) && !hasDescendant(sibling, MEDIA) && visibleTextLength(sibling, 0) === 0
+        : sibling.type !== "text" || !/\S/.test(sibling.data)),
+  );
+}
+
+/** Headings and rules ending the content taken off at most: a rail's titles one above another. */
+const MOST_TAKEN = 20;
+
+/**
+ * Drops the rules and label headings that end the content with nothing after them: a closing
+ * rule separates nothing, and a label ("Follow:", its icons gone) labels nothing. Only a heading
+ * alone in its block and linking nowhere: a card's title (beside its picture, or a link to its
+ * page) is an item. A heading that is all the content has stays; one followed by a picture is
+ * followed by something.
+ */
+export function dropTrailingHeadings(roots: readonly Element[]): void {
+  for (let taken = 0; taken < MOST_TAKEN; taken++) {
+    let end: Element | null | typeof NOTHING = NOTHING;
+    for (let i = roots.length - 1; i >= 0 && end === NOTHING; i--) end = endOf(roots[i]!);
+    if (end === null || end === NOTHING || roots.includes(end)) return;
+    if (end.name !== "hr" && (!LABEL.test(textOf(end)) || linksAway(end) || !aloneInParent(end))) return;
+    // The only text there is: a page that is its title keeps it.
+    const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
+    const own = visibleTextLength(end);
+    if (end.name !== "hr" && total - own <= 0 && !roots.some((root) => hasDescendant(root, MEDIA))) return;
+    removeNode(end);
+  }
+}

@@ -11,7 +11,7 @@ const convert = (body: string, onlyMainContent = true, includeTags?: string[]) =
     { format: "markdown", onlyMainContent, images: false, includeTags },
   ).content;
 
-test("a closing rule, and a label heading with nothing left after it, end nothing and go, in both modes", () => {
+test("a rule opening or closing the content, and a label heading with nothing after it, go, in both modes", () => {
   // A follow box whose icons went, then a closing rule.
   const body = `${story}<hr><div class="follow"><h6>Follow us:</h6><div style="display:none"><a href="/rss">RSS</a></div></div><hr>`;
   for (const only of [true, false]) {
@@ -19,6 +19,12 @@ test("a closing rule, and a label heading with nothing left after it, end nothin
     expect(md).toEndWith("the council votes on raising it next month.");
     expect(md).not.toContain("Follow us:");
   }
+  const opened = extractHtml(
+    `<html><body><div class="page"><div class="top"><hr></div>${story}</div></body></html>`,
+    "https://news.example/tides",
+    { format: "markdown", onlyMainContent: false, images: false },
+  ).content;
+  expect(opened).toStartWith("The harbour tides");
   // A section's title stays though its content is gone: an FAQ's question over an answer a click opens.
   expect(
     convert(

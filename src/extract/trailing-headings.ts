@@ -27,16 +27,17 @@ const MEDIA = new Set([
 const NOTHING = Symbol("nothing");
 
 /**
- * The heading or rule that ends `node`'s content, if it ends with one: the last thing a reader sees
- * there. Null when text or a picture ends it; NOTHING when it shows nothing at all.
+ * The heading or rule that ends (`last`) or opens `node`'s content, if one does: the last (or
+ * first) thing a reader sees there. Null when text or a picture does; NOTHING when it shows nothing.
  */
-function endOf(node: AnyNode): Element | null | typeof NOTHING {
+function endOf(node: AnyNode, last = true): Element | null | typeof NOTHING {
   if (!isElement(node)) return node.type === "text" && /\S/.test(node.data) ? null : NOTHING;
   if (HEADING_TAGS.has(node.name) || node.name === "hr") return node;
   if (MEDIA.has(node.name)) return null;
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  for (let i = node.children.length - 1; i >= 0; i--) {
-    const end = endOf(node.children[i]!);
+  const kids = node.children;
+  for (let i = last ? kids.length - 1 : 0; last ? i >= 0 : i < kids.length; i += last ? -1 : 1) {
+    const end = endOf(kids[i]!, last);
     if (end !== NOTHING) return end;
   }
   return NOTHING;
@@ -75,22 +76,35 @@ function aloneInParent(el: Element): boolean {
 const MOST_TAKEN = 20;
 
 /**
- * Drops the rules and label headings that end the content with nothing after them: a closing
- * rule separates nothing, and a label ("Follow:", its icons gone) labels nothing. Only a heading
+ * Drops the rules and label headings that end the content with nothing after them, and the rules
+ * that open it: such a rule separates nothing, and a label ("Follow:", its icons gone) labels nothing. Only a heading
  * alone in its block and linking nowhere: a card's title (beside its picture, or a link to its
  * page) is an item. A heading that is all the content has stays; one followed by a picture is
  * followed by something.
  */
 export function dropTrailingHeadings(roots: readonly Element[]): void {
+  for (let taken = 0; taken < MOST_TAKEN && dropLast(roots); taken++);
+  // A rule opening the content separates nothing either.
   for (let taken = 0; taken < MOST_TAKEN; taken++) {
-    let end: Element | null | typeof NOTHING = NOTHING;
-    for (let i = roots.length - 1; i >= 0 && end === NOTHING; i--) end = endOf(roots[i]!);
-    if (end === null || end === NOTHING || roots.includes(end)) return;
-    if (end.name !== "hr" && (!LABEL.test(textOf(end)) || linksAway(end) || !aloneInParent(end))) return;
+    let start: Element | null | typeof NOTHING = NOTHING;
+    for (let i = 0; i < roots.length && start === NOTHING; i++) start = endOf(roots[i]!, false);
+    if (start === null || start === NOTHING || start.name !== "hr" || roots.includes(start)) return;
+    removeNode(start);
+  }
+}
+
+/** Removes the rule or label heading that ends the content, if one does; answers whether it did. */
+function dropLast(roots: readonly Element[]): boolean {
+  let end: Element | null | typeof NOTHING = NOTHING;
+  for (let i = roots.length - 1; i >= 0 && end === NOTHING; i--) end = endOf(roots[i]!);
+  if (end === null || end === NOTHING || roots.includes(end)) return false;
+  if (end.name !== "hr") {
+    if (!LABEL.test(textOf(end)) || linksAway(end) || !aloneInParent(end)) return false;
     // The only text there is: a page that is its title keeps it.
     const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
-    const own = visibleTextLength(end);
-    if (end.name !== "hr" && total - own <= 0 && !roots.some((root) => hasDescendant(root, MEDIA))) return;
-    removeNode(end);
+    if (total - visibleTextLength(end) <= 0 && !roots.some((root) => hasDescendant(root, MEDIA)))
+      return false;
   }
+  removeNode(end);
+  return true;
 }

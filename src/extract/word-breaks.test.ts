@@ -31,6 +31,10 @@ test("inline elements whose words touch only in the markup are set apart", () =>
     '<p>New: <span class="brand">On</span><span class="title">Cloudrock Mid</span> from <span class="sale">$123.95</span><span class="was">Was $154.95</span></p>',
   );
   expect(more.content).toContain("On Cloudrock Mid from $123.95 Was $154.95");
+  // A price beside the one it replaces, a word beside a price.
+  expect(
+    extract('<p><span class="price">$19.99</span><s>$29.99</s>, now<b>€5</b> a month</p>').content,
+  ).toContain("$19.99 ~~$29.99~~, now **€5** a month");
   // A brand in capitals, and a name that starts with a capital letter alone.
   const caps = extract(
     '<p>Also: <span class="brand">HOKA</span><span class="title">Kaha 3 GTX</span> and <span class="brand">Salomon</span><span class="title">X Ultra 5</span>, see <span>AI</span><span>SDK</span>.</p>',

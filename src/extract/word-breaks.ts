@@ -4,9 +4,12 @@ import { type AnyNode, BLOCK_TAGS, type Element, isElement } from "./nodes.ts";
 /** Elements whose text is kept exactly as written. */
 const VERBATIM = new Set(["pre", "code", "kbd", "samp", "textarea", "script", "style"]);
 
-/** The end of one element's text and the start of the next's that a stylesheet must have set apart. */
+/**
+ * The end of one element's text and the start of the next's that a stylesheet must have set apart:
+ * a word or number, then a capitalised word or a price ("$19.99" beside "$29.99", "now" beside "€5").
+ */
 const WORD_END = /(?:\p{L}\p{Ll}|\p{Lu}{2}|\p{N}|\p{L}:)$/u;
-const WORD_START = /^\p{Lu}(?:\p{L}|\s|$)/u;
+const WORD_START = /^(?:\p{Lu}(?:\p{L}|\s|$)|\p{Sc}\s?\p{N})/u;
 
 /**
  * A subscript is set against the text beside it ("H<sub>2</sub>O", "H<sub>2</sub>SO<sub>4</sub>"):

@@ -29,6 +29,13 @@ test("html format returns cleaned HTML", () => {
   );
   expect(content).toContain('<p class="lead">Hi</p>');
   expect(content).not.toContain("<script");
+  // Written in UTF-8, as a browser's innerHTML: only what markup needs is escaped.
+  const utf8 = extractHtml(
+    '<body><p title="é &quot;q&quot;">今日は café &amp; &lt;b&gt;&nbsp;x</p></body>',
+    "https://x.example/",
+    { format: "html", onlyMainContent: false, images: false },
+  ).content;
+  expect(utf8).toContain('<p title="é &quot;q&quot;">今日は café &amp; &lt;b&gt;&nbsp;x</p>');
 });
 
 test("markup after </body> is content, as in a browser", () => {

@@ -16,6 +16,7 @@ import { declaredProductDescription, missingDescription } from "./product-data.t
 import { qaThread } from "./qa-thread.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
+import { mayHoldRuby, parenthesizeRuby } from "./ruby.ts";
 import { scanPage } from "./scan.ts";
 import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
@@ -47,6 +48,8 @@ interface ExtractContext {
   readonly codeTables: boolean;
   /** Whether the page may number lines inside its code blocks (dropped, see code-tables.ts). */
   readonly lineNumbers: boolean;
+  /** Whether the page may annotate text with ruby (readings set in parentheses, see ruby.ts). */
+  readonly ruby: boolean;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -86,6 +89,7 @@ const STEPS: Step[] = [
     cleanTree(ctx.body, ctx.pageText);
     if (ctx.codeTables) unwrapCodeTables(ctx.body);
     if (ctx.lineNumbers) dropLineNumbers(ctx.body);
+    if (ctx.ruby) parenthesizeRuby(ctx.body);
     if (ctx.tables) joinSplitTables(ctx.body);
   },
   function mainContent(ctx) {
@@ -204,6 +208,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     tables: mayHoldSplitTables(html),
     codeTables: mayHoldCodeTables(html),
     lineNumbers: mayHoldLineNumbers(html),
+    ruby: mayHoldRuby(html),
     pageText: 0,
     content: "",
     quality: 0,

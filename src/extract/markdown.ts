@@ -302,11 +302,10 @@ function configure(td: TurndownService): TurndownService {
   td.addRule("inlineQuote", {
     filter: "q",
     replacement: (content, node) => {
-      const before = node.previousSibling?.textContent ?? "";
       if (
         !content.trim() ||
         QUOTE_MARK.test(content.trimStart()[0] ?? "") ||
-        QUOTE_MARK.test(before.at(-1) ?? "")
+        QUOTE_MARK.test(charBeside(node, -1))
       )
         return content;
       let nested = false;

@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, forEachElement, isElement, textOf } from "./nodes.ts";
+import { type AnyNode, contains, type Element, forEachElement, isElement, textOf } from "./nodes.ts";
 
 /**
  * How the renderers (markdown, text) should show an element that a page
@@ -158,7 +158,10 @@ export function findNotations(roots: readonly Element[]): Notations {
   for (const [a, target] of refs) {
     const note = byId.get(target);
     if (!note || marks.has(a)) continue;
-    const back = (order.get(a) ?? Infinity) < (order.get(note) ?? -1) ? pairedBack(a, note, linksTo) : null;
+    // The note's block: the note itself, or the block around an inline mark (a note comes after its reference).
+    const block = NOTE_TAGS.has(note.name) ? note : INLINE_TARGETS.has(note.name) ? noteItem(note) : null;
+    const ordered = (order.get(a) ?? Infinity) < (order.get(note) ?? -1);
+    const back = block && ordered ? pairedBack(a, block, linksTo) : null;
     const declared =
       back !== null || NOTE_REF.test(a.attribs.class ?? "") || a.attribs.role === "doc-noteref";
     const fromNotes = inNotesContainer(a);
@@ -175,7 +178,7 @@ export function findNotations(roots: readonly Element[]): Notations {
       // The note's own number ("<span id=n1>1</span> The note"): its definition's label says it.
       if (!NOTE_TAGS.has(note.name) && NOTE_MARK.test(textOf(note).trim())) marks.set(note, { kind: "drop" });
     }
-    const item = NOTE_TAGS.has(note.name) ? note : back ? noteItem(note) : null;
+    const item = NOTE_TAGS.has(note.name) || back ? block : null;
     if (item && !defs.has(item)) {
       defs.add(item);
       marks.set(item, { kind: "fndef", label });
@@ -194,23 +197,16 @@ const INLINE_TARGETS = new Set(["a", "span", "sup", "b", "strong", "small", "cit
 
 /**
  * The note's way back to reference `a`, which shows a footnote's mark: a link to `a`'s id inside
- * (or being) the note's item, a block or the block around an inline mark; else null.
+ * (or being) the note's block; else null.
  */
-function pairedBack(a: Element, note: Element, linksTo: Map<string, Element[]>): Element | null {
+function pairedBack(a: Element, block: Element, linksTo: Map<string, Element[]>): Element | null {
   const id = a.attribs.id;
   if (!id || !NOTE_MARK.test(textOf(a).trim())) return null;
-  const item = NOTE_TAGS.has(note.name) ? note : INLINE_TARGETS.has(note.name) ? noteItem(note) : null;
-  if (!item) return null;
-  return linksTo.get(id)?.find((link) => link === item || contains(item, link)) ?? null;
+  return linksTo.get(id)?.find((link) => contains(block, link)) ?? null;
 }
 
 /** The block holding an inline note target (Substack's number link inside `div.footnote`). */
 function noteItem(note: Element): Element | null {
   for (let up = note.parent; up && isElement(up); up = up.parent) if (NOTE_TAGS.has(up.name)) return up;
   return null;
-}
-
-function contains(outer: Element, inner: Element): boolean {
-  for (let up = inner.parent; up; up = up.parent) if (up === outer) return true;
-  return false;
 }

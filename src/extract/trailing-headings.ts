@@ -1,11 +1,11 @@
 import {
   type AnyNode,
   type Element,
-  forEachElement,
   HEADING_TAGS,
   hasDescendant,
   isElement,
   removeNode,
+  someDescendant,
   textOf,
   visibleTextLength,
 } from "./nodes.ts";
@@ -52,11 +52,10 @@ const LABEL = /:\s*$/;
 
 /** Whether a heading links to another page: a card's or an item's title, not a section's. */
 function linksAway(heading: Element): boolean {
-  let found = false;
-  forEachElement(heading, (el) => {
-    if (el.name === "a" && el.attribs.href && !el.attribs.href.trim().startsWith("#")) found = true;
-  });
-  return found;
+  return someDescendant(
+    heading,
+    (el) => el.name === "a" && !!el.attribs.href && !el.attribs.href.trim().startsWith("#"),
+  );
 }
 
 /** Whether nothing beside `el` in its parent shows: a section's title left without its section. */
@@ -77,10 +76,10 @@ const MOST_TAKEN = 20;
 
 /**
  * Drops the rules and label headings that end the content with nothing after them, and the rules
- * that open it: such a rule separates nothing, and a label ("Follow:", its icons gone) labels nothing. Only a heading
- * alone in its block and linking nowhere: a card's title (beside its picture, or a link to its
- * page) is an item. A heading that is all the content has stays; one followed by a picture is
- * followed by something.
+ * that open it: such a rule separates nothing, and a label ("Follow:", its icons gone) labels
+ * nothing. Only a heading alone in its block and linking nowhere: a card's title (beside its
+ * picture, or a link to its page) is an item. A heading that is all the content has stays; one
+ * followed by a picture is followed by something.
  */
 export function dropTrailingHeadings(roots: readonly Element[]): void {
   for (let taken = 0; taken < MOST_TAKEN && dropLast(roots); taken++);

@@ -39,3 +39,38 @@ test("the size in a file name is what tells sizes apart", () => {
   expect(imageIdentity("https://a.example/p/lagoon.jpg")).toBe("lagoon.jpg");
   expect(imageIdentity("https://a.example/")).toBeNull();
 });
+
+test("an image optimizer's URL is the picture its url parameter names: a card's hover image twice shows once", () => {
+  expect(imageIdentity("https://shop.example/_next/image/?url=%2Fimg%2Fdesk-640x640.jpg&w=3840&q=100")).toBe(
+    "desk.jpg",
+  );
+  expect(
+    imageIdentity("https://shop.example/_next/image?url=https%3A%2F%2Fcdn.example%2Fp%2Fdesk.jpg&w=640"),
+  ).toBe("desk.jpg");
+  expect(imageIdentity("https://shop.example/_next/image/?w=640")).toBeNull();
+  const hover = (w: number) =>
+    `<img alt="Bamboo board hover image" src="/_next/image/?url=https%3A%2F%2Fcdn.example%2Frollover%2Fbamboo.jpg&amp;w=${w}&amp;q=100">`;
+  const card = (w: number) =>
+    `<a href="/bamboo"><img alt="bamboo" src="/_next/image/?url=https%3A%2F%2Fcdn.example%2Fproduct%2Fbamboo.jpg&amp;w=${w}"><div class="blur">${hover(w)}</div>${hover(w)}</a><a href="/bamboo">Bamboo board</a>`;
+  const md = markdown(
+    `<h1>Accessories</h1><p>Boards and mats for standing desks, in bamboo and cork.</p>${card(3840)}`,
+  );
+  expect(md.match(/!\[Bamboo board hover image\]/g)).toHaveLength(1);
+  expect(md.match(/!\[bamboo\]/g)).toHaveLength(1);
+});
+
+test("a picture drawn for each colour scheme shows once, the one for the default (light) scheme", () => {
+  expect(imageIdentity("https://docs.example/img/flow.dark.png")).toBe("flow.png");
+  expect(imageIdentity("https://docs.example/img/logo-light-mode.svg")).toBe("logo.svg");
+  expect(imageIdentity("https://docs.example/img/darkroom.png")).toBe("darkroom.png");
+  const pair = (name: string, alt: string) =>
+    `<span class="dark-only"><img alt="${alt}" src="/_next/image?url=%2Fimg%2F${name}.dark.png&amp;w=828"></span>` +
+    `<span class="light-only"><img alt="${alt}" src="/_next/image?url=%2Fimg%2F${name}.png&amp;w=828"></span>`;
+  const md = markdown(
+    `<h1>Sharing state</h1><p>The parent holds the count and passes it down to both buttons.</p>${pair("child", "A tree of three components")}<p>Then a click updates it.</p>${pair("child_clicked", "A tree of three components")}`,
+  );
+  expect(md.match(/!\[A tree of three components\]/g)).toHaveLength(2);
+  expect(md).toContain("%2Fimg%2Fchild.png");
+  expect(md).toContain("%2Fimg%2Fchild_clicked.png");
+  expect(md).not.toContain(".dark.png");
+});

@@ -5,20 +5,49 @@ const SIZE_PREFIX = /^(?:xs|sm|md|lg|xl|xxl|small|medium|large|thumb|thumbnail|m
 /** ...and after it: "photo-640x480.jpg", "photo@2x.png", "photo_large.jpg", "photo-1200w.webp". */
 const SIZE_SUFFIX =
   /[_@-](?:\d+x\d*|x\d+|\d+[wh]|xs|sm|md|lg|xl|xxl|small|medium|large|thumb|thumbnail|mobile|tablet|desktop)(?=\.[a-z0-9]+$)/i;
+/** The colour scheme a picture was drawn for, before its extension: "diagram.dark.png", "logo-light.svg". */
+const THEME_SUFFIX = /[._-](dark|light)(?:-?mode)?(?=\.[a-z0-9]+$)/i;
 
-/** The file name of an image without the size it was cut to, or null when its URL has none. */
+/**
+ * The file name of an image without the size it was cut to, or null when its URL has none. An
+ * image optimizer's URL carries the picture's own address in its `url` parameter (Next.js's
+ * `/_next/image/?url=%2Fimg%2Fdesk.jpg&w=640`): its file name is the picture's.
+ */
 export function imageIdentity(src: string): string | null {
-  let path: string;
+  let url: URL;
   try {
-    path = new URL(src).pathname;
+    url = new URL(src);
   } catch {
     return null;
   }
+  const inner = url.searchParams.get("url");
+  if (inner) {
+    try {
+      const own = imageIdentity(new URL(inner, url).href);
+      if (own) return own;
+    } catch {
+      // Not an address: the optimizer's own path names the image, if anything does.
+    }
+  }
+  const path = url.pathname;
   const name = path
     .slice(path.lastIndexOf("/") + 1)
     .replace(SIZE_PREFIX, "")
+    .replace(THEME_SUFFIX, "")
     .replace(SIZE_SUFFIX, "");
   return name ? name.toLowerCase() : null;
+}
+
+/** Whether an image's file is the one drawn for a dark colour scheme. */
+function forDarkScheme(src: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(src);
+  } catch {
+    return false;
+  }
+  const file = (url.searchParams.get("url") ?? url.pathname).split(/[/?#]/).filter(Boolean).pop() ?? "";
+  return THEME_SUFFIX.exec(file)?.[1]?.toLowerCase() === "dark";
 }
 
 /**
@@ -28,20 +57,28 @@ export function imageIdentity(src: string): string | null {
  * beside the text for narrow ones); a reader of the markdown would see it
  * twice. An image is another size of an earlier one when both describe it
  * alike (the same alt text, not empty) and their file names are the same
- * once the size is taken out. Runs on the settled content, with URLs resolved.
+ * once the size is taken out. A picture drawn for each colour scheme
+ * ("diagram.dark.png" beside "diagram.png") is one picture too: the one a
+ * page shows by default, not the dark one, stays. Runs on the settled
+ * content, with URLs resolved.
  */
 export function dropImageVariants(roots: Element[]): void {
-  const seen = new Set<string>();
+  const seen = new Map<string, Element>();
   const variants: Element[] = [];
   for (const root of roots) {
     forEachElement(root, (el) => {
       if (el.name !== "img") return;
       const alt = el.attribs.alt?.replace(/\s+/g, " ").trim().toLowerCase();
-      const identity = el.attribs.src ? imageIdentity(el.attribs.src) : null;
-      if (!alt || !identity) return;
+      const src = el.attribs.src;
+      const identity = src ? imageIdentity(src) : null;
+      if (!alt || !src || !identity) return;
       const key = `${alt}\n${identity}`;
-      if (seen.has(key)) variants.push(el);
-      else seen.add(key);
+      const first = seen.get(key);
+      if (!first) seen.set(key, el);
+      else if (forDarkScheme(first.attribs.src!) && !forDarkScheme(src)) {
+        variants.push(first);
+        seen.set(key, el);
+      } else variants.push(el);
     });
   }
   for (const el of variants) removeNode(el);

@@ -542,3 +542,25 @@ test("a short notice that the page needs JavaScript goes; a text about JavaScrip
     expect(content).toContain("the shop's site requires JavaScript for its basket");
   }
 });
+
+test("an icon font's icon names are not text; words in an element of that class and the word 'close' elsewhere stay", () => {
+  const html = `<html><body><main><h1>Offers</h1>
+    <p>Spring brings savings across the range of home gyms and treadmills this month.</p>
+    <a href="/sale"><i class="material-icons">local_offer</i> Spring Sale</a>
+    <a href="/blog"><span class="icon material-symbols-rounded">chevron_left</span> Browse all posts</a>
+    <p>Read the guide <mat-icon>arrow_forward</mat-icon> then close the door and rest.</p>
+    <p><span class="material-icons-outlined">Not an icon name, a sentence.</span></p>
+  </main></body></html>`;
+  for (const format of ["markdown", "text"] as const) {
+    const out = extractHtml(html, "https://shop.example/", {
+      format,
+      onlyMainContent: false,
+      images: false,
+    }).content;
+    expect(out).not.toMatch(/local_offer|chevron_left|arrow_forward/);
+    expect(out).toContain("Spring Sale");
+    expect(out).toContain("Browse all posts");
+    expect(out).toContain("then close the door");
+    expect(out).toContain("Not an icon name, a sentence.");
+  }
+});

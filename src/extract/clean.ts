@@ -159,6 +159,18 @@ function isEmptyNoscript(el: Element): boolean {
 
 const NOSCRIPT_CONTENT = 200;
 
+/**
+ * An icon font draws a name as its picture (Material's `<i class="material-icons">chevron_right</i>`,
+ * `material-symbols-rounded`, Angular's `<mat-icon>home</mat-icon>`): the name is no word of the page.
+ */
+const ICON_FONT = /(?:^|\s)(?:material-icons|material-symbols|google-symbols)(?:-[a-z]+)?(?:$|\s)/;
+const ICON_NAME = /^\s*[a-z][a-z0-9_]*\s*$/;
+
+function isIconName(el: Element): boolean {
+  if (el.name !== "mat-icon" && !ICON_FONT.test(el.attribs.class ?? "")) return false;
+  return ICON_NAME.test(textOf(el));
+}
+
 const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
 /** Where an identifier is data a reader looks up (a table of keys), not filler. */
 
@@ -399,6 +411,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         isEmptyNoscript(child) ||
         (!inCode &&
           (isBareIdentifier(child) ||
+            isIconName(child) ||
             isAdLabel(child) ||
             isScriptNotice(child, pageText) ||
             (!insideContent && isConsentNotice(child, pageText))))

@@ -37,9 +37,10 @@ test("text that starts a line is escaped, however it is wrapped", () => {
     "- \\- dash item\n- *1\\. numbered*",
   );
   expect(md("<h3>2. Title</h3>")).toBe("### 2\\. Title");
+  // A table cell's text does not start a markdown line (see the test below).
   expect(
     md("<table><tr><th>h</th><th>i</th></tr><tr><td>- cell</td><td>a <span>= b</span></td></tr></table>"),
-  ).toContain("| \\- cell | a = b |");
+  ).toContain("| - cell | a = b |");
   // An image or an element of a rule of its own before it: escaped as at a line's start (reads the same).
   expect(md('<p><img src="/a.png" alt="x">- after an image</p>')).toBe("![x](/a.png)\\- after an image");
   expect(md('<p><span>x <span class="katex-display">y</span></span></p>')).toBe("x y");
@@ -77,4 +78,19 @@ test("markup turndown parses itself is escaped as turndown does", () => {
   expect(md('<p><a href="/a">x <a href="/b">y</a></a><span>&gt; z</span></p><p>- w</p>')).toBe(
     "[x](/a) [y](/b)\\> z\n\n\\- w",
   );
+});
+
+test("a table cell's text is inline: its start is not escaped as a line's", () => {
+  expect(
+    md(
+      "<table><tr><th>Rank</th><th>City</th></tr><tr><td>1.</td><td>- Paris</td></tr><tr><td>19. Rome</td><td>&gt; 5</td></tr><tr><td>2) Oslo<br>+ Bergen</td><td>#</td></tr></table>",
+    ),
+  ).toBe(
+    "| Rank | City |\n| --- | --- |\n| 1. | - Paris |\n| 19. Rome | > 5 |\n| 2) Oslo<br>+ Bergen | \\# |",
+  );
+  // Where the text does start a line, a list or a quote would be read: escaped as before.
+  expect(md("<p>1. para start</p>")).toBe("1\\. para start");
+  expect(md("<ul><li>2. inside</li></ul>")).toBe("- 2\\. inside");
+  // A layout table's cells are blocks, each starting a line.
+  expect(md("<table><tr><td>1. only column</td></tr></table>")).toBe("1\\. only column");
 });

@@ -1,4 +1,5 @@
 import type TurndownService from "turndown";
+import { unescapeInlineStart } from "./markdown-escape.ts";
 
 /**
  * Tables for turndown, replacing the gfm plugin's row and cell rules: cells
@@ -43,10 +44,13 @@ function span(cell: HTMLElement, attr: string): number {
 function cellText(cell: HTMLElement): string {
   const md = cellMarkdown.get(cell) ?? "";
   return (
-    md
-      .trim()
-      // A heading in a cell is its text: markdown reads no heading inside a table row.
-      .replace(/^#{1,6} +/gm, "")
+    // A cell's lines are one line of the row: none starts a markdown line ("1. First" is no list).
+    unescapeInlineStart(
+      md
+        .trim()
+        // A heading in a cell is its text: markdown reads no heading inside a table row.
+        .replace(/^#{1,6} +/gm, ""),
+    )
       .replace(/[ \t]*\n+[ \t]*/g, "<br>")
       .replace(/\\[\s\S]|\|/g, (m) => (m === "|" ? "\\|" : m))
   );

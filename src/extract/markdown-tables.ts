@@ -129,6 +129,20 @@ function hasNestedTable(table: HTMLElement): boolean {
   return Array.from(table.getElementsByTagName("table")).length > 0;
 }
 
+/** Markdown of each converted caption, read by the table rule. */
+const captionMarkdown = new WeakMap<Node, string>();
+
+/**
+ * A caption as the line above its table: its markdown, its blocks (a card's heading over its
+ * subtitle: "Undergraduate", "Full-time") parted by spaces and headings as their text.
+ */
+function captionLine(caption: Node): string {
+  return (captionMarkdown.get(caption) ?? "")
+    .trim()
+    .replace(/^#{1,6} +/gm, "")
+    .replace(/\s*\n\s*/g, " ");
+}
+
 /** Adds the cell, row and table rules to a service that already uses the gfm plugin (these win). */
 export function addTableRules(td: TurndownService): void {
   td.addRule("tableCell", {
@@ -136,6 +150,14 @@ export function addTableRules(td: TurndownService): void {
     replacement: (content, node) => {
       cellMarkdown.set(node, content);
       // A layout table is unwrapped: its cells come out as blocks.
+      return `\n\n${content}\n\n`;
+    },
+  });
+  td.addRule("tableCaption", {
+    filter: "caption",
+    replacement: (content, node) => {
+      captionMarkdown.set(node, content);
+      // A layout table is unwrapped: its caption comes out as a block of its own.
       return `\n\n${content}\n\n`;
     },
   });
@@ -153,7 +175,7 @@ export function addTableRules(td: TurndownService): void {
       if (width < 2 || hasNestedTable(table)) return `\n\n${content}\n\n`;
       for (const r of cells) while (r.length < width) r.push("");
       const caption = Array.from(table.childNodes).find((n) => n.nodeName === "CAPTION");
-      const title = caption?.textContent?.replace(/\s+/g, " ").trim();
+      const title = caption && captionLine(caption);
       let heads = 0;
       while (heads < rows.length && isHeaderRow(rows[heads]!)) heads++;
       // A table of header cells only, or of more header rows than a group of headings has, keeps

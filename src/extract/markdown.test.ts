@@ -174,6 +174,24 @@ test("tables keep every cell in its column across column and row spans, with a v
   ).toBe("Sales by region\n\n| Region | Sales |\n| --- | ---: |\n| North | 10 |\n|   | 12 |");
 });
 
+test("a table's caption is one line above it: its blocks parted, its markup kept", () => {
+  // A card's caption of headings and subtitles (WordPress table blocks), with the markup's own line breaks between.
+  expect(
+    toMarkdown(
+      "<table><caption>\n  <div><h3>Undergraduate</h3>\n  <p>Full-time</p></div><div><h3>$390</h3><p>per hour</p></div></caption><tr><th>Plan</th><th>Rate</th></tr><tr><td>Online</td><td>$455</td></tr></table>",
+    ),
+  ).toBe("Undergraduate Full-time $390 per hour\n\n| Plan | Rate |\n| --- | --- |\n| Online | $455 |");
+  expect(
+    toMarkdown(
+      '<table><caption>Table 2: <b>Results</b> of the <a href="https://e.com/x">run</a></caption><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>',
+    ),
+  ).toBe("Table 2: **Results** of the [run](https://e.com/x)\n\n| A | B |\n| --- | --- |\n| 1 | 2 |");
+  // A layout table's caption is a block of its own above its cells.
+  expect(toMarkdown("<table><caption>Layout caption</caption><tr><td>only column</td></tr></table>")).toBe(
+    "Layout caption\n\nonly column",
+  );
+});
+
 test("a table's header rows read as one: a group's heading over each of its columns", () => {
   expect(
     toMarkdown(

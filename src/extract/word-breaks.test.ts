@@ -59,6 +59,16 @@ test("inline elements whose words touch only in the markup are set apart", () =>
   );
 });
 
+test("an inline element its own style lays out as a block is parted from its neighbours, whatever their words", () => {
+  const { content } = extract(
+    '<p><span style="display:block">Line A</span><span style="display: flex !important">line b</span><em>2026</em></p>' +
+      '<p><span style="display:inline-block">Dono</span><span>van</span> and <span style="color:red">ne</span>on</p>',
+  );
+  expect(content).toContain("Line A line b *2026*");
+  // Not a block: inline-block (a tile's words may be one word split) and other styles join as before.
+  expect(content).toContain("Donovan and neon");
+});
+
 test("a word split by markup, a single letter, code and other letters' case stay as written", () => {
   const { content } = extract(
     "<p><b>W</b>ord, <em>run</em>ning, <span>i</span><span>Phone</span>, <span>ok</span><span>ay</span>, " +

@@ -51,12 +51,21 @@ function nodeEdge(node: AnyNode, last: boolean): string | null {
 function abut(prev: AnyNode, next: AnyNode): boolean {
   if (!isElement(prev) && !isElement(next)) return false;
   const end = nodeEdge(prev, true);
-  // Option tiles side by side ("Single", "4-Pack", "8-Pack") are parted whatever their text.
-  const tiles = isTile(prev) && isTile(next);
-  if (end === null || !(tiles ? /\S$/.test(end) : WORD_END.test(end))) return false;
+  // Option tiles side by side ("Single", "4-Pack", "8-Pack"), and an element its own style lays
+  // out as a block, are parted whatever their text.
+  const apart = (isTile(prev) && isTile(next)) || styledBlock(prev) || styledBlock(next);
+  if (end === null || !(apart ? /\S$/.test(end) : WORD_END.test(end))) return false;
   const start = nodeEdge(next, false);
-  return start !== null && (tiles ? /^\S/.test(start) : WORD_START.test(start));
+  return start !== null && (apart ? /^\S/.test(start) : WORD_START.test(start));
 }
+
+/** An inline style laying an element out as a block of its own (`<span style="display:block">`). */
+const BLOCK_DISPLAY =
+  /(?:^|;)\s*display\s*:\s*(?:block|flex|grid|table|list-item)\s*(?:!important\s*)?(?:;|$)/i;
+const styledBlock = (node: AnyNode): boolean => {
+  const style = isElement(node) ? node.attribs.style : undefined;
+  return style !== undefined && BLOCK_DISPLAY.test(style);
+};
 
 /** Controls a page draws as tiles of their own: a choice's `<label>`, a button. */
 const TILES = new Set(["label", "button"]);

@@ -12,21 +12,26 @@ export function insideListItem(node: Node): boolean {
 const itemNumbers = new WeakMap<Node, Map<Node, number>>();
 
 /**
- * An ordered list item's number as a browser shows it: the list's `start`, counting on, and an
- * item's own `value` (`<li value="3">`) from that item on.
+ * An ordered list item's number as a browser shows it: the list's `start`, counting on (down in a
+ * `reversed` list, from its number of items unless `start` says), and an item's own `value`
+ * (`<li value="3">`) from that item on.
  */
 function itemNumber(list: HTMLElement, item: Node): number {
   let numbers = itemNumbers.get(list);
   if (!numbers) {
     numbers = new Map();
-    let next = listStart(list);
-    for (const child of Array.from(list.children)) {
+    const items = Array.from(list.children);
+    const reversed = list.hasAttribute("reversed");
+    let next = listStart(list, reversed ? items.filter((child) => child.nodeName === "LI").length : 1);
+    for (const child of items) {
       next = listNumber(child.nodeName === "LI" ? child.getAttribute("value") : null) ?? next;
-      numbers.set(child, next++);
+      // Markdown writes no negative number: a reversed list counting past 0 stays at 0.
+      numbers.set(child, Math.max(0, next));
+      next += reversed ? -1 : 1;
     }
     itemNumbers.set(list, numbers);
   }
-  return numbers.get(item) ?? listStart(list);
+  return numbers.get(item) ?? listStart(list, 1);
 }
 
 /** A list number as markdown can write it: 0 up to 8 digits (markdown's 9 leave room to count on); else null. */
@@ -35,9 +40,9 @@ function listNumber(attribute: string | null): number | null {
   return Number.isInteger(n) && n >= 0 && n < 1e8 ? n : null;
 }
 
-/** An ordered list's first number: its `start`, else 1. */
-function listStart(list: HTMLElement): number {
-  return listNumber(list.getAttribute("start")) ?? 1;
+/** An ordered list's first number: its `start`, else `first`. */
+function listStart(list: HTMLElement, first: number): number {
+  return listNumber(list.getAttribute("start")) ?? first;
 }
 
 /**

@@ -93,6 +93,15 @@ test("an ordered list starts at its start attribute: a list the page continues a
     toMarkdown('<ol><li value="3">three</li><li>four</li><li value="10">ten</li><li>eleven</li></ol>'),
   ).toBe("3. three\n4. four\n10. ten\n11. eleven");
   expect(toMarkdown('<ol start="5"><li value="x">five</li><li>six</li></ol>')).toBe("5. five\n6. six");
+  // A reversed list counts down: from its number of items, or from its start; never below 0.
+  expect(toMarkdown("<ol reversed><li>three</li><li>two</li><li>one</li></ol>")).toBe(
+    "3. three\n2. two\n1. one",
+  );
+  expect(
+    toMarkdown(
+      '<ol reversed start="10"><li>ten</li><li value="5">five</li><li>four</li></ol><p>p</p><ol reversed start="1"><li>a</li><li>b</li><li>c</li></ol>',
+    ),
+  ).toBe("10. ten\n5. five\n4. four\n\np\n\n1. a\n0. b\n0. c");
 });
 
 test("a link's title is written only when it says more than the link's text", () => {

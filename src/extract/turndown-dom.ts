@@ -28,15 +28,16 @@ export const words = (list: string): string[] => list.split(" ");
 /** Attributes the markdown rules may read; the others stay hidden (see `attributeVisible`). */
 const VISIBLE_ATTRS = new Set(
   words(
-    "href src alt title colspan rowspan align start value data-lang data-language checked data-tex data-display data-label data-footnote",
+    "href src alt title colspan rowspan align start value reversed data-lang data-language checked data-tex data-display data-label data-footnote",
   ),
 );
 
 /**
  * Attributes turndown sees. The rest stay hidden, as they always have: some
  * would switch on behaviour siphon never had (`role="checkbox"` makes a task
- * item); the class of code blocks names their language, and a list's `start`
- * its first number (a list the page continues after a figure starts at 4).
+ * item); the class of code blocks names their language, a list's `start`
+ * its first number (a list the page continues after a figure starts at 4)
+ * and `reversed` its counting down.
  */
 export function attributeVisible(tag: string, name: string): boolean {
   if (VISIBLE_ATTRS.has(name)) return true;

@@ -2,6 +2,7 @@ import {
   type AnyNode,
   BLOCK_TAGS,
   type Element,
+  HEADING_TAGS,
   isCollapsed,
   isElement,
   removeNode,
@@ -92,6 +93,8 @@ export function dropDuplicateBlocks(root: Element, stats: Measured, readFirst: E
   const holders = new Set<AnyNode>();
   for (const el of readFirst) for (let p = el.parent; p && !holders.has(p); p = p.parent) holders.add(p);
   const doomed: Element[] = [];
+  // Texts first seen as a heading of the main content's own.
+  const headings = new Set<string>();
   // Checked on the way down, remembered on the way up: a wrapper and its only child share their text.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
@@ -106,7 +109,11 @@ export function dropDuplicateBlocks(root: Element, stats: Measured, readFirst: E
       if (text < MIN_TEXT) continue;
       const key = text <= MAX_TEXT && BLOCK_TAGS.has(child.name) ? textKey(child) : null;
       const first = key === null ? undefined : seen.get(key!);
-      if (first !== undefined && (first !== el || !AUTHORED.has(child.name))) {
+      if (
+        first !== undefined &&
+        (first !== el || !AUTHORED.has(child.name)) &&
+        !(child.name === "p" && headings.has(key!))
+      ) {
         doomed.push(child);
         continue;
       }
@@ -114,7 +121,20 @@ export function dropDuplicateBlocks(root: Element, stats: Measured, readFirst: E
       if (key !== null && !seen.has(key)) seen.set(key, el);
     }
   };
-  for (const el of readFirst) visit(el);
+  for (const el of readFirst) {
+    visit(el);
+    // A heading read first (the title set above the main content) is an original itself: a second
+    // copy of the title (the page's other header, a breadcrumb's last step) goes; a paragraph saying
+    // what a subtitle says (an article's first sentence, its dek above) is the text and stays.
+    const text = stats.get(el)?.text ?? 0;
+    if (HEADING_TAGS.has(el.name) && text >= MIN_TEXT && text <= MAX_TEXT) {
+      const key = textKey(el);
+      if (!seen.has(key)) {
+        seen.set(key, el.parent);
+        headings.add(key);
+      }
+    }
+  }
   visit(root);
   for (const el of doomed) removeNode(el);
 }

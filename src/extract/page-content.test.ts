@@ -187,3 +187,28 @@ test("a shop's grid of priced products beside its introduction stays: names and 
   // Main content mode keeps the introduction it chose.
   expect(text(html, true)).not.toContain("$242.91");
 });
+
+test("the title shown twice (the page's header and the article's) is written once; a sentence saying what the dek says stays", () => {
+  const prose = (n: number, s: string) =>
+    Array.from(
+      { length: n },
+      (_, i) => `<p>${s} Sentence number ${i + 1} goes on a little longer to read as prose.</p>`,
+    ).join("");
+  const title = "Video Production 101: The Ultimate Guide for Beginners";
+  const guide = `<html><head><title>${title} - Lemonlight</title></head><body>
+    <main><header class="page-header"><h1 class="page-header-title">${title}</h1></header>
+    <article><div class="pillar-header"><div class="pillar-title"><h1>${title}</h1><p>This guide is a resource for anyone interested in video production.</p></div></div>
+    <div class="entry">${prose(8, "Video production is the term for the whole process of making a video.")}</div></article></main></body></html>`;
+  for (const only of [true, false]) {
+    const md = text(guide, only);
+    expect(md.split(title)).toHaveLength(2);
+    expect(md.startsWith(`# ${title}`)).toBe(true);
+  }
+  expect(text(guide)).toContain("This guide is a resource for anyone interested in video production.");
+  // The dek above the story says what the story's first paragraph says: both are on the page.
+  const dek = "The Portuguese boss had been out of work since being sacked in December 2018.";
+  const story = `<html><head><title>Mourinho to replace Pochettino at Tottenham</title></head><body>
+    <div class="headline"><h1>Mourinho to replace Pochettino at Tottenham</h1><h2>${dek}</h2></div>
+    <main><article><p>${dek}</p>${prose(6, "Jose Mourinho has agreed a deal to become the club's manager.")}</article></main></body></html>`;
+  for (const only of [true, false]) expect(text(story, only).split(dek)).toHaveLength(3);
+});

@@ -564,3 +564,46 @@ test("an icon font's icon names are not text; words in an element of that class 
     expect(out).toContain("Not an icon name, a sentence.");
   }
 });
+
+test("screen-reader text goes behind a design system's prefix or in camel case; Tailwind's not-sr-only shows it", () => {
+  const para =
+    "The first post of the thread explains the problem with the boiler in some detail for readers.";
+  const html = `<html><body><main><article><h1>Thread</h1><p>${para}</p>
+    <p>Started by <span class="u-srOnly">Thread starter</span>Mira, <span class="h-sr-only">Loading...</span>who asks
+    <span class="is-srOnly">Quantity:</span>how the boiler <button><span class="v6-visually-hidden">View fullsize</span></button>works.</p>
+    <p>Reply <span class="not-sr-only">shown again</span> and <span class="card-visually-hidden-x">a word</span>.</p><p>${para}</p>
+  </article></main></body></html>`;
+  const md = extractHtml(html, "https://forum.example/t/1", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: false,
+  }).content;
+  for (const gone of ["Thread starter", "Loading...", "Quantity:", "View fullsize"])
+    expect(md).not.toContain(gone);
+  expect(md).toContain("Started by Mira, who asks how the boiler works.");
+  expect(md).toContain("Reply shown again and a word.");
+});
+
+test("an accordion's trigger button keeps its heading's text; a button beside a heading's own text goes", () => {
+  const html = `<html><body><main><h1>HRMS guide</h1>
+    <p>Some intro text that is long enough to be the article's prose for sure here, with more words added.</p>
+    <div class="faq"><h3><button aria-expanded="false" aria-controls="a1"><span>What is an HRMS?</span><svg></svg></button></h3>
+    <div id="a1"><p>An HRMS is software that manages people data, payroll and leave.</p></div>
+    <h3><button aria-expanded="false" aria-controls="a2">Who needs one?</button></h3>
+    <div id="a2"><p>Any company past a handful of staff, for payroll and records.</p></div></div>
+    <h2>Item path <button>Copy item path</button></h2>
+    <p>More prose here so that the section reads as text of the page for readers.</p>
+    <p>Sizes <button>Small</button><button>Large</button> in stock.</p></main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const md = extractHtml(html, "https://hr.example/", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    }).content;
+    expect(md).toContain("### What is an HRMS?\n\nAn HRMS is software");
+    expect(md).toContain("### Who needs one?\n\nAny company");
+    expect(md).toContain("## Item path\n");
+    expect(md).not.toContain("Copy item path");
+    expect(md).toContain("Sizes in stock.");
+  }
+});

@@ -1,5 +1,6 @@
 import { dropHoverCards } from "./hover-cards.ts";
 import {
+  BLOCK_TAGS,
   type Element,
   forEachElement,
   HEADING_TAGS,
@@ -138,6 +139,21 @@ function isTaskBox(el: Element): boolean {
   return (
     el.name === "input" && el.attribs.type === "checkbox" && (el.parent as Element | null)?.name === "li"
   );
+}
+
+/**
+ * An accordion's trigger: a button holding all of its heading's text (`<h3><button
+ * aria-expanded="false">What is an HRMS?</button></h3>`, the WAI-ARIA accordion pattern). Its
+ * text is the heading's and stays; a button beside a heading's own text ("Copy item path") is a
+ * control, as buttons are.
+ */
+function isHeadingTrigger(el: Element): boolean {
+  if (el.name !== "button") return false;
+  let up = el.parent;
+  while (up && isElement(up) && !HEADING_TAGS.has(up.name) && !BLOCK_TAGS.has(up.name)) up = up.parent;
+  if (!up || !isElement(up) || !HEADING_TAGS.has(up.name)) return false;
+  const own = visibleTextLength(el);
+  return own > 0 && own === visibleTextLength(up);
 }
 
 /** MathJax 2 keeps each formula's TeX in a `<script type="math/tex">`: content, not code. */
@@ -284,7 +300,7 @@ const MATH = new Set(["math"]);
 function hiddenByClass(el: Element): boolean {
   const cls = el.attribs.class;
   if (cls === undefined || SHOWN_AT_WIDTH.test(cls)) return false;
-  if (HIDDEN_CLASS.test(cls)) return true;
+  if (HIDDEN_CLASS.test(cls) || SCREEN_READER_CLASS.test(cls)) return true;
   return (
     el.name === "span" &&
     SCREEN_READER_RUN.test(cls) &&
@@ -305,6 +321,14 @@ const SHOWN_AT_WIDTH =
  */
 const HIDDEN_CLASS =
   /(?:^|\s)(?:hide|hidden|d-none|is-hidden|invisible|u-hidden|visually-hidden|visuallyhidden|u-visually-hidden|hidden-visually|sr-only|screen-reader-text|screen-reader-only|screenreader-only|assistive-text|element-invisible|show-for-sr|a-offscreen)(?:$|\s)/;
+
+/**
+ * The same screen-reader classes behind a design system's prefix or in camel case: `u-sr-only`,
+ * `h-sr-only` (Target), `u-srOnly` and `is-srOnly` (XenForo), `v6-visually-hidden`,
+ * `geist-sr-only`. Not Tailwind's `not-sr-only`, which undoes it.
+ */
+const SCREEN_READER_CLASS =
+  /(?:^|\s)(?!not-)(?:[a-z0-9]{1,8}-)?(?:sr-?only|visually-?hidden|hidden-visually|screen-?reader-text|screen-?reader-only)(?:$|\s)/i;
 
 /**
  * eBay's `clipped` and the bare `offscreen` also name text truncated behind a "Show more" or a
@@ -403,6 +427,8 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         i++;
         continue;
       }
+      // The trigger's text stays as the heading's (a span: no control, no tile of its own).
+      if (isHeadingTrigger(child)) child.name = "span";
       if (
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||

@@ -607,3 +607,17 @@ test("an accordion's trigger button keeps its heading's text; a button beside a 
     expect(md).toContain("Sizes in stock.");
   }
 });
+
+test("a heading of many buttons is read once, not once a button", () => {
+  const html = `<html><body><main><h1>Sizes</h1><p>Every size of the boot, in stock at the time of writing, with its width.</p>
+    <h2>${"<span><button>Go</button></span>".repeat(40_000)}</h2></main></body></html>`;
+  const started = performance.now();
+  const md = extractHtml(html, "https://shop.example/", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: false,
+  }).content;
+  // Quadratic (the heading's text read for each of its buttons), this took over 20 s.
+  expect(performance.now() - started).toBeLessThan(5_000);
+  expect(md).not.toContain("Go");
+}, 60_000);

@@ -147,13 +147,15 @@ function isTaskBox(el: Element): boolean {
  * text is the heading's and stays; a button beside a heading's own text ("Copy item path") is a
  * control, as buttons are.
  */
-function isHeadingTrigger(el: Element): boolean {
+function isHeadingTrigger(el: Element, headingText: (heading: Element) => number): boolean {
   if (el.name !== "button") return false;
   let up = el.parent;
   while (up && isElement(up) && !HEADING_TAGS.has(up.name) && !BLOCK_TAGS.has(up.name)) up = up.parent;
   if (!up || !isElement(up) || !HEADING_TAGS.has(up.name)) return false;
-  const own = visibleTextLength(el);
-  return own > 0 && own === visibleTextLength(up);
+  const all = headingText(up);
+  // Counted up to just past the heading's text: a button holding less is beside other text.
+  const own = visibleTextLength(el, all + 1);
+  return own > 0 && own === all;
 }
 
 /** MathJax 2 keeps each formula's TeX in a `<script type="math/tex">`: content, not code. */
@@ -413,6 +415,16 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
     }
     return selects.has(target);
   };
+  // A heading's text, read once however many buttons it holds (isHeadingTrigger).
+  const headingTexts = new Map<Element, number>();
+  const headingText = (heading: Element): number => {
+    let n = headingTexts.get(heading);
+    if (n === undefined) {
+      n = visibleTextLength(heading);
+      headingTexts.set(heading, n);
+    }
+    return n;
+  };
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
@@ -428,7 +440,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         continue;
       }
       // The trigger's text stays as the heading's (a span: no control, no tile of its own).
-      if (isHeadingTrigger(child)) child.name = "span";
+      if (isHeadingTrigger(child, headingText)) child.name = "span";
       if (
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||

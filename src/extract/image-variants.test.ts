@@ -74,3 +74,22 @@ test("a picture drawn for each colour scheme shows once, the one for the default
   expect(md).toContain("%2Fimg%2Fchild_clicked.png");
   expect(md).not.toContain(".dark.png");
 });
+
+test("a resizing script's URL is the picture its parameter names; one naming no picture file names none", () => {
+  expect(imageIdentity("https://cars.example/image.php?src=/images/posts/post16613_6.jpg&w=660")).toBe(
+    "post16613_6.jpg",
+  );
+  expect(
+    imageIdentity("https://cars.example/timthumb.php?w=300&src=https://cars.example/up/lc-500-640x480.jpg"),
+  ).toBe("lc-500.jpg");
+  expect(imageIdentity("https://cars.example/image.php?id=7")).toBeNull();
+  // The lead photo and a photo further down share their alt text, and the script that serves them.
+  const alt = "Lexus wants you to go topless";
+  const md = markdown(
+    `<h1>LC 500 Convertible</h1><img alt="${alt}" src="/image.php?src=/images/posts/post16613.jpg&amp;w=1280">` +
+      `<p>Lexus revealed the convertible at the Los Angeles show, with a folding soft-top.</p>` +
+      `<img alt="${alt}" src="/image.php?src=/images/posts/post16613_6.jpg&amp;w=660">` +
+      `<img alt="${alt}" src="/image.php?id=8"><img alt="${alt}" src="/image.php?id=9">`,
+  );
+  expect(md.match(/!\[Lexus wants you to go topless\]/g)).toHaveLength(4);
+});

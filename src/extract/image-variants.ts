@@ -8,46 +8,48 @@ const SIZE_SUFFIX =
 /** The colour scheme a picture was drawn for, before its extension: "diagram.dark.png", "logo-light.svg". */
 const THEME_SUFFIX = /[._-](dark|light)(?:-?mode)?(?=\.[a-z0-9]+$)/i;
 
+/** A path naming a picture file: what an image script's parameter holds ("/images/post_6.jpg"). */
+const PICTURE_FILE = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$/i;
+/** A server script's name ("image.php", "thumb.aspx"): the script, not the picture it serves. */
+const SCRIPT_FILE = /\.(?:php\d?|aspx?|ashx|jsp|cgi|pl|py)$/i;
+
 /**
- * The file name of an image without the size it was cut to, or null when its URL has none. An
- * image optimizer's URL carries the picture's own address in its `url` parameter (Next.js's
- * `/_next/image/?url=%2Fimg%2Fdesk.jpg&w=640`): its file name is the picture's.
+ * The file name of the picture an image URL serves, or null when its URL names none. An image
+ * optimizer's or resizing script's URL carries the picture's own address in a parameter
+ * (Next.js's `/_next/image/?url=%2Fimg%2Fdesk.jpg&w=640`, `image.php?src=/images/post_6.jpg&w=660`,
+ * TimThumb's `?src=`): that address names it. A script's URL naming no picture file names no
+ * picture either (`image.php?id=7`), as every picture it serves has that name.
  */
-export function imageIdentity(src: string): string | null {
+function pictureFile(src: string): string | null {
   let url: URL;
   try {
     url = new URL(src);
   } catch {
     return null;
   }
-  const inner = url.searchParams.get("url");
-  if (inner) {
+  // The `url` parameter (an optimizer's, with or without an extension), or one naming a picture file.
+  for (const [key, value] of url.searchParams) {
+    if (key !== "url" && !PICTURE_FILE.test(value.split(/[?#]/)[0]!)) continue;
     try {
-      const own = imageIdentity(new URL(inner, url).href);
+      const own = pictureFile(new URL(value, url).href);
       if (own) return own;
     } catch {
-      // Not an address: the optimizer's own path names the image, if anything does.
+      // Not an address: the URL's own path names the picture, if anything does.
     }
   }
-  const path = url.pathname;
-  const name = path
-    .slice(path.lastIndexOf("/") + 1)
-    .replace(SIZE_PREFIX, "")
-    .replace(THEME_SUFFIX, "")
-    .replace(SIZE_SUFFIX, "");
+  const name = url.pathname.slice(url.pathname.lastIndexOf("/") + 1);
+  return name && !SCRIPT_FILE.test(name) ? name : null;
+}
+
+/** The file name of an image without the size it was cut to or its colour scheme, or null when its URL has none. */
+export function imageIdentity(src: string): string | null {
+  const name = pictureFile(src)?.replace(SIZE_PREFIX, "").replace(THEME_SUFFIX, "").replace(SIZE_SUFFIX, "");
   return name ? name.toLowerCase() : null;
 }
 
 /** Whether an image's file is the one drawn for a dark colour scheme. */
 function forDarkScheme(src: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(src);
-  } catch {
-    return false;
-  }
-  const file = (url.searchParams.get("url") ?? url.pathname).split(/[/?#]/).filter(Boolean).pop() ?? "";
-  return THEME_SUFFIX.exec(file)?.[1]?.toLowerCase() === "dark";
+  return THEME_SUFFIX.exec(pictureFile(src) ?? "")?.[1]?.toLowerCase() === "dark";
 }
 
 /**

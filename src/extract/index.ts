@@ -18,6 +18,7 @@ import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { mayHoldRuby, parenthesizeRuby } from "./ruby.ts";
 import { scanPage } from "./scan.ts";
+import { unlinkSelf } from "./self-links.ts";
 import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
@@ -31,6 +32,8 @@ interface ExtractContext {
   readonly $: CheerioAPI;
   readonly options: ExtractOptions;
   readonly baseUrl: string;
+  /** The page's own address (after redirects), for links to the page itself. */
+  readonly url: string;
   readonly body: Element;
   /** The content so far: the cleaned body, then the main content (in the default mode, the page around it), then the included elements. */
   roots: Element[];
@@ -150,7 +153,10 @@ const STEPS: Step[] = [
     const out: Partial<Record<OutputFormat, string>> = {};
     // HTML is the markup as the page has it: rendered before markdown and text set words apart.
     if (wanted.includes("html")) out.html = render(ctx, "html");
-    if (wanted.some((f) => f !== "html")) settleInlineEdges(ctx.roots);
+    if (wanted.some((f) => f !== "html")) {
+      unlinkSelf(ctx.roots, ctx.url);
+      settleInlineEdges(ctx.roots);
+    }
     for (const f of wanted) out[f] ??= render(ctx, f);
     ctx.content = out[format]!;
     if (formats?.length) ctx.formats = out;
@@ -198,6 +204,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     $,
     options,
     baseUrl: baseUrlOf($, url),
+    url,
     body,
     roots: [body],
     title: "",

@@ -419,3 +419,19 @@ test("a card's facts named tags stay; a post's tag list of links goes", () => {
   expect(article).toContain("Paragraph 6");
   expect(article).not.toContain("strikes");
 });
+
+test("an author's box under the story goes in both modes; a page that is the author's profile keeps it", () => {
+  const bio = (cls: string) =>
+    `<div class="${cls}"><img src="/ana.jpg" alt="Ana Reyes"><h4>About the author</h4><p>Ana Reyes covers the coast and its science for Coast News, and has since 2015.</p></div>`;
+  for (const cls of ["author-box", "about-the-author", "post-author-card", "entry-author-details"]) {
+    const html = `<body><article><h1>How tides work</h1>${para(5, "The moon pulls the sea toward it, and the earth turns beneath the bulge twice a day.")}${bio(cls)}</article></body>`;
+    for (const onlyMainContent of [true, false]) {
+      const { content } = extractHtml(html, "https://coast.example/tides", { ...main, onlyMainContent });
+      expect(content).toContain("Paragraph 5");
+      expect(content).not.toContain("About the author");
+    }
+  }
+  // The author's own page: the box is the page's prose.
+  const profile = `<body><main><div class="author-box"><h1>Ana Reyes</h1>${para(6, "Ana Reyes has written about the coast, its tides and its storms for ten years at the paper.")}</div></main></body>`;
+  expect(extractHtml(profile, "https://coast.example/authors/ana", main).content).toContain("Paragraph 6");
+});

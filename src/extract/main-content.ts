@@ -26,7 +26,7 @@ import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropRevi
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
 const SIDE_WORDS =
-  /(?:^|[\s_-])(sidebar|side-?bar|aside|related|recommended|recommendations|more-stories|read-?more|trending|popular|most-?read|widget|widgets|tags|tag-?list|author-?bio|byline-?social|newsletter|promo|rail|right-?rail|left-?rail|toc|table-?of-?contents|pagination|pager|testimonials?)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(sidebar|side-?bar|aside|related|recommended|recommendations|more-stories|read-?more|trending|popular|most-?read|widget|widgets|tags|tag-?list|author-?bio|author-?box|about-?(?:the-?)?author|author-?card|author-?details|byline-?social|newsletter|promo|rail|right-?rail|left-?rail|toc|table-?of-?contents|pagination|pager|testimonials?)(?:$|[\s_-])/;
 
 /** Elements whose name or id says "this is the content" (the strong candidates). */
 function isStrongCandidate(el: Element): boolean {

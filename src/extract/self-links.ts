@@ -20,9 +20,11 @@ function pageKey(href: string): string | null {
 export function unlinkSelf(roots: readonly Element[], pageUrl: string): void {
   const own = pageKey(pageUrl);
   if (own === null) return;
+  // Links are absolute by now: only those to the page's own origin are parsed.
+  const origin = new URL(own).origin;
   for (const root of roots)
     forEachElement(root, (el) => {
       const href = el.name === "a" ? el.attribs.href : undefined;
-      if (href !== undefined && pageKey(href) === own) delete el.attribs.href;
+      if (href?.startsWith(origin) && pageKey(href) === own) delete el.attribs.href;
     });
 }

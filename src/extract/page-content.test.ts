@@ -122,6 +122,23 @@ test("teasers that outweigh the main content's prose are its listing; fewer are 
   );
 });
 
+test("posts right after the main content in its container are the page's own listing, however long its introduction", () => {
+  const intro = `<div id="main">${[1, 2, 3, 4, 5, 6].map(prose).join("")}</div>`;
+  const post = (n: number) =>
+    teaser(n)
+      .replace('<div class="card">', '<article class="excerpt">')
+      .replace(/<\/div>$/, "</article>");
+  const posts = `<div class="loop">${[1, 2, 3, 4].map(post).join("")}</div>`;
+  expect(kept(`${intro}${posts}`)).toContain("Story 4 about the coast");
+  // Not right after it (an aside between), or cards that are not posts: a rail, as before.
+  expect(kept(`${intro}<aside><p>Tide tables for the coming week.</p></aside>${posts}`)).not.toContain(
+    "Story 4",
+  );
+  expect(kept(`${intro}<div class="loop">${[1, 2, 3, 4].map(teaser).join("")}</div>`)).not.toContain(
+    "Story 4",
+  );
+});
+
 test("forms and customer reviews go wherever they sit outside the main content", () => {
   const out = kept(`<div id="main">${prose(1)}</div><div class="more">${prose(2)}
     <form><p>Get the newsletter about the tides every week of the year, free of charge, in your inbox.</p></form>

@@ -46,6 +46,8 @@ type Verdict = "drop" | "keep" | "enter";
 interface Place {
   between: boolean;
   beside: boolean;
+  /** The block comes right after a part of the main content, in the same container. */
+  follows: boolean;
   prose: number;
 }
 
@@ -103,7 +105,12 @@ export function keepPageContent(body: Element, roots: Element[]): void {
       }
       // Between the main content's head and its text: a byline, a date, the lead photo, "In stock".
       const between = seen > 0 && seen <= textStart;
-      const v = verdict(child, stats.get(child), { between, beside, prose });
+      const v = verdict(child, stats.get(child), {
+        between,
+        beside,
+        follows: followsRoot(child, isRoot),
+        prose,
+      });
       // A heading alone does not keep its section: it names what follows, and goes with it.
       if (v === "keep") {
         kept ||= !HEADING_TAGS.has(child.name);
@@ -122,7 +129,7 @@ export function keepPageContent(body: Element, roots: Element[]): void {
 }
 
 /** What becomes of a block outside the main content: it stays whole, goes whole, or is decided part by part. */
-function verdict(el: Element, s: TextStats | undefined, { between, beside, prose }: Place): Verdict {
+function verdict(el: Element, s: TextStats | undefined, { between, beside, follows, prose }: Place): Verdict {
   // Pictures stay beside the main content, a figure with its caption (not linked: a linked one is a logo, a teaser or an ad).
   const picture =
     (el.name === "img" || hasDescendant(el, PICTURES)) && el.name !== "a" && !hasDescendant(el, LINKS);
@@ -142,12 +149,34 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, prose
     return "keep";
   // A grid of priced cards is a shop's listing (a product page's grids of other products went with its main content).
   if (isPricedGrid(el)) return "keep";
-  // Teasers: a listing when they outweigh the main content's prose, else a rail of other stories; one teaser alone goes.
-  if (s.card >= 0.5 * s.text) return s.card >= RAIL && s.card >= LISTING_SHARE * prose ? "keep" : "drop";
+  // Teasers: a listing when they outweigh the main content's prose, or when they are posts (`<article>`s)
+  // going on right after it in its container (a blog's own posts after its introduction); else a rail of
+  // other stories; one teaser alone goes.
+  if (s.card >= 0.5 * s.text)
+    return s.card >= RAIL && ((follows && isPostList(el)) || s.card >= LISTING_SHARE * prose)
+      ? "keep"
+      : "drop";
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.
   if (hasTextChild(el)) return "enter";
   // A line of words between the head and the text (a byline, "In stock"); a bare count there (votes) goes.
   return between && s.bad + s.card < 0.5 * s.text && HAS_WORD.test(textOf(el)) ? "keep" : "drop";
+}
+
+/** Posts from which a block of `<article>`s is a listing of them (a blog's loop of excerpts). */
+const POSTS = 3;
+
+/** Whether `el`'s children are posts, each an `<article>` (WordPress's excerpts, `article.post`). */
+function isPostList(el: Element): boolean {
+  let posts = 0;
+  for (const child of el.children as AnyNode[]) if (isElement(child) && child.name === "article") posts++;
+  return posts >= POSTS;
+}
+
+/** Whether the element before `el` in its container is a part of the main content. */
+function followsRoot(el: Element, roots: Set<AnyNode>): boolean {
+  let prev = el.prev;
+  while (prev && !isElement(prev)) prev = prev.prev;
+  return prev !== null && roots.has(prev);
 }
 
 /** Whether the first child of `el` holding text is a heading. */

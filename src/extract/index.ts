@@ -18,7 +18,6 @@ import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
 import { mayHoldRuby, parenthesizeRuby } from "./ruby.ts";
 import { scanPage } from "./scan.ts";
-import { unlinkSelf } from "./self-links.ts";
 import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
 import { toText } from "./text.ts";
@@ -32,7 +31,7 @@ interface ExtractContext {
   readonly $: CheerioAPI;
   readonly options: ExtractOptions;
   readonly baseUrl: string;
-  /** The page's own address (after redirects), for links to the page itself. */
+  /** The page's own address (after redirects): markdown writes a link to it as its text. */
   readonly url: string;
   readonly body: Element;
   /** The content so far: the cleaned body, then the main content (in the default mode, the page around it), then the included elements. */
@@ -69,7 +68,7 @@ function render(ctx: ExtractContext, format: OutputFormat): string {
   if (format === "html") return ctx.roots.map((el) => ctx.$.html(el)).join("\n");
   ctx.notations ??= findNotations(ctx.roots);
   if (format === "text") return toText(ctx.roots, ctx.notations);
-  return toMarkdown(ctx.roots, ctx.notations);
+  return toMarkdown(ctx.roots, ctx.notations, ctx.url);
 }
 
 /**
@@ -153,10 +152,7 @@ const STEPS: Step[] = [
     const out: Partial<Record<OutputFormat, string>> = {};
     // HTML is the markup as the page has it: rendered before markdown and text set words apart.
     if (wanted.includes("html")) out.html = render(ctx, "html");
-    if (wanted.some((f) => f !== "html")) {
-      unlinkSelf(ctx.roots, ctx.url);
-      settleInlineEdges(ctx.roots);
-    }
+    if (wanted.some((f) => f !== "html")) settleInlineEdges(ctx.roots);
     for (const f of wanted) out[f] ??= render(ctx, f);
     ctx.content = out[format]!;
     if (formats?.length) ctx.formats = out;

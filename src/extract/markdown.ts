@@ -9,6 +9,7 @@ import { addTableRules } from "./markdown-tables.ts";
 import { tidyMarkdown } from "./markdown-tidy.ts";
 import type { AnyNode } from "./nodes.ts";
 import type { Notations } from "./notation.ts";
+import { leadsToPage } from "./self-links.ts";
 import { takeTextRead } from "./turndown-dom.ts";
 import { EMPHASIS, turndownInput } from "./turndown-input.ts";
 import { indexRules } from "./turndown-rules.ts";
@@ -226,6 +227,9 @@ function mirrorMarkdownService(): TurndownService {
   return mirrorService;
 }
 
+/** Whether a link leads to the page being converted: set for the length of one toMarkdown call (turndown is synchronous). */
+let leadsHere = leadsToPage(undefined);
+
 /** `td` with siphon's rules: GFM tables and lists, code blocks, links, images, math, footnotes. */
 function configure(td: TurndownService): TurndownService {
   td.use([tables, strikethrough, taskListItems]);
@@ -241,7 +245,9 @@ function configure(td: TurndownService): TurndownService {
       const code = linksCode(node);
       const text = code ? linkedCodeText(node) : trimmed;
       const href = (node as HTMLElement).getAttribute("href")?.trim() ?? "";
-      if (!href || href.startsWith("#") || /^(?:javascript|data):/i.test(href)) return code ? text : content;
+      // A link that leads nowhere new (a place on this page, the page itself) is its text.
+      if (!href || href.startsWith("#") || leadsHere(href) || /^(?:javascript|data):/i.test(href))
+        return code ? text : content;
       const title = linkTitle((node as HTMLElement).getAttribute("title"), text);
       const suffix = title ? ` "${title.replace(/"/g, '\\"')}"` : "";
       const target = `(${linkDestination(href)}${suffix})`;
@@ -371,10 +377,15 @@ function configure(td: TurndownService): TurndownService {
  * parsing serialised HTML again, unless the markup is one an HTML5 parser
  * would rearrange (see turndown-input.ts).
  */
-export function toMarkdown(roots: readonly AnyNode[], notations?: Notations): string {
+export function toMarkdown(roots: readonly AnyNode[], notations?: Notations, pageUrl?: string): string {
   const input = turndownInput(roots, notations);
   takeTextRead(); // no node of an earlier conversion is taken for this one's text
-  if (typeof input === "string") return tidyMarkdown(markdownService().turndown(input));
-  collapseWhitespace(input);
-  return tidyMarkdown(mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement));
+  leadsHere = leadsToPage(pageUrl);
+  try {
+    if (typeof input === "string") return tidyMarkdown(markdownService().turndown(input));
+    collapseWhitespace(input);
+    return tidyMarkdown(mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement));
+  } finally {
+    leadsHere = leadsToPage(undefined);
+  }
 }

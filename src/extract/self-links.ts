@@ -1,5 +1,3 @@
-import { type Element, forEachElement } from "./nodes.ts";
-
 /** An address as a link to a page writes it: without its fragment, nor its path's trailing slash. */
 function pageKey(href: string): string | null {
   try {
@@ -11,20 +9,17 @@ function pageKey(href: string): string | null {
   }
 }
 
+const NOWHERE = (): boolean => false;
+
 /**
- * Takes the address off links to the page itself (a headline linking to its own story, "this
- * page" in a sentence): to a reader of the markdown, a link to the page they are reading goes
- * nowhere new, as a same-page `#` anchor does, and its text stays. Runs on the settled content
- * with URLs resolved, after the `html` format is rendered, which keeps the page's markup.
+ * A test of whether a link leads to the page at `pageUrl` itself (a headline linking to its own
+ * story, "this page" in a sentence): to a reader of the markdown such a link goes nowhere new, as a
+ * same-page `#` anchor does, and is its text. Links are absolute by the time markdown is written,
+ * so only those to the page's own origin are parsed.
  */
-export function unlinkSelf(roots: readonly Element[], pageUrl: string): void {
-  const own = pageKey(pageUrl);
-  if (own === null) return;
-  // Links are absolute by now: only those to the page's own origin are parsed.
+export function leadsToPage(pageUrl: string | undefined): (href: string) => boolean {
+  const own = pageUrl === undefined ? null : pageKey(pageUrl);
+  if (own === null) return NOWHERE;
   const origin = new URL(own).origin;
-  for (const root of roots)
-    forEachElement(root, (el) => {
-      const href = el.name === "a" ? el.attribs.href : undefined;
-      if (href?.startsWith(origin) && pageKey(href) === own) delete el.attribs.href;
-    });
+  return (href) => href.startsWith(origin) && pageKey(href) === own;
 }

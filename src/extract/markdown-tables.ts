@@ -36,24 +36,21 @@ function span(cell: HTMLElement, attr: string): number {
   return Number.isFinite(n) && n > 1 ? Math.min(n, 100) : 1;
 }
 
+/** A cell's or caption's markdown read inline, trimmed: a heading in it is its text (markdown reads none in a table). */
+function inlineText(md: string): string {
+  return md.trim().replace(/^#{1,6} +/gm, "");
+}
+
 /**
  * One cell's markdown on one line, headings as their text: line breaks (a hard break's trailing spaces with them) become
  * `<br>`, and every pipe not already escaped is (`a||b` is `a\\|\\|b`; an escaped backslash before
- * a pipe does not escape it).
+ * a pipe does not escape it). A cell's lines are one line of the row: none starts a markdown line
+ * ("1. First" is no list).
  */
 function cellText(cell: HTMLElement): string {
-  const md = cellMarkdown.get(cell) ?? "";
-  return (
-    // A cell's lines are one line of the row: none starts a markdown line ("1. First" is no list).
-    unescapeInlineStart(
-      md
-        .trim()
-        // A heading in a cell is its text: markdown reads no heading inside a table row.
-        .replace(/^#{1,6} +/gm, ""),
-    )
-      .replace(/[ \t]*\n+[ \t]*/g, "<br>")
-      .replace(/\\[\s\S]|\|/g, (m) => (m === "|" ? "\\|" : m))
-  );
+  return unescapeInlineStart(inlineText(cellMarkdown.get(cell) ?? ""))
+    .replace(/[ \t]*\n+[ \t]*/g, "<br>")
+    .replace(/\\[\s\S]|\|/g, (m) => (m === "|" ? "\\|" : m));
 }
 
 /**
@@ -137,10 +134,7 @@ const captionMarkdown = new WeakMap<Node, string>();
  * subtitle: "Undergraduate", "Full-time") parted by spaces and headings as their text.
  */
 function captionLine(caption: Node): string {
-  return (captionMarkdown.get(caption) ?? "")
-    .trim()
-    .replace(/^#{1,6} +/gm, "")
-    .replace(/\s*\n\s*/g, " ");
+  return inlineText(captionMarkdown.get(caption) ?? "").replace(/\s*\n\s*/g, " ");
 }
 
 /** Adds the cell, row and table rules to a service that already uses the gfm plugin (these win). */

@@ -1,6 +1,7 @@
 import { isHiddenChrome, isTabPanel } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
 import {
+  type AnyNode,
   BLOCK_TAGS,
   type Element,
   forEachElement,
@@ -10,10 +11,10 @@ import {
   isEmbeddedPost,
   listsOtherPages,
   nameWords,
-  removeNode,
   someDescendant,
   TOC_WORD,
   textOf,
+  unlinkSiblings,
   visibleTextLength,
   wordsOf,
 } from "./nodes.ts";
@@ -320,17 +321,21 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
+    // Removed children leave the sibling links at once and the array in one pass at the end: a
+    // parent of 100,000 scripts or comments costs one pass, not one search of its children each.
     const children = el.children;
-    for (let i = 0; i < children.length; ) {
+    let removed = 0;
+    const drop = (node: AnyNode): void => {
+      unlinkSiblings(node);
+      removed++;
+    };
+    for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
       if (child.type === "comment" || child.type === "directive" || child.type === "cdata") {
-        removeNode(child);
+        drop(child);
         continue;
       }
-      if (!isElement(child)) {
-        i++;
-        continue;
-      }
+      if (!isElement(child)) continue;
       // The trigger's text stays as the heading's (a span: no control, no tile of its own).
       if (isHeadingTrigger(child, headingText)) child.name = "span";
       if (
@@ -346,7 +351,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
             isScriptNotice(child, pageText) ||
             (!insideContent && isConsentNotice(child, pageText))))
       ) {
-        removeNode(child);
+        drop(child);
         continue;
       }
       if (child.name === "p" && !inCode) dropHoverCards(child);
@@ -357,8 +362,8 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         inCode || child.name === "pre" || child.name === "code",
         inPanel || isTabPanel(child),
       );
-      i++;
     }
+    if (removed) el.children = children.filter((node) => node.parent === el);
   };
   visit(root, false, false, false);
 }

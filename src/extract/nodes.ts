@@ -101,6 +101,14 @@ export function removeNode(node: AnyNode): void {
     const index = parent.children.indexOf(node as never);
     if (index >= 0) parent.children.splice(index, 1);
   }
+  unlinkSiblings(node);
+}
+
+/**
+ * Takes a node out of its siblings' links and its parent's reach (`parent` null) but leaves the
+ * parent's `children` array to the caller, who removes many at once with one pass over it.
+ */
+export function unlinkSiblings(node: AnyNode): void {
   if (node.prev) node.prev.next = node.next;
   if (node.next) node.next.prev = node.prev;
   node.parent = null;

@@ -20,6 +20,7 @@ import { mayHoldRuby, parenthesizeRuby } from "./ruby.ts";
 import { scanPage } from "./scan.ts";
 import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
+import { mayHoldStreamedContent, placeStreamedContent } from "./streamed.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import { dropTrailingHeadings } from "./trailing-headings.ts";
@@ -195,6 +196,8 @@ function bodyOf($: CheerioAPI): Element {
  */
 export function extractHtml(html: string, url: string, options: ExtractOptions): ExtractedDocument {
   const $ = loadHtml(html);
+  // Every step reads the page as a browser shows it: streamed content in its place.
+  if (mayHoldStreamedContent(html)) placeStreamedContent($.root()[0]!, html);
   const body = bodyOf($);
   const ctx: ExtractContext = {
     $,

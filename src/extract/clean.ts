@@ -19,6 +19,7 @@ import {
   wordsOf,
 } from "./nodes.ts";
 import { DATA_CELLS, isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
+import { dropSignupBoxes, isSignupForm } from "./signup.ts";
 import { isDataTable } from "./stats.ts";
 
 /** Elements that never carry readable content. */
@@ -318,6 +319,8 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
     }
     return n;
   };
+  // Newsletter sign-up forms, judged before their inputs go, removed after the walk (with their box, an ancestor).
+  const forms: Element[] = [];
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
@@ -355,6 +358,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         continue;
       }
       if (child.name === "p" && !inCode) dropHoverCards(child);
+      else if (child.name === "form" && isSignupForm(child)) forms.push(child);
       const role = child.attribs.role;
       visit(
         child,
@@ -366,4 +370,5 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
     if (removed) el.children = children.filter((node) => node.parent === el);
   };
   visit(root, false, false, false);
+  dropSignupBoxes(forms);
 }

@@ -449,7 +449,10 @@ export function selectMainContent(
     const l = stats.get(listing)!;
     const gained = l.card + l.weak + l.good - (s.card + s.weak + s.good);
     const declared = s.good >= SHORT_STORY ? declaredBody(chosen) : null;
-    if (!declared && (s.good < SHORT_STORY || gained >= 0.5 * (l.bad - s.bad))) chosen = listing;
+    // A product is its block however little prose it has: the block around it is taken only for
+    // the text it adds (the item's details), not for the links (rails of other products, menus).
+    const short = s.good < SHORT_STORY && type !== "product";
+    if (!declared && (short || gained >= 0.5 * (l.bad - s.bad))) chosen = listing;
     else {
       chosen = declared ?? chosen;
       dropLinkBlocks(chosen, stats, page);

@@ -31,3 +31,22 @@ test("a product page keeps its own price tiers table", () => {
   expect(content).toContain("$39.00");
   expect(content).toContain("$33.00");
 });
+
+test("a product with little prose is its own block, not the lists of links around it", () => {
+  const facts = `<dl><dt>Fabric</dt><dd>Linen</dd><dt>Collar</dt><dd>Camp collar</dd><dt>Fit</dt><dd>Regular</dd><dt>Care</dt><dd>Machine wash at 30 °C</dd></dl>`;
+  const links = (label: string, n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => `<li><a href="/c/${label}-${i}">${label} category ${i}</a></li>`,
+    ).join("");
+  // The block around the product adds only lists of links (other brands, other categories).
+  const linked = `<html><head>${product}</head><body><div class="wrap"><main>
+    <div class="col"><h1>Linen shirt</h1><span>$45.00</span>${facts}</div></main>
+    <div class="more"><h2>More brands</h2><ul>${links("Brand", 30)}</ul><h2>More ideas</h2><ul>${links("Idea", 30)}</ul></div>
+  </div></body></html>`;
+  const { content } = extractHtml(linked, "https://shop.example/linen-shirt", main);
+  expect(content).toContain("Linen shirt");
+  expect(content).toContain("Machine wash at 30 °C");
+  expect(content).not.toContain("Brand category");
+  expect(content).not.toContain("Idea category");
+});

@@ -640,3 +640,28 @@ test("a parent of many removed children (scripts, comments, hidden blocks) is cl
   expect(md).toContain("Row 99999");
   expect(md).not.toContain("var s");
 }, 120_000);
+
+test("a site's announcements above every page go; a documentation callout named notice stays", () => {
+  const post = Array.from(
+    { length: 3 },
+    (_, i) =>
+      `<p>The spindle bearings were replaced last winter and the lathe has run true since then, post ${i}.</p>`,
+  ).join("");
+  const html = `<html><body><main><div class="p-body">
+    <ul class="notices notices--block js-notices"><li class="notice"><div class="notice-content">Scam alert: members are reminded never to send money to buy anything from someone they have not met, and to report suspicious offers to the admins.</div></li></ul>
+    <div id="siteNotice"><p>The annual members' vote is open until Friday; every member who posted this year may vote once for each category.</p></div>
+    <h1>Proxmox or Ubuntu for the shop server?</h1>${post}
+    <div class="notice"><p>Note: back up the configuration before you upgrade the controller's firmware, as the upgrade resets it.</p></div>
+  </div></main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const md = extractHtml(html, "https://forum.example/threads/1", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    }).content;
+    expect(md).toContain("spindle bearings");
+    expect(md).toContain("back up the configuration");
+    expect(md).not.toContain("Scam alert");
+    expect(md).not.toContain("members' vote");
+  }
+});

@@ -63,11 +63,13 @@ const CHROME_ROLES = new Set([
 
 /**
  * Class/id words that mark boilerplate: consent banners, ads, share widgets,
- * site menus, popups, breadcrumbs. Matched as whole words inside class and id
+ * site menus, popups, breadcrumbs, a site's announcements above every page
+ * (a forum's `notices`, MediaWiki's `siteNotice` and `centralNotice`; not a
+ * single `notice`, which documentation uses for its callouts). Matched as whole words inside class and id
  * tokens so that "header-ad" matches but "shadow" or "download" do not.
  */
 const JUNK_WORDS =
-  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|control-?bar|(?:player|video|audio|media|slider|carousel|gallery|slideshow)-?controls|paywall|toc|table-of-contents|pagination|pager)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|control-?bar|(?:player|video|audio|media|slider|carousel|gallery|slideshow)-?controls|paywall|toc|table-of-contents|pagination|pager|notices|site-?notice|sitenotice|central-?notice|centralnotice)(?:$|[\s_-])/;
 
 /**
  * Class/id words for header and footer chrome (only outside the page's

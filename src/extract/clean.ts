@@ -372,5 +372,5 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
     if (removed) el.children = children.filter((node) => node.parent === el);
   };
   visit(root, false, false, false);
-  dropSignupBoxes(forms);
+  dropSignupBoxes(root, forms);
 }

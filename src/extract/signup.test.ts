@@ -47,6 +47,9 @@ test("a form asking for a message, or holding the page's title, is not a sign-up
   expect(page).toContain("we answer each one within a week");
   const titled = `<html><body><main><form><h1>Join the river survey</h1><p>Volunteers walk one stretch of a river each spring and count the birds, the bank erosion and the litter they find along it.</p><input type="email"><button>Join</button></form></main></body></html>`;
   for (const markdown of both(titled)) expect(markdown).toContain("Join the river survey");
+  // A sign-up form beside the page's title: the form goes, never the title above it.
+  const hero = `<html><body><main><div class="hero"><h1>River survey</h1><p>Count what you see.</p><form><input type="email"><button>Join</button></form></div>${STORY.replace(/<h1>.*<\/h1>/, "")}</main></body></html>`;
+  for (const markdown of both(hero)) expect(markdown).toContain("River survey");
 });
 
 test("the box stops where the page's own text begins", () => {
@@ -59,3 +62,13 @@ test("the box stops where the page's own text begins", () => {
     expect(markdown).not.toContain("Get our letter");
   }
 });
+
+test("a page of many sign-up forms is cleaned in one pass", () => {
+  const forms = '<form><input type="email"><button>Go</button></form>'.repeat(20_000);
+  const html = `<html><body><h1>Why rivers meander</h1>${STORY.replace(/<h1>.*<\/h1>/, "")}<div>${forms}</div></body></html>`;
+  const started = performance.now();
+  const [main, page] = both(html);
+  // Climbing from every form (each box's text and title searched again) took over 20 s here.
+  expect(performance.now() - started).toBeLessThan(8_000);
+  for (const markdown of [main!, page!]) expect(markdown).toContain("oxbow lake");
+}, 60_000);

@@ -51,17 +51,28 @@ function signupBox(form: Element): Element {
   let text = visibleTextLength(form);
   for (let parent = box.parent; parent && parent.type === "tag"; parent = parent.parent) {
     const name = parent.name;
-    if (name === "body" || name === "main" || name === "article" || hasDescendant(parent, TITLE)) break;
+    if (name === "body" || name === "main" || name === "article") break;
+    // The text first: counting stops at the limit, where a search for the title would walk all of it.
     const limit = text + PITCH_TEXT;
     const total = visibleTextLength(parent, limit);
-    if (total >= limit) break;
+    if (total >= limit || hasDescendant(parent, TITLE)) break;
     box = parent;
     text = total;
   }
   return box;
 }
 
-/** Removes each sign-up form of `forms` (found by cleaning, before it dropped their inputs) with the heading and pitch around it. */
-export function dropSignupBoxes(forms: Element[]): void {
-  for (const form of forms) if (form.parent) removeNode(signupBox(form));
+/** Whether `node` is still under `root` (not inside a box removed before it). */
+function under(root: Element, node: AnyNode): boolean {
+  for (let cur: AnyNode | null = node; cur; cur = cur.parent) if (cur === root) return true;
+  return false;
+}
+
+/**
+ * Removes each sign-up form of `forms` (found by cleaning `root`, before it dropped their inputs)
+ * with the heading and pitch around it. A page of many forms costs one pass: a form inside a box
+ * already removed is passed over, not climbed from again.
+ */
+export function dropSignupBoxes(root: Element, forms: Element[]): void {
+  for (const form of forms) if (under(root, form)) removeNode(signupBox(form));
 }

@@ -33,7 +33,7 @@ import { forumPage } from "./site-pages/forum.ts";
 import { HEAVY_PATHS, heavyRoute } from "./site-pages/heavy.ts";
 import { KNOWLEDGE_PAGES, knowledgePage } from "./site-pages/knowledge.ts";
 import { listingPage } from "./site-pages/listing.ts";
-import { productPage } from "./site-pages/product.ts";
+import { productPage, streamedProductPage } from "./site-pages/product.ts";
 import { servicePage } from "./site-pages/service.ts";
 import { siteMarkdownRoutes } from "./site-pages/site-markdown.ts";
 import {
@@ -114,6 +114,7 @@ function routes(origin: string, docs: SiteDocuments, hang: Handler): Map<string,
     ["/docs", () => html(docsPage())],
     ["/forum", () => html(forumPage())],
     ["/product", () => html(productPage(origin))],
+    ["/product/streamed", () => html(streamedProductPage())],
     ["/listing", () => html(listingPage())],
     ["/service", () => html(servicePage())],
     ["/private/members", () => html(privatePage())],

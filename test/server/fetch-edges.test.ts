@@ -81,3 +81,25 @@ describe("SSRF guard on, fixture origin allow-listed", () => {
     }
   });
 });
+
+describe("a page streamed after its shell (React's out-of-order rendering)", () => {
+  // Its plain HTML already holds the page a browser shows: read without rendering it, its markdown is the product.
+  for (const onlyMainContent of [true, false]) {
+    test(`GET /v1/fetch, onlyMainContent ${onlyMainContent}: the streamed product, read without a browser`, async () => {
+      const before = site.hits("/product/streamed");
+      const url = `${site.url}/product/streamed`;
+      const res = await app.request(
+        `/v1/fetch?url=${encodeURIComponent(url)}&maxAge=0&formats=markdown&onlyMainContent=${onlyMainContent}`,
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as FetchResult;
+      expect(body.markdown).toStartWith("# Harbour linen shirt\n\n€68.00");
+      expect(body.markdown).toContain("Regular fit, true to size");
+      expect(body.markdown).not.toContain("Loading");
+      expect(body.markdown).not.toContain("Aran Mills");
+      expect(body.markdown).not.toContain("Your email address");
+      // One request: the plain HTML was enough, no browser rendered the page again.
+      expect(site.hits("/product/streamed")).toBe(before + 1);
+    }, 30_000);
+  }
+});

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { esc, layout } from "./layout.ts";
 
 export const PRODUCT_NAME = "Aeropress Go Travel Coffee Maker";
@@ -70,4 +72,15 @@ ${specs}
   </ul></aside>
 </main>`;
   return layout({ title: `${PRODUCT_NAME} – ${PRODUCT_PRICE} | Fixture Shop`, head, body });
+}
+
+/**
+ * /product/streamed: a product page streamed after its shell (React's out-of-order rendering),
+ * the golden page test/fixtures/pages/product-streamed.
+ */
+export function streamedProductPage(): string {
+  return readFileSync(
+    join(import.meta.dir, "..", "..", "fixtures", "pages", "product-streamed", "source.html"),
+    "utf8",
+  );
 }

@@ -1,4 +1,11 @@
-import { type AnyNode, type Element, hasDescendant, removeNode, visibleTextLength } from "./nodes.ts";
+import {
+  contains,
+  type Element,
+  forEachElement,
+  hasDescendant,
+  removeNode,
+  visibleTextLength,
+} from "./nodes.ts";
 
 /**
  * A newsletter's sign-up box ("Deals, drops and trends. Straight to your inbox. Your email
@@ -14,35 +21,27 @@ const PITCH_TEXT = 200;
 
 const EMAIL = /e-?mail/i;
 const TITLE = new Set(["h1"]);
-const LONGER_INPUT = new Set(["textarea"]);
 
-function asksForEmail(form: Element): { email: boolean; password: boolean } {
-  let email = false;
-  let password = false;
-  const visit = (el: Element): void => {
-    for (const child of el.children as AnyNode[]) {
-      if (child.type !== "tag") continue;
-      if (child.name === "input") {
-        const { type = "text", name = "", id = "", autocomplete = "", placeholder = "" } = child.attribs;
-        const kind = type.toLowerCase();
-        if (kind === "password") password = true;
-        else if (
-          kind === "email" ||
-          (kind === "text" && EMAIL.test(`${name} ${id} ${autocomplete} ${placeholder}`))
-        )
-          email = true;
-      } else visit(child);
-    }
-  };
-  visit(form);
-  return { email, password };
+/** Whether an `<input>` asks for an email address: typed so, or a text field named so. */
+function isEmailInput(input: Element): boolean {
+  const { type = "text", name = "", id = "", autocomplete = "", placeholder = "" } = input.attribs;
+  const kind = type.toLowerCase();
+  return kind === "email" || (kind === "text" && EMAIL.test(`${name} ${id} ${autocomplete} ${placeholder}`));
 }
 
-/** Whether `form` signs a reader up with their email address and asks nothing else of length. */
+/**
+ * Whether `form` signs a reader up with their email address and asks nothing else of length: one
+ * walk of its fields (no text area, no password, not the page's title).
+ */
 export function isSignupForm(form: Element): boolean {
-  if (hasDescendant(form, LONGER_INPUT) || hasDescendant(form, TITLE)) return false;
-  const { email, password } = asksForEmail(form);
-  return email && !password && visibleTextLength(form, FORM_TEXT) < FORM_TEXT;
+  let email = false;
+  let other = false;
+  forEachElement(form, (el) => {
+    const password = el.name === "input" && el.attribs.type?.toLowerCase() === "password";
+    if (password || el.name === "textarea" || TITLE.has(el.name)) other = true;
+    else if (el.name === "input") email ||= isEmailInput(el);
+  });
+  return email && !other && visibleTextLength(form, FORM_TEXT) < FORM_TEXT;
 }
 
 /** The box around a sign-up form: its ancestors as long as each adds only a heading and a pitch to it. */
@@ -62,17 +61,12 @@ function signupBox(form: Element): Element {
   return box;
 }
 
-/** Whether `node` is still under `root` (not inside a box removed before it). */
-function under(root: Element, node: AnyNode): boolean {
-  for (let cur: AnyNode | null = node; cur; cur = cur.parent) if (cur === root) return true;
-  return false;
-}
-
 /**
  * Removes each sign-up form of `forms` (found by cleaning `root`, before it dropped their inputs)
  * with the heading and pitch around it. A page of many forms costs one pass: a form inside a box
  * already removed is passed over, not climbed from again.
  */
 export function dropSignupBoxes(root: Element, forms: Element[]): void {
-  for (const form of forms) if (under(root, form)) removeNode(signupBox(form));
+  // A form no longer under `root` sits inside a box removed before it.
+  for (const form of forms) if (contains(root, form)) removeNode(signupBox(form));
 }

@@ -1,4 +1,4 @@
-import type { Comment } from "domhandler";
+import { type Comment, isComment } from "domhandler";
 import { MAX_DOM_DEPTH } from "./depth.ts";
 import { type AnyNode, type Element, forEachElement, type ParentNode } from "./nodes.ts";
 
@@ -55,10 +55,6 @@ function attributeMove(el: Element): Move | null {
 /** Ids the runtime looks up: `S:`, `B:` and `P:` followed by React's id. */
 function isStreamId(id: string): boolean {
   return id.length > 2 && id[1] === ":" && (id[0] === "S" || id[0] === "B" || id[0] === "P");
-}
-
-function isComment(node: AnyNode | null | undefined): node is Comment {
-  return node?.type === "comment";
 }
 
 /** What the instructions decided, read off the tree in one walk. */

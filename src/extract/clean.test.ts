@@ -1,6 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { extractHtml } from "./index.ts";
 
+/** A page's markdown in one mode, images left out. */
+const markdownOf = (html: string, url: string, onlyMainContent: boolean): string =>
+  extractHtml(html, url, { format: "markdown", onlyMainContent, images: false }).content;
+
 const page = `<!doctype html><html><head><title>Tides</title><style>.x{color:red}</style></head><body>
 <header class="site-header"><a href="/">Coastal Times</a><nav><a href="/news">News</a><a href="/sport">Sport</a></nav></header>
 <div id="cookie-consent">We use cookies to improve your experience. <button>Accept all</button></div>
@@ -573,11 +577,7 @@ test("screen-reader text goes behind a design system's prefix or in camel case; 
     <span class="is-srOnly">Quantity:</span>how the boiler <button><span class="v6-visually-hidden">View fullsize</span></button>works.</p>
     <p>Reply <span class="not-sr-only">shown again</span> and <span class="card-visually-hidden-x">a word</span>.</p><p>${para}</p>
   </article></main></body></html>`;
-  const md = extractHtml(html, "https://forum.example/t/1", {
-    format: "markdown",
-    onlyMainContent: true,
-    images: false,
-  }).content;
+  const md = markdownOf(html, "https://forum.example/t/1", true);
   for (const gone of ["Thread starter", "Loading...", "Quantity:", "View fullsize"])
     expect(md).not.toContain(gone);
   expect(md).toContain("Started by Mira, who asks how the boiler works.");
@@ -595,11 +595,7 @@ test("an accordion's trigger button keeps its heading's text; a button beside a 
     <p>More prose here so that the section reads as text of the page for readers.</p>
     <p>Sizes <button>Small</button><button>Large</button> in stock.</p></main></body></html>`;
   for (const onlyMainContent of [true, false]) {
-    const md = extractHtml(html, "https://hr.example/", {
-      format: "markdown",
-      onlyMainContent,
-      images: false,
-    }).content;
+    const md = markdownOf(html, "https://hr.example/", onlyMainContent);
     expect(md).toContain("### What is an HRMS?\n\nAn HRMS is software");
     expect(md).toContain("### Who needs one?\n\nAny company");
     expect(md).toContain("## Item path\n");
@@ -612,11 +608,7 @@ test("a heading of many buttons is read once, not once a button", () => {
   const html = `<html><body><main><h1>Sizes</h1><p>Every size of the boot, in stock at the time of writing, with its width.</p>
     <h2>${"<span><button>Go</button></span>".repeat(40_000)}</h2></main></body></html>`;
   const started = performance.now();
-  const md = extractHtml(html, "https://shop.example/", {
-    format: "markdown",
-    onlyMainContent: true,
-    images: false,
-  }).content;
+  const md = markdownOf(html, "https://shop.example/", true);
   // Quadratic (the heading's text read for each of its buttons), this took over 20 s.
   expect(performance.now() - started).toBeLessThan(5_000);
   expect(md).not.toContain("Go");
@@ -629,11 +621,7 @@ test("a parent of many removed children (scripts, comments, hidden blocks) is cl
   );
   const html = `<html><body><main>${items.join("")}</main></body></html>`;
   const started = performance.now();
-  const md = extractHtml(html, "https://example.com/rows", {
-    format: "markdown",
-    onlyMainContent: false,
-    images: false,
-  }).content;
+  const md = markdownOf(html, "https://example.com/rows", false);
   // Quadratic (each removal a search and a splice of the parent's 400,000 children), this took minutes.
   expect(performance.now() - started).toBeLessThan(15_000);
   expect(md).toContain("Row 0\n\nRow 1\n");
@@ -654,11 +642,7 @@ test("a site's announcements above every page go; a documentation callout named 
     <div class="notice"><p>Note: back up the configuration before you upgrade the controller's firmware, as the upgrade resets it.</p></div>
   </div></main></body></html>`;
   for (const onlyMainContent of [true, false]) {
-    const md = extractHtml(html, "https://forum.example/threads/1", {
-      format: "markdown",
-      onlyMainContent,
-      images: false,
-    }).content;
+    const md = markdownOf(html, "https://forum.example/threads/1", onlyMainContent);
     expect(md).toContain("spindle bearings");
     expect(md).toContain("back up the configuration");
     expect(md).not.toContain("Scam alert");

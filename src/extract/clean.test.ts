@@ -416,6 +416,39 @@ test("bare UUIDs scrambling a heading's text go; a UUID in a table cell or in co
   expect(content).toContain("8eaedc9a-fffb-4d31-b369-f888e1af8ca0");
 });
 
+test("a JSON document as a block's whole text goes; JSON in code, a cell or a sentence stays", () => {
+  const offers = JSON.stringify({
+    buybox_group_1: [
+      { displayPrice: "EUR 15.49", priceAmount: 15.49, offerListingId: "YUNSboLuc33HfSyeV9zP54J" },
+    ],
+  });
+  const example =
+    '{"name": "Azure Rocks", "input": "sample queue data", "retries": 3, "ok": true, "region": "westeurope"}';
+  const html = `<body><main><h1>Atomic Habits</h1>
+    <div class="a-section aok-hidden price-data">${offers}</div>
+    <span class="state">[{"step":1,"seen":false},{"step":2,"seen":false},{"step":3,"seen":true},{"step":4,"seen":true}]</span>
+    <p>An easy and proven way to build good habits and break bad ones, in twenty short chapters.</p>
+    <pre>${example}</pre>
+    <p><code>${example}</code></p>
+    <table><tr><th>Body</th><td>${example}</td></tr></table>
+    <p>Send <span>{"ok": true}</span> back, or the body below.</p>
+    <p>[Editor's note: this review was updated in March after the publisher sent a corrected edition.]</p>
+    <div>[4, 8, 15, 16, 23, 42, 108, 4, 8, 15, 16, 23, 42, 108, 4, 8, 15, 16, 23, 42, 108, 4, 8, 15]</div>
+  </main></body>`;
+  for (const onlyMainContent of [true, false]) {
+    const content = markdownOf(html, "https://shop.example/dp/0735211299", onlyMainContent);
+    expect(content).toContain("twenty short chapters");
+    expect(content).not.toContain("priceAmount");
+    expect(content).not.toContain('"step"');
+    expect(content).toContain("```\n" + example + "\n```");
+    expect(content).toContain("`" + example + "`");
+    expect(content.split("Azure Rocks").length).toBe(4);
+    expect(content).toContain('Send {"ok": true} back');
+    expect(content).toContain("Editor's note");
+    expect(content).toContain("[4, 8, 15, 16, 23, 42, 108");
+  }
+});
+
 test("a doc generator's permalink anchors are dropped; footnote marks and same-page links with words stay", () => {
   const html = `<html><body><main>
     <h1>Quickstart<a class="headerlink" href="#quickstart" title="Link to this heading">¶</a></h1>

@@ -192,17 +192,47 @@ function isIconName(el: Element): boolean {
 }
 
 const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
-/** Where an identifier is data a reader looks up (a table of keys), not filler. */
 
 /**
  * A span or block whose whole text is a UUID: a machine identifier that
  * scripts read or that scrambles scraped text (interleaved with the real
- * letters and hidden by the stylesheet), never words for a reader.
+ * letters and hidden by the stylesheet), never words for a reader. Not in a
+ * table cell or code, where an identifier is data a reader looks up.
  */
 function isBareIdentifier(el: Element): boolean {
   if (DATA_CELLS.has(el.name) || el.children.length !== 1) return false;
   const only = el.children[0]!;
   return only.type === "text" && UUID.test(only.data);
+}
+
+/** Characters from which a JSON document as an element's whole text is a script's data, not an example in a sentence. */
+const DATA_DUMP = 80;
+/** Elements whose text is shown as written: JSON there is an example for the reader. */
+const LITERAL_TAGS = new Set([...DATA_CELLS, "pre", "tt", "var", "output"]);
+
+/**
+ * A block whose whole text is a JSON object (or a list of objects): data a
+ * script reads from the page, kept in an element the stylesheet hides (a
+ * shop's prices and offer ids in `<div class="aok-hidden">`), never text for
+ * a reader. Not in code, a table cell or preformatted text, and not a short
+ * one, which a sentence may show as an example.
+ */
+function isDataDump(el: Element): boolean {
+  if (LITERAL_TAGS.has(el.name) || el.children.length !== 1) return false;
+  const only = el.children[0]!;
+  if (only.type !== "text") return false;
+  const text = only.data.trim();
+  if (text.length < DATA_DUMP) return false;
+  const first = text[0];
+  const last = text[text.length - 1];
+  if (!((first === "{" && last === "}") || (first === "[" && last === "]"))) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    const objects = Array.isArray(value) ? value : [value];
+    return objects.length > 0 && objects.every((v) => v !== null && typeof v === "object");
+  } catch {
+    return false;
+  }
 }
 
 /** True when a descendant is a tab panel holding a paragraph. */
@@ -351,6 +381,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         isEmptyNoscript(child) ||
         (!inCode &&
           (isBareIdentifier(child) ||
+            isDataDump(child) ||
             isIconName(child) ||
             isAdLabel(child) ||
             isScriptNotice(child, pageText) ||

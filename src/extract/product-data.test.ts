@@ -42,3 +42,26 @@ test("several declared products (a listing) add no description", () => {
   const { content } = extractHtml(html, "https://shop.example/socks", MAIN);
   expect(content).not.toContain("ribbed arch");
 });
+
+test("a description the template wrote URL-encoded is read decoded; a percent in a sentence stays", () => {
+  const encoded = encodeURIComponent(
+    "An elegant sofa with a curved frame & rounded cushions, 100% linen|The Atelier Sofa seats three.",
+  );
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(productPage(encoded, ""), "https://shop.example/p/sofa", {
+      ...MAIN,
+      onlyMainContent,
+    });
+    expect(content).toContain(
+      "An elegant sofa with a curved frame & rounded cushions, 100% linen|The Atelier Sofa",
+    );
+    expect(content).not.toContain("%20");
+  }
+  const written =
+    "Knitted from merino, it keeps its shape after many washes: enter SAVE%20 at checkout for a second pair.";
+  const { content } = extractHtml(productPage(written, ""), "https://shop.example/p/sock", MAIN);
+  expect(content).toContain(written);
+  const stray =
+    "An%20elegant%20sofa%20at%20100%%20of%20its%20width,%20with%20rounded%20cushions%20and%20a%20curved%20frame";
+  expect(extractHtml(productPage(stray, ""), "https://shop.example/p/sofa", MAIN).content).toContain(stray);
+});

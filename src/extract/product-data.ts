@@ -34,10 +34,24 @@ export function declaredProductDescription(scan: PageScan): string | null {
   const raw = products[0]!.description;
   if (typeof raw !== "string") return null;
   // Shops put HTML (escaped or not) in the field: read it as HTML (bounded like the page) to get its text.
-  const text = textContent(parseBounded(raw, { decodeEntities: true }))
+  const text = textContent(parseBounded(percentDecoded(raw), { decodeEntities: true }))
     .replace(/\s+/g, " ")
     .trim();
   return text || null;
+}
+
+/**
+ * A description a template wrote URL-encoded ("An%20elegant%20sofa%20..."): no space in it, and
+ * its spaces written `%20`. Anything else is as written (a "100%" or a "%20" inside a sentence).
+ */
+function percentDecoded(raw: string): string {
+  if (/\s/.test(raw) || !/%20/i.test(raw)) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    // A stray "%" that starts no escape: the text as written.
+    return raw;
+  }
 }
 
 /**

@@ -602,6 +602,66 @@ test("an icon font's icon names are not text; words in an element of that class 
   }
 });
 
+test("an icon drawn as a character goes; stars, symbols in code or a cell and icons with words stay", () => {
+  const html = `<html><body><main><h1>Your content</h1>
+    <details open><summary><h3>Launch fast</h3><div class="circle-btn"><div class="button-icon cc-arrow-right">→</div><div class="button-icon cc-arrow-up-right">↗</div><div class="button-icon cc-play">►</div></div></summary>
+    <p>Quickly launch and keep iterating on content in the visual canvas of the editor.</p></details>
+    <h3>Questions<span class="accordion-icon">+</span></h3><p>Answers follow below <i class="icon-close">×</i> for every plan.</p>
+    <p>Rated <span class="star-icon">★</span> 4.6 by readers; <span class="icon-label">New</span> this week; marks <span class="icons-legend">© ® ™ ℗ ℠</span> explained.</p>
+    <p>Press <kbd class="search-icon">/</kbd> to search, then <code class="icon">→</code> to pick a result.</p>
+    <table><tr><th>Trend</th><td class="trend-icon">↑</td></tr><tr><th>Rank</th><td>2</td></tr></table>
+  </main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const md = markdownOf(html, "https://builder.example/cms", onlyMainContent);
+    expect(md).not.toMatch(/[↗►+×]/);
+    expect(md).toContain("### Launch fast\n\nQuickly launch");
+    expect(md).toContain("### Questions\n\nAnswers follow below for every plan.");
+    expect(md).toContain("Rated ★ 4.6 by readers; New this week; marks © ® ™ ℗ ℠ explained.");
+    expect(md).toContain("Press / to search, then `→` to pick a result.");
+    expect(md).toContain("| Trend | ↑ |");
+  }
+});
+
+test("zero-width characters alone are no text: a spacer paragraph leaves no line; joined emoji stay", () => {
+  const html = `<html><body><main><h1>Benchmarks</h1><p>\u200d</p>
+    <p>Nethermind leads in both real-mainnet and high-pressure tests, the gap widening under load.</p><p>\u200b \ufeff</p>
+    <p>Family: \u{1f468}\u200d\u{1f469}\u200d\u{1f467} and a<span>\u200b</span>word, all of them sitting together at the table.</p></main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const md = markdownOf(html, "https://blog.example/bench", onlyMainContent);
+    expect(md).toBe(
+      "# Benchmarks\n\nNethermind leads in both real-mainnet and high-pressure tests, the gap widening under load.\n\nFamily: \u{1f468}\u200d\u{1f469}\u200d\u{1f467} and aword, all of them sitting together at the table.",
+    );
+  }
+});
+
+test("a display-none utility class hides, behind a prefix too; one that hides in one medium only does not", () => {
+  const html = `<html><body><main><h1>Answer</h1>
+    <p>Former engineer<span class="q-box qu-display--none"> · </span> at Big Tech<span class="display-none">(draft)</span>, author of<span class="bbccom_display_none"> advert</span> many answers.</p>
+    <p>Printed <span class="display-none-print">on screen only</span> and <span class="display-none-desktop">on phones</span>, <span class="qu-visibility--hidden">unseen</span><span class="qu-overflow--hidden">clipped</span> too.</p></main></body></html>`;
+  const md = markdownOf(html, "https://answers.example/q/1", false);
+  expect(md).toContain("Former engineer at Big Tech, author of many answers.");
+  expect(md).toContain("Printed on screen only and on phones, clipped too.");
+  // The whole answer a click on "(more)" reveals is the page's text, as with an inline display:none.
+  const sentence = "The Italian campaign was a long, bloody mess that the series covers day by day. ";
+  const answer = `<html><body><main><h1>Answer</h1><div class="q-box qu-display--none">${`<p>${sentence.repeat(4)}</p>`.repeat(4)}</div>
+    <div class="q-box"><p>The Italian campaign was a long, bloody mess (more)</p></div></main></body></html>`;
+  expect(markdownOf(answer, "https://answers.example/q/2", true)).toContain(sentence.repeat(4).trim());
+});
+
+test("a tooltip goes, whatever its class; the picture and the text it annotates stay", () => {
+  const html = `<html><body><main><h1>Bookcases</h1>
+    <p>Let your bookcase tell a story: books, plants and boxes in the open shelves of a pine unit.</p>
+    <ul aria-label="Products shown on image"><li class="area"><div class="dot" role="group" tabindex="0"></div>
+    <div role="tooltip" class="tag tag--bottom"><span class="tag-description">Product information page</span></div></li></ul>
+    <p>Shelves <span class="term">adjust<span role="tooltip">Moves in 32 mm steps</span></span> to fit any book, from paperbacks to the tallest atlas on the shelf.</p></main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const md = markdownOf(html, "https://shop.example/rooms", onlyMainContent);
+    expect(md).not.toContain("Product information page");
+    expect(md).not.toContain("32 mm");
+    expect(md).toContain("Shelves adjust to fit any book, from paperbacks");
+  }
+});
+
 test("screen-reader text goes behind a design system's prefix or in camel case; Tailwind's not-sr-only shows it", () => {
   const para =
     "The first post of the thread explains the problem with the boiler in some detail for readers.";

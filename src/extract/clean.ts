@@ -1,4 +1,4 @@
-import { isHiddenChrome, isTabPanel } from "./hidden.ts";
+import { isHiddenChrome, isTabPanel, RATING_STARS } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
 import {
   type AnyNode,
@@ -49,7 +49,7 @@ const DROP_TAGS = new Set([
 /** Consent and cookie banners, matched anywhere in class or id ("ngCookiePrompt", "bbccookies-banner"). */
 const CONSENT = /cookie|consent|gdpr/;
 
-/** ARIA landmarks that are site chrome wherever they sit. */
+/** ARIA roles that are site chrome wherever they sit (a tooltip is shown only while hovered). */
 const CHROME_ROLES = new Set([
   "navigation",
   "search",
@@ -59,6 +59,7 @@ const CHROME_ROLES = new Set([
   "menu",
   "menubar",
   "toolbar",
+  "tooltip",
 ]);
 
 /**
@@ -190,6 +191,29 @@ function isIconName(el: Element): boolean {
   if (el.name !== "mat-icon" && !ICON_FONT.test(el.attribs.class ?? "")) return false;
   return ICON_NAME.test(textOf(el));
 }
+
+/** An element named as an icon ("button-icon", "accordion-icon", "icon-plus"). */
+const ICON_WORD = /(?:^|[\s_-])icons?(?:$|[\s_-])/;
+/** Characters (UTF-16 units) up to which an icon's text is one glyph: an arrow, a "+", an emoji with its modifiers. */
+const GLYPH = 4;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * An icon drawn as a character (`<div class="button-icon cc-arrow-right">→</div>`, an
+ * accordion's "+", a close button's "×"): a picture of a control, not a word of the page.
+ * Not a rating's stars, and not in code or a table cell, where a symbol is data.
+ */
+function isIconGlyph(el: Element): boolean {
+  if (DATA_CELLS.has(el.name) || !ICON_WORD.test(nameWords(el))) return false;
+  if (visibleTextLength(el, GLYPH + 1) > GLYPH) return false;
+  const text = textOf(el).trim();
+  return text !== "" && !WORD_CHAR.test(text) && !RATING_STARS.test(text);
+}
+
+/** Characters that take no room: zero-width space, non-joiner and joiner, word joiner, byte-order mark. */
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+/** Text made of those and whitespace only (a site builder's `<p>&zwj;</p>` spacer). */
+const INVISIBLE_TEXT = /^[\s\u200b-\u200d\u2060\ufeff]+$/;
 
 const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
 
@@ -370,7 +394,12 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         drop(child);
         continue;
       }
-      if (!isElement(child)) continue;
+      if (!isElement(child)) {
+        // Zero-width characters alone draw nothing: the text is its whitespace, or empty.
+        if (child.type === "text" && INVISIBLE_TEXT.test(child.data))
+          child.data = child.data.replace(ZERO_WIDTH, "");
+        continue;
+      }
       // The trigger's text stays as the heading's (a span: no control, no tile of its own).
       if (isHeadingTrigger(child, headingText)) child.name = "span";
       if (
@@ -383,6 +412,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
           (isBareIdentifier(child) ||
             isDataDump(child) ||
             isIconName(child) ||
+            isIconGlyph(child) ||
             isAdLabel(child) ||
             isScriptNotice(child, pageText) ||
             (!insideContent && isConsentNotice(child, pageText))))

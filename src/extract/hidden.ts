@@ -36,11 +36,21 @@ export function isTabPanel(el: Element): boolean {
   return a.role === "tabpanel" || (a.class !== undefined && PANEL_WORDS.test(a.class));
 }
 
+/**
+ * Utility classes spelling out the style that hides (`display-none`, `visibility-hidden`, behind a
+ * prefix too: Quora's `qu-display--none`, `bbccom_display_none`), which scripts toggle as they do
+ * the style: judged as the inline style is. Not `display-none-print` or `-desktop`, which hide in
+ * one medium only, nor `overflow--hidden`, which clips.
+ */
+const HIDING_STYLE_CLASS =
+  /(?:^|\s)(?:[a-z0-9]{1,8}[_-]{1,2})?(?:display[_-]{1,2}none|visibility[_-]{1,2}hidden)(?:$|\s)/;
+
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden !== undefined) return true;
   const style = a.style;
   if (style !== undefined && HIDDEN_STYLE.test(style)) return true;
+  if (a.class !== undefined && HIDING_STYLE_CLASS.test(a.class)) return true;
   return a["aria-hidden"] === "true" && ariaHiddenIsOff(el);
 }
 
@@ -50,7 +60,7 @@ const OVERLAYS = new Set(["aside", "dialog"]);
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Stars drawn as text (a rating's "★★★★☆"): symbols a reader reads, unlike an anchor's "#". */
-const RATING_STARS = /[\u2605\u2606\u2729-\u272f\u2b50\u2bea\u2beb]/u;
+export const RATING_STARS = /[\u2605\u2606\u2729-\u272f\u2b50\u2bea\u2beb]/u;
 
 /**
  * aria-hidden hides from screen readers only, and its text stays on screen

@@ -93,3 +93,16 @@ test("a resizing script's URL is the picture its parameter names; one naming no 
   );
   expect(md.match(/!\[Lexus wants you to go topless\]/g)).toHaveLength(4);
 });
+
+test("an optimizer's URL inside another's names its picture; a URL nesting itself thousands of times costs no more than its length", () => {
+  const inner = encodeURIComponent("https://cdn.example/image.php?src=/img/desk-640x640.jpg&w=640");
+  expect(imageIdentity(`https://shop.example/_next/image?url=${inner}&w=300`)).toBe("desk.jpg");
+  // Each level parsed what was left of the URL: 20 such images took 17 s; one pass each takes milliseconds.
+  const src = `https://cdn.example/a.jpg${"?u=a.jpg".repeat(4000)}`;
+  const started = performance.now();
+  const md = markdown(
+    `<h1>Nested</h1><p>${"A paragraph of words. ".repeat(8)}</p>${`<img src="${src}" alt="A">`.repeat(20)}`,
+  );
+  expect(performance.now() - started).toBeLessThan(4000);
+  expect(md).toContain("![A](https://cdn.example/a.jpg?u=a.jpg");
+});

@@ -10,6 +10,8 @@ const THEME_SUFFIX = /[._-](dark|light)(?:-?mode)?(?=\.[a-z0-9]+$)/i;
 
 /** A path naming a picture file: what an image script's parameter holds ("/images/post_6.jpg"). */
 const PICTURE_FILE = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$/i;
+/** Addresses of pictures looked into inside an image URL's parameters, one inside another. */
+const MAX_NESTED = 2;
 /** A server script's name ("image.php", "thumb.aspx"): the script, not the picture it serves. */
 const SCRIPT_FILE = /\.(?:php\d?|aspx?|ashx|jsp|cgi|pl|py)$/i;
 
@@ -20,7 +22,7 @@ const SCRIPT_FILE = /\.(?:php\d?|aspx?|ashx|jsp|cgi|pl|py)$/i;
  * TimThumb's `?src=`): that address names it. A script's URL naming no picture file names no
  * picture either (`image.php?id=7`), as every picture it serves has that name.
  */
-function pictureFile(src: string): string | null {
+function pictureFile(src: string, depth = 0): string | null {
   let url: URL;
   try {
     url = new URL(src);
@@ -28,15 +30,18 @@ function pictureFile(src: string): string | null {
     return null;
   }
   // The `url` parameter (an optimizer's, with or without an extension), or one naming a picture file.
-  for (const [key, value] of url.searchParams) {
-    if (key !== "url" && !PICTURE_FILE.test(value.split(/[?#]/)[0]!)) continue;
-    try {
-      const own = pictureFile(new URL(value, url).href);
-      if (own) return own;
-    } catch {
-      // Not an address: the URL's own path names the picture, if anything does.
+  // An optimizer's URL inside another's is looked into, not one nested deeper: each level parses
+  // what is left of the URL, so a URL nesting itself thousands of times cost seconds.
+  if (depth < MAX_NESTED)
+    for (const [key, value] of url.searchParams) {
+      if (key !== "url" && !PICTURE_FILE.test(value.split(/[?#]/)[0]!)) continue;
+      try {
+        const own = pictureFile(new URL(value, url).href, depth + 1);
+        if (own) return own;
+      } catch {
+        // Not an address: the URL's own path names the picture, if anything does.
+      }
     }
-  }
   const name = url.pathname.slice(url.pathname.lastIndexOf("/") + 1);
   return name && !SCRIPT_FILE.test(name) ? name : null;
 }

@@ -58,3 +58,27 @@ test("a lazy-loaded picture shows its real source, not the loader's placeholder"
   expect(content).toContain("![Quay](https://site.example/img/quay-1200.jpg)");
   expect(content).not.toContain("placeholder.gif");
 });
+
+test("a src a template filled with a whole srcset shows the srcset's widest picture, as a browser would", () => {
+  const list = (size: string) =>
+    [500, 750, 1000].map((w) => `https://cdn.example/stencil/${w}w/tee-${size}.jpg?c=1 ${w * 2}w`).join(", ");
+  const html = `<html><body><article><h1>Staple tee</h1>
+    <p>A heavyweight cotton tee with a relaxed fit, a ribbed neck and a straight hem, made to last.</p>
+    <img src="${list("front")}" srcset="${list("front-hd")}" alt="Tee front">
+    <img src="${list("back")}" alt="Tee back">
+    <img src="/img/tee photo.jpg" alt="Tee side">
+    <p>Washed for softness before it is cut, so it keeps its shape and size after many washes.</p>
+  </article></body></html>`;
+  const { content, images } = extractHtml(html, "https://shop.example/tee", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: true,
+  });
+  expect(images?.map((i) => i.src)).toEqual([
+    "https://cdn.example/stencil/1000w/tee-front-hd.jpg?c=1",
+    "https://cdn.example/stencil/1000w/tee-back.jpg?c=1",
+    "https://shop.example/img/tee%20photo.jpg",
+  ]);
+  expect(content).toContain("![Tee front](https://cdn.example/stencil/1000w/tee-front-hd.jpg?c=1)");
+  expect(content).not.toContain("2000w");
+});

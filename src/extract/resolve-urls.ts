@@ -37,6 +37,18 @@ function isPlaceholder(src: string | undefined): boolean {
   return !src || src.startsWith("data:") || PLACEHOLDER_FILE.test(src);
 }
 
+/** A candidate's width or density descriptor followed by the next candidate: "a.jpg 1000w, b.jpg". */
+const SRCSET_LIST = /\s\d+(?:\.\d+)?[wx]\s*,\s*\S/i;
+
+/**
+ * A `src` a template filled with a whole `srcset` ("a.jpg?c=1 1000w, b.jpg?c=1 1250w, ..."): no
+ * single address, so the browser shows what the `srcset` offers; read as one URL it was a link to
+ * nothing, every candidate glued together.
+ */
+function isSrcsetList(src: string): boolean {
+  return SRCSET_LIST.test(src);
+}
+
 /** The `srcset` of the first `<source>` beside `img` in its `<picture>` (lazy ones read already). */
 function pictureSrcset(img: Element): string | undefined {
   const picture = img.parent;
@@ -56,7 +68,9 @@ function pictureSrcset(img: Element): string | undefined {
  * `src` when `src` is missing or a placeholder (an inline image, a
  * `placeholder.gif`): from `data-src` and friends, else (a picture) the
  * widest of its `srcset` or lazy `data-srcset` (which becomes the
- * `srcset`), else of the first `<source>` beside it in its `<picture>`.
+ * `srcset`), else of the first `<source>` beside it in its `<picture>`. A
+ * `src` holding a whole candidate list (a template's slip) gets the widest
+ * candidate of its `srcset`, or of that list.
  */
 export function resolveUrls(roots: Element[], baseUrl: string): void {
   const fix = (el: Element): void => {
@@ -70,6 +84,9 @@ export function resolveUrls(roots: Element[], baseUrl: string): void {
         const set = el.name === "img" ? a.srcset || pictureSrcset(el) : undefined;
         const real = lazy || (set ? widestCandidate(set) : undefined);
         if (real) a.src = real;
+      } else if (isSrcsetList(a.src!)) {
+        // The element's own srcset is what a browser shows; without one, the list in src is.
+        a.src = widestCandidate(a.srcset || a.src!) ?? a.src!;
       }
       if (a.srcset) a.srcset = absoluteSrcset(a.srcset, baseUrl);
     }

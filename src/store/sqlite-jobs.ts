@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { turnWriter } from "./sqlite-turn-writes.ts";
+import { type TurnWriter, turnWriter } from "./sqlite-turn-writes.ts";
 import type { JobItem, JobRecord, JobStore } from "./types.ts";
 
 interface JobRow {
@@ -69,8 +69,10 @@ const item = (row: ItemRow): JobItem => ({
  * its outcome) share a commit with the other pages' of the same turn
  * (sqlite-turn-writes.ts); `flushWrites` commits what is queued (on close).
  */
-export function sqliteJobs(sqlite: Database): JobStore & { flushWrites(): void } {
-  const queued = turnWriter(sqlite);
+export function sqliteJobs(
+  sqlite: Database,
+  queued: TurnWriter = turnWriter(sqlite),
+): JobStore & { flushWrites(): void } {
   // Every call that is not queued first commits what is: it sees, and comes after, every write asked before it.
   const flush = queued.flush;
   const insertJob = sqlite.prepare(

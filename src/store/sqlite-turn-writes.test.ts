@@ -179,3 +179,35 @@ describe("the SQLite job store's page writes", () => {
     await again.close();
   });
 });
+
+describe("the SQLite store's charges", () => {
+  test("a charge is queued with the other writes of its turn and commits with them, before its call resolves", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "turn-charge-"));
+    dirs.push(dir);
+    const path = join(dir, "siphon.db");
+    const store = openSqliteStore(path);
+    await store.jobs.create(crawl("job_1"), [{ url: "https://a.example/", depth: 0 }]);
+    const other = new Database(path, { readonly: true });
+    const credits = () =>
+      (
+        other.prepare("SELECT credits FROM usage_weeks WHERE account_id = 'acct_a'").get() as {
+          credits: number;
+        } | null
+      )?.credits ?? 0;
+    const finished = store.jobs.finishItem("job_1", "https://a.example/", {
+      state: "done",
+      data: 1,
+      credits: 1,
+    });
+    const charged = store.usage.addCredits("acct_a", 0, 1);
+    // Both wait for the end of the turn; a read of the job store commits what is queued, the charge with it.
+    expect(credits()).toBe(0);
+    expect((await store.jobs.get("job_1"))?.completed).toBe(1);
+    expect(credits()).toBe(1);
+    await finished;
+    expect(await charged).toBe(1);
+    expect(await store.usage.weeklyCredits("acct_a", 0)).toBe(1);
+    other.close();
+    await store.close();
+  });
+});

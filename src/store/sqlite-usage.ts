@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { BurstWindows } from "./burst-window.ts";
 import { type DataVersion, ReadMemo } from "./read-memo.ts";
+import type { TurnWriter } from "./sqlite-turn-writes.ts";
 import type { RequestLogEntry, UsageStore } from "./types.ts";
 
 const FLUSH_EVERY_MS = 200;
@@ -30,10 +31,12 @@ interface LogRow extends RequestLogEntry {
  * restarted window frees slots no earlier than the exact one would), and
  * other processes reading the file (`siphon usage`) see it at most 200 ms
  * late. Several server processes sharing one limit use the Redis store
- * instead. Weekly credits are written at once: the quota must never lose a
- * credit.
+ * instead. Weekly credits are never buffered (the quota must never lose a
+ * credit): each charge commits before its call resolves, with the other writes
+ * asked for in the same turn (`writes`, shared with the job store: a crawl's
+ * charges share the commits of its pages' outcomes, not one each).
  */
-export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage {
+export function sqliteUsage(sqlite: Database, version: DataVersion, writes: TurnWriter): SqliteUsage {
   const windows = new BurstWindows();
   const weeklyMemo = new ReadMemo<number>(version);
   const pendingLog = new Map<string, LogRow>();
@@ -140,11 +143,12 @@ export function sqliteUsage(sqlite: Database, version: DataVersion): SqliteUsage
       logged.load(subject, loggedTimes(subject, now, windowMs));
       return logged.peek(subject, now, windowMs);
     },
-    async addCredits(accountId, weekStart, credits) {
-      const total = addCredits.get(accountId, weekStart, credits)?.credits ?? credits;
-      weeklyMemo.set(`${accountId}:${weekStart}`, total);
-      return total;
-    },
+    addCredits: (accountId, weekStart, credits) =>
+      writes(() => {
+        const total = addCredits.get(accountId, weekStart, credits)?.credits ?? credits;
+        weeklyMemo.set(`${accountId}:${weekStart}`, total);
+        return total;
+      }),
     weeklyCredits(accountId, weekStart) {
       if (accountId !== lastWeekly.accountId || weekStart !== lastWeekly.weekStart)
         lastWeekly = { accountId, weekStart, key: `${accountId}:${weekStart}` };

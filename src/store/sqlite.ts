@@ -11,6 +11,7 @@ import { walCheckpointer } from "./sqlite-checkpointer.ts";
 import { sqliteJobs } from "./sqlite-jobs.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.gen.ts";
 import { sqliteSnapshots } from "./sqlite-snapshots.ts";
+import { turnWriter } from "./sqlite-turn-writes.ts";
 import { sqliteUsage } from "./sqlite-usage.ts";
 import { sqliteWatches } from "./sqlite-watches.ts";
 import type { Store } from "./types.ts";
@@ -70,12 +71,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   migrate(sqlite, db);
   // One data_version read a millisecond serves every memo of this connection.
   const version = new DataVersion(sqlite);
-  const usage = sqliteUsage(sqlite, version);
+  // The writes of one turn commit together, jobs' and charges' alike (sqlite-turn-writes.ts).
+  const writes = turnWriter(sqlite);
+  const usage = sqliteUsage(sqlite, version, writes);
   const cache = sqliteCache(sqlite, {
     maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
     maxAgeMs: MAX_CACHE_AGE_MS,
   });
-  const jobs = sqliteJobs(sqlite);
+  const jobs = sqliteJobs(sqlite, writes);
   // A file's checkpoints move to a thread of their own once its large writes (pages) add up.
   const checkpointer = path === ":memory:" ? undefined : walCheckpointer(sqlite, path);
   if (checkpointer) {

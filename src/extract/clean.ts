@@ -11,6 +11,7 @@ import {
   isEmbeddedPost,
   listsOtherPages,
   nameWords,
+  smallTextOf,
   someDescendant,
   TOC_WORD,
   textOf,
@@ -189,8 +190,12 @@ const ICON_NAME = /^\s*[a-z][a-z0-9_]*\s*$/;
 
 function isIconName(el: Element): boolean {
   if (el.name !== "mat-icon" && !ICON_FONT.test(el.attribs.class ?? "")) return false;
-  return ICON_NAME.test(textOf(el));
+  const text = smallTextOf(el, ICON_NODES);
+  return text !== null && ICON_NAME.test(text);
 }
+
+/** Nodes an icon holds at most: its text, a wrapper or two, a drawing's shapes. */
+const ICON_NODES = 32;
 
 /** An element named as an icon ("button-icon", "accordion-icon", "icon-plus"). */
 const ICON_WORD = /(?:^|[\s_-])icons?(?:$|[\s_-])/;
@@ -205,9 +210,14 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  */
 function isIconGlyph(el: Element): boolean {
   if (DATA_CELLS.has(el.name) || !ICON_WORD.test(nameWords(el))) return false;
-  if (visibleTextLength(el, GLYPH + 1) > GLYPH) return false;
-  const text = textOf(el).trim();
-  return text !== "" && !WORD_CHAR.test(text) && !RATING_STARS.test(text);
+  const text = smallTextOf(el, ICON_NODES);
+  return (
+    text !== null &&
+    text !== "" &&
+    text.replace(/\s/g, "").length <= GLYPH &&
+    !WORD_CHAR.test(text) &&
+    !RATING_STARS.test(text)
+  );
 }
 
 /** Characters that take no room: zero-width space, non-joiner and joiner, word joiner, byte-order mark. */

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { Text } from "domhandler";
 import { loadHtml } from "./dom.ts";
-import { type Element, isCollapsed, nameWords, textLength } from "./nodes.ts";
+import { type Element, isCollapsed, nameWords, smallTextOf, textLength } from "./nodes.ts";
 
 test("isCollapsed: single spaces between words only, as collapsing whitespace would leave the text", () => {
   const collapsed = (data: string) => isCollapsed(new Text(data));
@@ -78,4 +78,26 @@ test("textLength and isCollapsed agree with counting every character, whatever w
       collapsedRef.test(text),
     ]);
   }
+});
+
+test("smallTextOf reads a small subtree's text and stops, unread, past its node budget", () => {
+  const $ = loadHtml(
+    `<div id="icon"><span> → </span></div><div id="big"><span>a</span><span>b</span><span>c</span></div>`,
+  );
+  expect(smallTextOf($("#icon")[0] as Element, 3)).toBe("→");
+  const big = $("#big")[0] as Element;
+  // The last span's text is never read: the budget runs out before it.
+  let reads = 0;
+  const last = (big.children[2] as Element).children[0] as Text;
+  const data = last.data;
+  Object.defineProperty(last, "data", {
+    get: () => {
+      reads++;
+      return data;
+    },
+  });
+  expect(smallTextOf(big, 4)).toBeNull();
+  expect(reads).toBe(0);
+  expect(smallTextOf(big, 7)).toBe("abc");
+  expect(reads).toBe(1);
 });

@@ -267,6 +267,25 @@ export function textOf(node: AnyNode): string {
   return out.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * textOf for a small subtree: null when it holds more than `maxNodes` nodes, found after visiting at
+ * most that many. A predicate reading the text of a short element (an icon, a notice) costs a few
+ * steps on any element, not a walk of a big one's subtree at each of its nested levels.
+ */
+export function smallTextOf(node: AnyNode, maxNodes: number): string | null {
+  let out = "";
+  let seen = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length) {
+    if (++seen > maxNodes) return null;
+    const n = stack.pop()!;
+    if (n.type === "text") out += n.data;
+    else if (isElement(n) && n.type === "tag")
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out.replace(/\s+/g, " ").trim();
+}
+
 /** Visible text length of a subtree (scripts and styles excluded), counting stops past `limit`. */
 export function visibleTextLength(root: AnyNode, limit = Number.POSITIVE_INFINITY): number {
   let n = 0;

@@ -1,4 +1,4 @@
-import { type Element, HEADING_TAGS, textOf, visibleTextLength } from "./nodes.ts";
+import { type Element, HEADING_TAGS, smallTextOf, textOf, visibleTextLength } from "./nodes.ts";
 
 /** Short elements that stand in for something a saved page does not hold: an ad, a script's widget, a consent banner. */
 
@@ -39,9 +39,17 @@ const AD_LABEL =
 export function isScriptNotice(el: Element, pageText: number): boolean {
   if (el.children.length > 3 || !SCRIPT_NOTICE_TAGS.has(el.name)) return false;
   if (!JAVASCRIPT.test(ownText(el))) return false;
-  const text = textOf(el);
-  return text.length <= SCRIPT_NOTICE_MAX && text.length * 4 < pageText && SCRIPT_NOTICE.test(text);
+  // A notice is a few nodes: a bigger element is read no further (nested ones each walked it all).
+  const text = smallTextOf(el, SCRIPT_NOTICE_NODES);
+  return (
+    text !== null &&
+    text.length <= SCRIPT_NOTICE_MAX &&
+    text.length * 4 < pageText &&
+    SCRIPT_NOTICE.test(text)
+  );
 }
+
+const SCRIPT_NOTICE_NODES = 32;
 
 const SCRIPT_NOTICE_TAGS = new Set(["p", "div", "span", "small", "em", "strong", "center"]);
 const JAVASCRIPT = /javascript/i;

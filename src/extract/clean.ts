@@ -95,8 +95,6 @@ const SHARE_HREF =
 const PERMALINK_TEXT = /^[\s\u200b-\u200d\u2060\ufeff¶#§🔗⚓∞]*$/u;
 
 const IMAGES = new Set(["img", "picture"]);
-/** A drop-down list: dropped with the other controls, and its label with it ("Sort by:", "Size:"). */
-const SELECT = new Set(["select"]);
 
 /** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
 function isPermalink(el: Element, href: string): boolean {
@@ -361,19 +359,27 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
  */
 export function cleanTree(root: Element, pageText = visibleTextLength(root)): void {
   // Ids of the page's drop-down lists, for their labels ("Sort by:"): read on the first label met.
-  let selects: Set<string> | null = null;
+  // Read once, on the first label met: the drop-downs' ids, and the labels holding one (found by
+  // climbing from each drop-down, each ancestor once, not by searching each of nested labels).
+  let selects: { ids: Set<string>; labels: Set<Element> } | null = null;
   const labelsSelect = (label: Element): boolean => {
-    if (hasDescendant(label, SELECT)) return true;
-    const target = label.attribs.for;
-    if (target === undefined) return false;
     if (!selects) {
       const ids = new Set<string>();
+      const labels = new Set<Element>();
+      const climbed = new Set<Element>();
       forEachElement(root, (el) => {
-        if (el.name === "select" && el.attribs.id) ids.add(el.attribs.id);
+        if (el.name !== "select") return;
+        if (el.attribs.id) ids.add(el.attribs.id);
+        for (let up = el.parent; up && isElement(up) && !climbed.has(up); up = up.parent) {
+          climbed.add(up);
+          if (up.name === "label") labels.add(up);
+        }
       });
-      selects = ids;
+      selects = { ids, labels };
     }
-    return selects.has(target);
+    if (selects.labels.has(label)) return true;
+    const target = label.attribs.for;
+    return target !== undefined && selects.ids.has(target);
   };
   // A heading's text, read once however many buttons it holds (isHeadingTrigger).
   const headingTexts = new Map<Element, number>();

@@ -277,11 +277,14 @@ export function smallTextOf(node: AnyNode, maxNodes: number): string | null {
   let seen = 0;
   const stack: AnyNode[] = [node];
   while (stack.length) {
-    if (++seen > maxNodes) return null;
+    seen++;
     const n = stack.pop()!;
     if (n.type === "text") out += n.data;
-    else if (isElement(n) && n.type === "tag")
+    else if (isElement(n) && n.type === "tag") {
+      // Past the budget before its children are even listed: a wide element costs one step too.
+      if (seen + stack.length + n.children.length > maxNodes) return null;
       for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
   }
   return out.replace(/\s+/g, " ").trim();
 }

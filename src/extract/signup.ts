@@ -1,9 +1,11 @@
 import {
+  type AnyNode,
   contains,
   type Element,
-  forEachElement,
   hasDescendant,
+  isElement,
   removeNode,
+  textLength,
   visibleTextLength,
 } from "./nodes.ts";
 
@@ -36,13 +38,30 @@ function isEmailInput(input: Element): boolean {
 export function isSignupForm(form: Element): boolean {
   let email = false;
   let other = false;
-  forEachElement(form, (el) => {
-    const password = el.name === "input" && el.attribs.type?.toLowerCase() === "password";
-    if (password || el.name === "textarea" || TITLE.has(el.name)) other = true;
-    else if (el.name === "input") email ||= isEmailInput(el);
-  });
-  return email && !other && visibleTextLength(form, FORM_TEXT) < FORM_TEXT;
+  let text = 0;
+  // At most FORM_NODES nodes: a bigger form is no sign-up box, and forms nested in it are not each walked whole.
+  let seen = 0;
+  const stack: AnyNode[] = [form];
+  while (stack.length) {
+    if (++seen > FORM_NODES) return false;
+    const node = stack.pop()!;
+    if (node.type === "text") {
+      text += textLength(node);
+      continue;
+    }
+    if (!isElement(node)) continue;
+    const password = node.name === "input" && node.attribs.type?.toLowerCase() === "password";
+    if (password || node.name === "textarea" || TITLE.has(node.name)) other = true;
+    else if (node.name === "input") email ||= isEmailInput(node);
+    if (node.type !== "tag") continue;
+    if (seen + stack.length + node.children.length > FORM_NODES) return false;
+    for (const child of node.children) stack.push(child);
+  }
+  return email && !other && text < FORM_TEXT;
 }
+
+/** Nodes a sign-up form holds at most: its fields, labels and small print, wrappers included. */
+const FORM_NODES = 400;
 
 /** The box around a sign-up form: its ancestors as long as each adds only a heading and a pitch to it. */
 function signupBox(form: Element): Element {

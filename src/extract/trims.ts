@@ -164,9 +164,16 @@ const LABEL = new Set(["label"]);
 export function dropForms(root: Element, stats: Measured): void {
   const limit = FORM_SHARE * (stats.get(root)?.text ?? 0);
   const doomed: Element[] = [];
-  forEachElement(root, (el) => {
-    if (el.name === "form" && (stats.get(el)?.text ?? 0) <= limit && hasDescendant(el, LABEL))
-      doomed.push(el);
-  });
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts). A small
+  // form is decided whole: it goes, or it holds no label and neither does a form inside it.
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child)) continue;
+      if (child.name === "form" && (stats.get(child)?.text ?? 0) <= limit) {
+        if (hasDescendant(child, LABEL)) doomed.push(child);
+      } else visit(child);
+    }
+  };
+  visit(root);
   for (const el of doomed) removeNode(el);
 }

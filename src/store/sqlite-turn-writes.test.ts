@@ -139,12 +139,19 @@ const crawl = (id: string): NewJob => ({
   expiresAt: null,
 });
 
+/** A SQLite store in a fresh folder holding one processing crawl (job_1) of one pending page. */
+async function storeWithCrawl() {
+  const dir = mkdtempSync(join(tmpdir(), "turn-store-"));
+  dirs.push(dir);
+  const path = join(dir, "siphon.db");
+  const store = openSqliteStore(path);
+  await store.jobs.create(crawl("job_1"), [{ url: "https://a.example/", depth: 0 }]);
+  return { path, store };
+}
+
 describe("the SQLite job store's page writes", () => {
   test("a read, or a write not queued, comes after every page write asked before it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "turn-store-"));
-    dirs.push(dir);
-    const store = openSqliteStore(join(dir, "siphon.db"));
-    await store.jobs.create(crawl("job_1"), [{ url: "https://a.example/", depth: 0 }]);
+    const { store } = await storeWithCrawl();
     const added = store.jobs.addItems("job_1", [{ url: "https://a.example/b", depth: 1 }], 10);
     const finished = store.jobs.finishItem("job_1", "https://a.example/", {
       state: "done",
@@ -162,11 +169,7 @@ describe("the SQLite job store's page writes", () => {
   });
 
   test("closing the store commits the page writes still queued", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "turn-store-"));
-    dirs.push(dir);
-    const path = join(dir, "siphon.db");
-    const store = openSqliteStore(path);
-    await store.jobs.create(crawl("job_1"), [{ url: "https://a.example/", depth: 0 }]);
+    const { path, store } = await storeWithCrawl();
     const finished = store.jobs.finishItem("job_1", "https://a.example/", {
       state: "done",
       data: 7,
@@ -182,11 +185,7 @@ describe("the SQLite job store's page writes", () => {
 
 describe("the SQLite store's charges", () => {
   test("a charge is queued with the other writes of its turn and commits with them, before its call resolves", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "turn-charge-"));
-    dirs.push(dir);
-    const path = join(dir, "siphon.db");
-    const store = openSqliteStore(path);
-    await store.jobs.create(crawl("job_1"), [{ url: "https://a.example/", depth: 0 }]);
+    const { path, store } = await storeWithCrawl();
     const other = new Database(path, { readonly: true });
     const credits = () =>
       (

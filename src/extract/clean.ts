@@ -1,4 +1,4 @@
-import { isHiddenChrome, isTabPanel, RATING_STARS } from "./hidden.ts";
+import { isHiddenChrome, isTabPanel, RATING_STARS, WORD_CHAR } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
 import {
   type AnyNode,
@@ -199,7 +199,6 @@ const ICON_NODES = 32;
 const ICON_WORD = /(?:^|[\s_-])icons?(?:$|[\s_-])/;
 /** Characters (UTF-16 units) up to which an icon's text is one glyph: an arrow, a "+", an emoji with its modifiers. */
 const GLYPH = 4;
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
  * An icon drawn as a character (`<div class="button-icon cc-arrow-right">→</div>`, an

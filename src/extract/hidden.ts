@@ -57,7 +57,8 @@ function isHidden(el: Element): boolean {
 /** Elements that aria-hidden closes rather than merely hides from screen readers. */
 const OVERLAYS = new Set(["aside", "dialog"]);
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** A letter or digit in any script: what makes text words rather than symbols. */
+export const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Stars drawn as text (a rating's "★★★★☆"): symbols a reader reads, unlike an anchor's "#". */
 export const RATING_STARS = /[\u2605\u2606\u2729-\u272f\u2b50\u2bea\u2beb]/u;

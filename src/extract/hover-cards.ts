@@ -1,3 +1,4 @@
+import { WORD_CHAR } from "./hidden.ts";
 import { type AnyNode, type Element, isElement, removeNode, someDescendant } from "./nodes.ts";
 
 /** Links from which a wordless element inside a sentence is a card of links, not a run of names. */
@@ -5,9 +6,6 @@ const CARD_LINKS = 3;
 
 /** What makes a wordless run of links a card drawn on hover rather than links read in the sentence. */
 const CARD_PARTS = new Set(["img", "picture", "div", "ul", "ol", "li", "p"]);
-
-/** A letter or a digit: text that is a word, not spacing or punctuation. */
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
  * Removes the hover cards inside a paragraph: an element with three or more

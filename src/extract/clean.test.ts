@@ -607,7 +607,7 @@ test("an icon drawn as a character goes; stars, symbols in code or a cell and ic
     <details open><summary><h3>Launch fast</h3><div class="circle-btn"><div class="button-icon cc-arrow-right">→</div><div class="button-icon cc-arrow-up-right">↗</div><div class="button-icon cc-play">►</div></div></summary>
     <p>Quickly launch and keep iterating on content in the visual canvas of the editor.</p></details>
     <h3>Questions<span class="accordion-icon">+</span></h3><p>Answers follow below <i class="icon-close">×</i> for every plan.</p>
-    <p>Rated <span class="star-icon">★</span> 4.6 by readers; <span class="icon-label">New</span> this week; marks <span class="icons-legend">© ® ™ ℗ ℠</span> explained.</p>
+    <p>Rated <span class="star-icon">★</span> 4.6 by readers; <span class="icon-label">New</span> this week; marks <span class="icons-legend">© ® ™ ℗ ℠</span> explained; from <i class="icon-currency">€</i>19.</p>
     <p>Press <kbd class="search-icon">/</kbd> to search, then <code class="icon">→</code> to pick a result.</p>
     <table><tr><th>Trend</th><td class="trend-icon">↑</td></tr><tr><th>Rank</th><td>2</td></tr></table>
   </main></body></html>`;
@@ -616,7 +616,7 @@ test("an icon drawn as a character goes; stars, symbols in code or a cell and ic
     expect(md).not.toMatch(/[↗►+×]/);
     expect(md).toContain("### Launch fast\n\nQuickly launch");
     expect(md).toContain("### Questions\n\nAnswers follow below for every plan.");
-    expect(md).toContain("Rated ★ 4.6 by readers; New this week; marks © ® ™ ℗ ℠ explained.");
+    expect(md).toContain("Rated ★ 4.6 by readers; New this week; marks © ® ™ ℗ ℠ explained; from €19.");
     expect(md).toContain("Press / to search, then `→` to pick a result.");
     expect(md).toContain("| Trend | ↑ |");
   }

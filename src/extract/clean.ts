@@ -200,10 +200,13 @@ const ICON_WORD = /(?:^|[\s_-])icons?(?:$|[\s_-])/;
 /** Characters (UTF-16 units) up to which an icon's text is one glyph: an arrow, a "+", an emoji with its modifiers. */
 const GLYPH = 4;
 
+/** A currency sign: part of the price beside it, whatever its element is named. */
+const CURRENCY = /\p{Sc}/u;
+
 /**
  * An icon drawn as a character (`<div class="button-icon cc-arrow-right">→</div>`, an
  * accordion's "+", a close button's "×"): a picture of a control, not a word of the page.
- * Not a rating's stars, and not in code or a table cell, where a symbol is data.
+ * Not a rating's stars or a currency sign, and not in code or a table cell, where a symbol is data.
  */
 function isIconGlyph(el: Element): boolean {
   if (DATA_CELLS.has(el.name) || !ICON_WORD.test(nameWords(el))) return false;
@@ -213,7 +216,8 @@ function isIconGlyph(el: Element): boolean {
     text !== "" &&
     text.replace(/\s/g, "").length <= GLYPH &&
     !WORD_CHAR.test(text) &&
-    !RATING_STARS.test(text)
+    !RATING_STARS.test(text) &&
+    !CURRENCY.test(text)
   );
 }
 

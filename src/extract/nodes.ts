@@ -268,25 +268,33 @@ export function textOf(node: AnyNode): string {
 }
 
 /**
- * textOf for a small subtree: null when it holds more than `maxNodes` nodes, found after visiting at
- * most that many. A predicate reading the text of a short element (an icon, a notice) costs a few
- * steps on any element, not a walk of a big one's subtree at each of its nested levels.
+ * Visits the nodes of a small subtree in document order (`root` first; a script's or style's
+ * contents left out) and answers true, or answers false as soon as it holds more than `maxNodes`
+ * nodes, without listing a wide element's children. A predicate about a short element (an icon, a
+ * notice, a sign-up form) costs a few steps on any element, not a walk of a big one's subtree at
+ * each of its nested levels.
  */
-export function smallTextOf(node: AnyNode, maxNodes: number): string | null {
-  let out = "";
+export function walkWithin(root: AnyNode, maxNodes: number, visit: (node: AnyNode) => void): boolean {
   let seen = 0;
-  const stack: AnyNode[] = [node];
+  const stack: AnyNode[] = [root];
   while (stack.length) {
     seen++;
-    const n = stack.pop()!;
-    if (n.type === "text") out += n.data;
-    else if (isElement(n) && n.type === "tag") {
-      // Past the budget before its children are even listed: a wide element costs one step too.
-      if (seen + stack.length + n.children.length > maxNodes) return null;
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-    }
+    const node = stack.pop()!;
+    visit(node);
+    if (!isElement(node) || node.type !== "tag") continue;
+    if (seen + stack.length + node.children.length > maxNodes) return false;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-  return out.replace(/\s+/g, " ").trim();
+  return true;
+}
+
+/** textOf for a small subtree (see walkWithin): null when it holds more than `maxNodes` nodes. */
+export function smallTextOf(node: AnyNode, maxNodes: number): string | null {
+  let out = "";
+  const small = walkWithin(node, maxNodes, (n) => {
+    if (n.type === "text") out += n.data;
+  });
+  return small ? out.replace(/\s+/g, " ").trim() : null;
 }
 
 /** Visible text length of a subtree (scripts and styles excluded), counting stops past `limit`. */

@@ -1,5 +1,4 @@
 import {
-  type AnyNode,
   contains,
   type Element,
   hasDescendant,
@@ -7,6 +6,7 @@ import {
   removeNode,
   textLength,
   visibleTextLength,
+  walkWithin,
 } from "./nodes.ts";
 
 /**
@@ -39,25 +39,16 @@ export function isSignupForm(form: Element): boolean {
   let email = false;
   let other = false;
   let text = 0;
-  // At most FORM_NODES nodes: a bigger form is no sign-up box, and forms nested in it are not each walked whole.
-  let seen = 0;
-  const stack: AnyNode[] = [form];
-  while (stack.length) {
-    if (++seen > FORM_NODES) return false;
-    const node = stack.pop()!;
-    if (node.type === "text") {
-      text += textLength(node);
-      continue;
+  // A bigger form is no sign-up box, and forms nested in it are not each walked whole.
+  const small = walkWithin(form, FORM_NODES, (node) => {
+    if (node.type === "text") text += textLength(node);
+    else if (isElement(node)) {
+      const password = node.name === "input" && node.attribs.type?.toLowerCase() === "password";
+      if (password || node.name === "textarea" || TITLE.has(node.name)) other = true;
+      else if (node.name === "input") email ||= isEmailInput(node);
     }
-    if (!isElement(node)) continue;
-    const password = node.name === "input" && node.attribs.type?.toLowerCase() === "password";
-    if (password || node.name === "textarea" || TITLE.has(node.name)) other = true;
-    else if (node.name === "input") email ||= isEmailInput(node);
-    if (node.type !== "tag") continue;
-    if (seen + stack.length + node.children.length > FORM_NODES) return false;
-    for (const child of node.children) stack.push(child);
-  }
-  return email && !other && text < FORM_TEXT;
+  });
+  return small && email && !other && text < FORM_TEXT;
 }
 
 /** Nodes a sign-up form holds at most: its fields, labels and small print, wrappers included. */

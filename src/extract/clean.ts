@@ -1,4 +1,4 @@
-import { isHiddenChrome, isTabPanel, RATING_STARS, WORD_CHAR } from "./hidden.ts";
+import { isHiddenChrome, isTabPanel } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
 import {
   type AnyNode,
@@ -11,7 +11,6 @@ import {
   isEmbeddedPost,
   listsOtherPages,
   nameWords,
-  smallTextOf,
   someDescendant,
   TOC_WORD,
   textOf,
@@ -19,7 +18,8 @@ import {
   visibleTextLength,
   wordsOf,
 } from "./nodes.ts";
-import { DATA_CELLS, isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
+import { emptyInvisibleText, isMachineText } from "./non-words.ts";
+import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
 import { isDataTable } from "./stats.ts";
 
@@ -179,97 +179,6 @@ function isEmptyNoscript(el: Element): boolean {
 
 const NOSCRIPT_CONTENT = 200;
 
-/**
- * An icon font draws a name as its picture (Material's `<i class="material-icons">chevron_right</i>`,
- * `material-symbols-rounded`, Angular's `<mat-icon>home</mat-icon>`): the name is no word of the page.
- */
-const ICON_FONT = /(?:^|\s)(?:material-icons|material-symbols|google-symbols)(?:-[a-z]+)?(?:$|\s)/;
-const ICON_NAME = /^\s*[a-z][a-z0-9_]*\s*$/;
-
-function isIconName(el: Element): boolean {
-  if (el.name !== "mat-icon" && !ICON_FONT.test(el.attribs.class ?? "")) return false;
-  const text = smallTextOf(el, ICON_NODES);
-  return text !== null && ICON_NAME.test(text);
-}
-
-/** Nodes an icon holds at most: its text, a wrapper or two, a drawing's shapes. */
-const ICON_NODES = 32;
-
-/** An element named as an icon ("button-icon", "accordion-icon", "icon-plus"). */
-const ICON_WORD = /(?:^|[\s_-])icons?(?:$|[\s_-])/;
-/** Characters (UTF-16 units) up to which an icon's text is one glyph: an arrow, a "+", an emoji with its modifiers. */
-const GLYPH = 4;
-
-/** A currency sign: part of the price beside it, whatever its element is named. */
-const CURRENCY = /\p{Sc}/u;
-
-/**
- * An icon drawn as a character (`<div class="button-icon cc-arrow-right">→</div>`, an
- * accordion's "+", a close button's "×"): a picture of a control, not a word of the page.
- * Not a rating's stars or a currency sign, and not in code or a table cell, where a symbol is data.
- */
-function isIconGlyph(el: Element): boolean {
-  if (DATA_CELLS.has(el.name) || !ICON_WORD.test(nameWords(el))) return false;
-  const text = smallTextOf(el, ICON_NODES);
-  return (
-    text !== null &&
-    text !== "" &&
-    text.replace(/\s/g, "").length <= GLYPH &&
-    !WORD_CHAR.test(text) &&
-    !RATING_STARS.test(text) &&
-    !CURRENCY.test(text)
-  );
-}
-
-/** Characters that take no room: zero-width space, non-joiner and joiner, word joiner, byte-order mark. */
-const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
-/** Text made of those and whitespace only (a site builder's `<p>&zwj;</p>` spacer). */
-const INVISIBLE_TEXT = /^[\s\u200b-\u200d\u2060\ufeff]+$/;
-
-const UUID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
-
-/**
- * A span or block whose whole text is a UUID: a machine identifier that
- * scripts read or that scrambles scraped text (interleaved with the real
- * letters and hidden by the stylesheet), never words for a reader. Not in a
- * table cell or code, where an identifier is data a reader looks up.
- */
-function isBareIdentifier(el: Element): boolean {
-  if (DATA_CELLS.has(el.name) || el.children.length !== 1) return false;
-  const only = el.children[0]!;
-  return only.type === "text" && UUID.test(only.data);
-}
-
-/** Characters from which a JSON document as an element's whole text is a script's data, not an example in a sentence. */
-const DATA_DUMP = 80;
-/** Elements whose text is shown as written: JSON there is an example for the reader. */
-const LITERAL_TAGS = new Set([...DATA_CELLS, "pre", "tt", "var", "output"]);
-
-/**
- * A block whose whole text is a JSON object (or a list of objects): data a
- * script reads from the page, kept in an element the stylesheet hides (a
- * shop's prices and offer ids in `<div class="aok-hidden">`), never text for
- * a reader. Not in code, a table cell or preformatted text, and not a short
- * one, which a sentence may show as an example.
- */
-function isDataDump(el: Element): boolean {
-  if (LITERAL_TAGS.has(el.name) || el.children.length !== 1) return false;
-  const only = el.children[0]!;
-  if (only.type !== "text") return false;
-  const text = only.data.trim();
-  if (text.length < DATA_DUMP) return false;
-  const first = text[0];
-  const last = text[text.length - 1];
-  if (!((first === "{" && last === "}") || (first === "[" && last === "]"))) return false;
-  try {
-    const value: unknown = JSON.parse(text);
-    const objects = Array.isArray(value) ? value : [value];
-    return objects.length > 0 && objects.every((v) => v !== null && typeof v === "object");
-  } catch {
-    return false;
-  }
-}
-
 /** True when a descendant is a tab panel holding a paragraph. */
 function holdsTabPanel(root: Element): boolean {
   return someDescendant(root, (el) => isTabPanel(el) && hasDescendant(el, PARAGRAPH));
@@ -415,8 +324,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
       }
       if (!isElement(child)) {
         // Zero-width characters alone draw nothing: the text is its whitespace, or empty.
-        if (child.type === "text" && INVISIBLE_TEXT.test(child.data))
-          child.data = child.data.replace(ZERO_WIDTH, "");
+        if (child.type === "text") emptyInvisibleText(child);
         continue;
       }
       // The trigger's text stays as the heading's (a span: no control, no tile of its own).
@@ -428,10 +336,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (child.name === "label" && labelsSelect(child)) ||
         isEmptyNoscript(child) ||
         (!inCode &&
-          (isBareIdentifier(child) ||
-            isDataDump(child) ||
-            isIconName(child) ||
-            isIconGlyph(child) ||
+          (isMachineText(child) ||
             isAdLabel(child) ||
             isScriptNotice(child, pageText) ||
             (!insideContent && isConsentNotice(child, pageText))))

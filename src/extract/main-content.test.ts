@@ -435,3 +435,24 @@ test("an author's box under the story goes in both modes; a page that is the aut
   const profile = `<body><main><div class="author-box"><h1>Ana Reyes</h1>${para(6, "Ana Reyes has written about the coast, its tides and its storms for ten years at the paper.")}</div></main></body>`;
   expect(extractHtml(profile, "https://coast.example/authors/ana", main).content).toContain("Paragraph 6");
 });
+
+test("a paragraph giving one address under its label stays, however much of it is link; a labelled headline goes", () => {
+  const section = (name: string, label: string, link: string) =>
+    `<h2>${name}</h2><p><strong>${label} <a href="https://social.example/${name}/">${link}</a></strong></p>${para(2, `${name} cooks a dinner for friends every Friday and writes down what worked.`)}`;
+  const html = `<body><nav><a href="/">Home</a><a href="/about">About</a></nav><article><h1>Home cooks</h1>
+    ${section("Evgenia", "Аккаунт:", "@evgenialevi_cooks")}
+    ${section("Oleg", "Account:", "@oleg_ilyin_kitchen")}
+    <p><span>Ticketing</span><br><a href="http://www.theater.example/">www.theater-tickets.example</a></p>
+    <p>Contact: <a href="mailto:desk@paper.example">desk@paper.example</a></p>
+    <p>→ <a href="https://social.example/paper">@the_paper_official</a></p>
+    <p>READ MORE: <a href="/other">Why the harbour's tide gauges disagree with the satellites</a></p>
+    ${para(2, "Next month the series visits bakers who rise before dawn to feed a whole street.")}
+  </article><footer>© 2020</footer></body>`;
+  const { content } = extractHtml(html, "https://magazine.example/cooks", main);
+  expect(content).toContain("Аккаунт: @evgenialevi_cooks");
+  expect(content).toContain("Account: @oleg_ilyin_kitchen");
+  expect(content).toContain("www.theater-tickets.example");
+  expect(content).toContain("desk@paper.example");
+  expect(content).not.toContain("tide gauges");
+  expect(content).not.toContain("the_paper_official");
+});

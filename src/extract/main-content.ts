@@ -1,4 +1,5 @@
 import { dropDuplicateBlocks } from "./dedupe.ts";
+import { isTextDespiteLinks } from "./linked-text.ts";
 import {
   type AnyNode,
   contains,
@@ -13,7 +14,6 @@ import {
   removeNode,
   someDescendant,
   TOC_WORD,
-  wordsOf,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
@@ -221,32 +221,10 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
     if (isTableData(el)) return "keep";
-    if (el.name === "p" && isLinkedProse(el)) return "keep";
+    if (el.name === "p" && isTextDespiteLinks(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }
-
-/**
- * A paragraph whose sentences link most of their words ("today's deals include
- * [MacBooks from $700] and [AirPods for $150]"): the links sit inside
- * sentences, with words of their own between them, which a menu, a tag list or
- * a "Related: [a], [b]" line does not have.
- */
-function isLinkedProse(p: Element): boolean {
-  let words = 0;
-  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const count = (el: Element): void => {
-    for (const child of el.children as AnyNode[]) {
-      if (child.type === "text") words += wordsOf((child as { data: string }).data).length;
-      else if (isElement(child) && child.name !== "a") count(child);
-    }
-  };
-  count(p);
-  return words >= PROSE_WORDS_BESIDE_LINKS;
-}
-
-/** Words outside links from which a link-dense paragraph is prose. */
-const PROSE_WORDS_BESIDE_LINKS = 10;
 
 /** A block holding a single link whose parent has text besides it. */
 function oneLinkBesideText(el: Element, stats: Measured): boolean {

@@ -1,12 +1,18 @@
 import { type AnyNode, type Element, isElement, textOf, wordsOf } from "./nodes.ts";
 
 /**
- * Whether a link-dense paragraph of the content is text nonetheless: sentences
- * around their links, or one address under its label. Menus, tag lists and
- * "Related: [a], [b]" lines are neither.
+ * Whether a link-dense paragraph or list item of the content is text
+ * nonetheless: sentences around their links, or one address under its label.
+ * Menus, tag lists and "Related: [a], [b]" lines are neither. An item is read
+ * in a list the content keeps ("Here are my [Top Four Tips]" among items of
+ * prose), so fewer words of its own make it a sentence.
  */
-export function isTextDespiteLinks(p: Element): boolean {
-  return isLinkedProse(p) || isLabeledLink(p);
+export function isTextDespiteLinks(el: Element): boolean {
+  if (el.name !== "p" && el.name !== "li") return false;
+  return (
+    isLinkedProse(el, el.name === "li" ? ITEM_WORDS_BESIDE_LINKS : PROSE_WORDS_BESIDE_LINKS) ||
+    isLabeledLink(el)
+  );
 }
 
 /**
@@ -15,7 +21,7 @@ export function isTextDespiteLinks(p: Element): boolean {
  * sentences, with words of their own between them, which a menu, a tag list or
  * a "Related: [a], [b]" line does not have.
  */
-function isLinkedProse(p: Element): boolean {
+function isLinkedProse(p: Element, enough: number): boolean {
   let words = 0;
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const count = (el: Element): void => {
@@ -25,7 +31,7 @@ function isLinkedProse(p: Element): boolean {
     }
   };
   count(p);
-  return words >= PROSE_WORDS_BESIDE_LINKS;
+  return words >= enough;
 }
 
 /**
@@ -58,3 +64,5 @@ const LABEL = /\p{L}{2}/u;
 
 /** Words outside links from which a link-dense paragraph is prose. */
 const PROSE_WORDS_BESIDE_LINKS = 10;
+/** Words outside links from which a link-dense item of a kept list is a sentence ("Here are my [...]"). */
+const ITEM_WORDS_BESIDE_LINKS = 3;

@@ -456,3 +456,23 @@ test("a paragraph giving one address under its label stays, however much of it i
   expect(content).not.toContain("tide gauges");
   expect(content).not.toContain("the_paper_official");
 });
+
+test("an item of a kept list with words of its own around its link stays; a list of bare links goes", () => {
+  const html = `<body><nav><a href="/">Home</a><a href="/about">About</a></nav><article><h1>Zero waste for beginners</h1>
+    ${para(2, "Welcome to the community: nobody is perfect, and small changes made by many people add up.")}
+    <ol>
+      <li>The first post you should read is <a href="/blog/what-is-zero-waste"><em>What is zero waste, and what is the circular economy?</em></a></li>
+      <li>Here are my <a href="/blog/four-tips"><em>Top Four Tips for Beginners</em></a></li>
+      <li>Next up is all about the <a href="/blog/five-rs"><em>Refuse, Reduce, Reuse, Recycle, and Rot</em></a></li>
+      <li>Going zero waste may mean more cooking or more making things yourself, so find a balance that is sustainable for the planet and for you. Get my <a href="/blog/five-rules">Five Tips for Personal Sustainability</a>.</li>
+      <li>Here is a road map of the journey: it starts with what one person does, then what a group does, and then it turns into activism. Check out the <a href="/blog/road-map">Step-by-Step Guide</a>.</li>
+    </ol>
+    <ul><li><a href="/blog/straws">Which reusable straw is right for you</a></li><li><a href="/blog/bottles">Twelve water bottles for the road</a></li><li><a href="/blog/books">Books on eco-friendly living</a></li></ul>
+    ${para(2, "Start with one swap this week and see how it feels before you change anything else.")}
+  </article><footer>© 2020</footer></body>`;
+  const { content } = extractHtml(html, "https://blog.example/beginners", main);
+  expect(content).toContain("Here are my Top Four Tips for Beginners");
+  expect(content).toContain("Next up is all about the Refuse, Reduce");
+  expect(content).toContain("The first post you should read");
+  expect(content).not.toContain("reusable straw");
+});

@@ -221,7 +221,7 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
     if (isTableData(el)) return "keep";
-    if (el.name === "p" && isTextDespiteLinks(el)) return "keep";
+    if (isTextDespiteLinks(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }

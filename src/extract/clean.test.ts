@@ -779,3 +779,24 @@ test("an icon's text is read only when it is small: a big element named icon is 
   expect(md).toContain("Step 12: fold the edge");
   expect(md).not.toContain("→");
 });
+
+test("a link named for the overlay it opens stays inside its line or on a photo; alone with words it goes", () => {
+  const html = `<body><main><article><h1>Services</h1>
+    <p>In Kubernetes, a Service exposes an application running as one or more <a class="glossary-tooltip" href="/docs/pods/">Pods</a> in your cluster, behind one stable address that clients can keep using.</p>
+    <ul><li>4 cups plus 3 tablespoons (500g) <a class="product-modal" href="https://shop.example/bread-flour">Unbleached Bread Flour</a></li><li>1 3/4 teaspoons table salt</li></ul>
+    <p><a class="lightbox" href="/photos/harbour-large.jpg"><img src="/photos/harbour.jpg" alt="The harbour at dawn"></a></p>
+    <p>A Deployment creates and destroys Pods as it scales, so their addresses come and go; the Service keeps track of them for you.</p>
+    <div><a class="modal-trigger" href="/tools/mount-finder">Mount Finder</a></div>
+  </article></main></body>`;
+  for (const only of [true, false]) {
+    const md = extractHtml(html, "https://docs.example/services", {
+      format: "markdown",
+      onlyMainContent: only,
+      images: true,
+    }).content;
+    expect(md).toContain("one or more [Pods](https://docs.example/docs/pods/) in your cluster");
+    expect(md).toContain("(500g) [Unbleached Bread Flour]");
+    expect(md).toContain("The harbour at dawn");
+    expect(md).not.toContain("Mount Finder");
+  }
+});

@@ -1,4 +1,4 @@
-import { isHiddenChrome, isTabPanel } from "./hidden.ts";
+import { isHiddenChrome, isTabPanel, WORD_CHAR } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
 import {
   type AnyNode,
@@ -11,6 +11,7 @@ import {
   isEmbeddedPost,
   listsOtherPages,
   nameWords,
+  smallTextOf,
   someDescendant,
   TOC_WORD,
   textOf,
@@ -189,6 +190,34 @@ const PARAGRAPH = new Set(["p"]);
 /** A drawer: a panel a click slides open, named so whether it holds a menu, a cart or a section of the page. */
 const DRAWER_WORD = /(?:^|[\s_-])drawers?(?=$|[\s_-])/;
 const DRAWER_WORDS = new RegExp(DRAWER_WORD.source, "g");
+/** Words naming an overlay: on a link, the overlay it opens (a product's details, a photo's lightbox). */
+const OVERLAY_WORDS = /(?:^|[\s_-])(?:popup|pop-up|modal|dialog|lightbox|flyout|tooltip)(?=$|[\s_-])/g;
+
+/**
+ * A link to a page, named for the overlay it opens rather than being one: a
+ * name inside a line of text ("(500g) <a class=product-modal>Bread
+ * Flour</a>") or a photo ("lightbox") is the content's, when no other junk
+ * word names it. A link standing alone with words only is a button.
+ */
+function opensOverlay(el: Element, words: string): boolean {
+  const href = el.name === "a" ? el.attribs.href?.trim() : undefined;
+  if (!href || href.startsWith("#") || /^javascript:/i.test(href)) return false;
+  if (JUNK_WORDS.test(words.replace(OVERLAY_WORDS, " "))) return false;
+  return hasDescendant(el, IMAGES) || hasTextBeside(el);
+}
+
+/** Whether the element's parent holds words outside it (the line it is part of); a large sibling surely does. */
+function hasTextBeside(el: Element): boolean {
+  for (const sibling of (el.parent as Element | null)?.children ?? []) {
+    if (sibling === el) continue;
+    const text =
+      sibling.type === "text" ? sibling.data : isElement(sibling) ? smallTextOf(sibling, BESIDE_NODES) : "";
+    if (text === null || WORD_CHAR.test(text)) return true;
+  }
+  return false;
+}
+const BESIDE_NODES = 200;
+
 /** Prose under a drawer's heading from which it is a section (an accordion's answer), not a cart's "Your cart is empty". */
 const SECTION_PROSE = 80;
 
@@ -252,6 +281,7 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
     const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
     if (visibleTextLength(el, limit) >= limit) return false;
     if (insideContent && isDrawerSection(el, words)) return false;
+    if (opensOverlay(el, words)) return false;
     // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons.
     return !someDescendant(el, isEmbeddedPost);
   }

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { extractHtml } from "./index.ts";
 
 const main = { format: "text", onlyMainContent: true, images: false } as const;
@@ -475,4 +475,52 @@ test("an item of a kept list with words of its own around its link stays; a list
   expect(content).toContain("Next up is all about the Refuse, Reduce");
   expect(content).toContain("The first post you should read");
   expect(content).not.toContain("reusable straw");
+});
+
+describe("a box of facts beside the content's text is the content's", () => {
+  const steps = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<li>Step ${i + 1}: stir the flours and the salt together in a large bowl, add the starter and the water, and mix until no dry spots remain.</li>`,
+  ).join("");
+  const ingredients = `<h2>Ingredients</h2><ul>
+    <li>4 cups plus 3 tablespoons (500g) <a href="https://shop.example/bread-flour">Unbleached Bread Flour</a></li>
+    <li>1 3/4 teaspoons table salt</li><li>1/4 cup (60g) sourdough starter, fed or unfed</li>
+    <li>2 scant cups (450g) water, lukewarm</li><li>sesame seeds, optional</li></ul>`;
+  const recipe = (
+    box: string,
+  ) => `<body><header><nav><a href="/">Home</a><a href="/recipes">Recipes</a><a href="/shop">Shop</a></nav></header>
+    <main><h1>Everyday Sourdough Bread</h1><p>This sourdough bread is tangy and forgiving: no feeding the starter, no kneading and no shaping.</p>
+    <section class="recipe">${box}<div class="recipe__instructions"><h2>Instructions</h2><ol>${steps}</ol></div></section></main>
+    <aside class="sidebar"><h3>Popular recipes</h3><ul><li><a href="/bagels">Bagels</a></li><li><a href="/scones">Scones</a></li></ul></aside>
+    <footer><p>© 2024 Bakery</p></footer></body>`;
+  const cases = {
+    "an aside inside the main landmark": recipe(`<aside class="recipe__ingredients">${ingredients}</aside>`),
+    "a block beside the steps": recipe(`<div class="recipe__ingredients">${ingredients}</div>`),
+  };
+  for (const [name, html] of Object.entries(cases))
+    test(`${name}: a recipe's ingredients stay beside its steps, in both modes; the site's sidebar goes`, () => {
+      for (const onlyMainContent of [true, false]) {
+        const { content } = extractHtml(html, "https://bake.example/sourdough", { ...main, onlyMainContent });
+        expect(content).toContain("Ingredients\n\n4 cups plus 3 tablespoons (500g) Unbleached Bread Flour");
+        expect(content).toContain("sesame seeds, optional");
+        expect(content).toContain("Step 8: stir");
+        expect(content).not.toContain("Popular recipes");
+      }
+    });
+
+  test("an author's panel in a post (a linked name over their details) is no box of facts", () => {
+    const post = (
+      n: number,
+      name: string,
+    ) => `<article class="post"><aside class="author"><h3><a href="/profile/${n}-${name}">${name}</a></h3>
+      <ul><li>Members</li><li>Location: Denver, Colorado and Los Angeles, California</li><li>City: Los Angeles / Denver / Worldwide</li><li>Joined: March 2014</li></ul></aside>
+      <div class="post-body"><p>Reply ${n}: I shot the whole trip on the 35mm and never missed the zoom; the light in the canyons did the rest of the work for me.</p></div></article>`;
+    const html = `<body><main><h1>Which lens for a canyon trip?</h1>${[1, 2, 3].map((n) => post(n, `user${n}`)).join("")}</main></body>`;
+    for (const onlyMainContent of [true, false]) {
+      const { content } = extractHtml(html, "https://forum.example/t/9", { ...main, onlyMainContent });
+      expect(content).toContain("Reply 3: I shot the whole trip");
+      expect(content).not.toContain("Location: Denver");
+    }
+  });
 });

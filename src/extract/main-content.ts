@@ -5,6 +5,7 @@ import {
   contains,
   type Element,
   forEachElement,
+  HEADING_TAGS,
   hasDescendant,
   isElement,
   isEmbeddedPost,
@@ -16,7 +17,7 @@ import {
   TOC_WORD,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
-import { dropProductGrids } from "./product-grid.ts";
+import { dropProductGrids, isPricedGrid } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
 import { dropRelatedRails } from "./related-rails.ts";
 import { dropMeasured, isTableData, type Measured, measure, TABLE_PARTS, type TextStats } from "./stats.ts";
@@ -138,14 +139,15 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
       for (let p: AnyNode | null = el; p && p !== body; p = p.parent) holdsMain.add(p);
   });
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const visit = (el: Element): void => {
+  const visit = (el: Element, inContent: boolean): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
       const s = stats.get(child);
       if (!s || CODE_TAGS.has(child.name)) continue;
       const a = child.attribs;
       const words = nameWords(child);
-      const landmark = child.name === "aside" || a.role === "complementary";
+      const landmark =
+        (child.name === "aside" || a.role === "complementary") && !(inContent && isFactBox(child, s, stats));
       const word = landmark ? "" : SIDE_WORDS.exec(words)?.[1];
       // A side column holding code is the code samples beside an API reference, not chrome.
       if (
@@ -159,7 +161,7 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
         someDescendant(child, isEmbeddedPost) ||
         isChapterContents(child)
       ) {
-        visit(child);
+        visit(child, inContent || child.name === "main" || child.name === "article" || a.role === "main");
         continue;
       }
       let group = groups.get(word);
@@ -172,7 +174,7 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
       group.els.push(child);
     }
   };
-  visit(body);
+  visit(body, false);
   let dropped = false;
   for (const [word, group] of groups) {
     const besideArticle = QUOTE_WORDS.test(word) && (page?.good ?? 0) - group.good >= ARTICLE_PROSE;
@@ -182,6 +184,45 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
   }
   return dropped;
 }
+
+/**
+ * A box of facts: a list or table of unlinked facts under a heading that
+ * names a section, and nothing else (a recipe's ingredients beside its steps,
+ * a story's "key facts"). Inside the main landmark or an article an aside
+ * holding one is the content's own, and beside the block chosen it is part of
+ * the same content. Prose, or a linked heading (a teaser's headline, a
+ * person's name over their details: a post's author panel) or a grid of
+ * priced products makes it something else.
+ */
+function isFactBox(el: Element, s: TextStats, stats: Measured): boolean {
+  if (s.weak < FACT_BOX_TEXT || s.paras > 0 || s.link >= FACT_BOX_LINKED * s.text) return false;
+  let plain = false;
+  let listed = 0;
+  let budget = FACT_BOX_NODES;
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    // A box of facts is small outside its lists: a big subtree is something else (and not walked at each level).
+    if (--budget < 0) return false;
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (HEADING_TAGS.has(node.name)) {
+      if (linkCount(node) > 0) return false;
+      plain = true;
+    } else if (FACT_LISTS.has(node.name)) {
+      // A shop's grid of products, each with its price, is other products, not facts.
+      if (isPricedGrid(node)) return false;
+      listed += stats.get(node)?.text ?? 0;
+    } else for (const child of node.children) stack.push(child);
+  }
+  return plain && listed >= FACT_BOX_LISTED * s.text;
+}
+const FACT_BOX_LINKED = 0.5;
+const FACT_BOX_TEXT = 80;
+/** Nodes outside its lists and tables up to which an element may be a box of facts. */
+const FACT_BOX_NODES = 400;
+/** Share of a box of facts' text in its lists and tables (the rest: its heading, a note). */
+const FACT_BOX_LISTED = 0.7;
+const FACT_LISTS = new Set(["ul", "ol", "dl", "table"]);
 
 /**
  * "Tags" names both a post's tag list (a link a tag) and a card's facts
@@ -322,6 +363,11 @@ function tighten(el: Element, stats: Measured, w: Weights): Element {
     const childGood = stats.get(next)!.good;
     const restGood = stats.get(cur)!.good - childGood;
     if (restGood >= REST_PROSE && restGood >= REST_SHARE * childGood) return cur;
+    // A box of facts beside it (a recipe's ingredients beside its steps) is the same content's.
+    for (const child of cur.children as AnyNode[]) {
+      const cs = child !== next && isElement(child) ? stats.get(child) : undefined;
+      if (cs && isFactBox(child as Element, cs, stats)) return cur;
+    }
     cur = next;
   }
 }

@@ -524,3 +524,19 @@ describe("a box of facts beside the content's text is the content's", () => {
     }
   });
 });
+
+test("a numbered roundup of teasers keeps the paragraphs around its list, however much longer the list is", () => {
+  const items = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `<li><strong><a href="/story-${i}">Story ${i}: the state attorney general is investigating the company amid layoffs</a>.</strong> The company confirmed that it had been contacted by the attorney general's office, which will focus on the activities of its founder.</li>`,
+  ).join("");
+  const html = `<body><nav><a href="/">Home</a><a href="/tech">Tech</a></nav><h1>10 things in tech you need to know today</h1>
+    <div class="post-content"><p>Good morning! This is the tech news you need to know this Tuesday.</p><ol>${items}</ol>
+    <p>Have a smart speaker? You can now hear these ten things each morning: search for us in its briefing settings.</p></div>
+    <footer>© 2019</footer></body>`;
+  const { content } = extractHtml(html, "https://news.example/ten-things", main);
+  expect(content).toContain("Good morning! This is the tech news");
+  expect(content).toContain("Story 9: the state attorney general");
+  expect(content).toContain("Have a smart speaker?");
+});

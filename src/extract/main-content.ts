@@ -223,6 +223,7 @@ const FACT_BOX_NODES = 400;
 /** Share of a box of facts' text in its lists and tables (the rest: its heading, a note). */
 const FACT_BOX_LISTED = 0.7;
 const FACT_LISTS = new Set(["ul", "ol", "dl", "table"]);
+const LIST_TAGS = new Set(["ul", "ol"]);
 
 /**
  * "Tags" names both a post's tag list (a link a tag) and a card's facts
@@ -363,10 +364,13 @@ function tighten(el: Element, stats: Measured, w: Weights): Element {
     const childGood = stats.get(next)!.good;
     const restGood = stats.get(cur)!.good - childGood;
     if (restGood >= REST_PROSE && restGood >= REST_SHARE * childGood) return cur;
-    // A box of facts beside it (a recipe's ingredients beside its steps) is the same content's.
+    // A box of facts beside it (a recipe's ingredients beside its steps) is the same content's, and
+    // so is a paragraph of prose beside a list (the introduction of a numbered roundup).
+    const list = LIST_TAGS.has(next.name);
     for (const child of cur.children as AnyNode[]) {
-      const cs = child !== next && isElement(child) ? stats.get(child) : undefined;
-      if (cs && isFactBox(child as Element, cs, stats)) return cur;
+      if (child === next || !isElement(child)) continue;
+      const cs = stats.get(child);
+      if (cs && ((list && child.name === "p" && cs.paras > 0) || isFactBox(child, cs, stats))) return cur;
     }
     cur = next;
   }

@@ -1,6 +1,5 @@
 import type { Store } from "../store/types.ts";
 import { type JobRun, openPageRun } from "./kinds/pages.ts";
-import type { JobContext } from "./kinds/types.ts";
 import type { JobExecutor } from "./runner.ts";
 
 export type StopReason = "cancel" | "shutdown" | "lost";
@@ -29,34 +28,6 @@ export interface PageRun {
 
 /** How long a page run is kept once no page of its job arrived, ms. */
 const FORGET_AFTER_MS = 60_000;
-/**
- * How long a worker's pages of one job trust its last read of whether the job's account is past
- * its weekly quota, ms. Past the quota pages are degraded, never refused (DECISIONS.md "Plans and
- * limits"), and pages already in flight cross it late in any case; a read per page cost each page
- * a PostgreSQL and a Redis round trip.
- */
-const QUOTA_READ_MS = 1_000;
-
-/** `ctx` with its weekly-quota read kept for QUOTA_READ_MS (a failed read is not kept). */
-export function withQuotaReadKept(ctx: JobContext, now: () => number = Date.now): JobContext {
-  let kept: { at: number; value: Promise<boolean> } | undefined;
-  return {
-    ...ctx,
-    httpOnly() {
-      const at = now();
-      if (!kept || at - kept.at >= QUOTA_READ_MS) {
-        const value = ctx.httpOnly();
-        const entry = { at, value };
-        kept = entry;
-        value.catch(() => {
-          if (kept === entry) kept = undefined;
-        });
-      }
-      return kept.value;
-    },
-  };
-}
-
 /**
  * The page runs of a worker process, one per job it runs pages of. A run is read again from the
  * store every `checkAfterMs` (a job cancelled or ended while its control message was lost stops
@@ -101,9 +72,7 @@ export function createPageRuns(store: Store, executor: JobExecutor, checkAfterMs
         const run = store.jobs
           .get(id)
           .then((job) =>
-            job?.status === "processing"
-              ? openPageRun(withQuotaReadKept(executor.context(job, work.abort.signal)))
-              : null,
+            job?.status === "processing" ? openPageRun(executor.context(job, work.abort.signal)) : null,
           );
         const created = { held: work, run, checkedAt: now, usedAt: now };
         entry = created;

@@ -10,7 +10,7 @@ import type { Store } from "../store/types.ts";
 import { serverRunnerDeps } from "./index.ts";
 import { processItem } from "./kinds/pages.ts";
 import type { JobContext } from "./kinds/types.ts";
-import { createPageRuns, type Held, held, stop, withQuotaReadKept } from "./queue-held.ts";
+import { createPageRuns, type Held, held, stop } from "./queue-held.ts";
 import { redisEventBus } from "./queue-redis-events.ts";
 import { createJobExecutor, type JobRunner, type RunnerDeps, within } from "./runner.ts";
 
@@ -277,13 +277,9 @@ export async function createQueuedRunner(
     await control.subscribe(PAGES_DONE + id).catch(() => {});
     try {
       await executor.run(id, work.abort.signal, {
-        // The pages run here read the quota as those taken from the queue do. A job that was
-        // processing already (not fresh) was started by another coordinator, whose queued pages
-        // may remain.
-        adapt: (ctx) => ({
-          ...withQuotaReadKept(ctx),
-          dispatch: dispatch(id, work.abort.signal, !ctx.fresh),
-        }),
+        // A job that was processing already (not fresh) was started by another coordinator,
+        // whose queued pages may remain.
+        adapt: (ctx) => ({ ...ctx, dispatch: dispatch(id, work.abort.signal, !ctx.fresh) }),
       });
     } catch (raw) {
       // The store away: the job stays as it is and is enqueued again once it is back.

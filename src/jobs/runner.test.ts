@@ -231,6 +231,31 @@ describe("job kinds in the runner", () => {
     }
   });
 
+  test("a job's pages read whether its account is past the quota once a second, not once a page", async () => {
+    const { kind, runs } = scriptedKind();
+    const h = harness(kind);
+    let reads = 0;
+    const getAccount = h.store.accounts.getAccount.bind(h.store.accounts);
+    h.store.accounts.getAccount = (id) => {
+      reads++;
+      return getAccount(id);
+    };
+    const id = await h.create();
+    h.runner.submit(id);
+    const [run] = await until(
+      () => runs,
+      (r) => r.length === 1,
+    );
+    const answers = await Promise.all(Array.from({ length: 20 }, () => run!.ctx.httpOnly()));
+    expect(answers.every((a) => a === false)).toBe(true);
+    expect(reads).toBe(1);
+    run!.finish({ status: "completed" });
+    await until(
+      () => h.job(id),
+      (j) => j.status === "completed",
+    );
+  });
+
   test("a job left processing by a dead runner is run again by the next, without a second started", async () => {
     const { kind, runs } = scriptedKind();
     const h = harness(kind, "jobs.db");

@@ -9,6 +9,7 @@ import type { JobRecord, JobStatus, Store } from "../store/types.ts";
 import { JOB_KINDS } from "./kinds/index.ts";
 import type { JobContext, JobEnd, JobEvent, JobKind } from "./kinds/types.ts";
 import { type JobEventBus, localEventBus } from "./queue-events.ts";
+import { keptQuotaRead } from "./quota-read.ts";
 import { finishedCount } from "./read.ts";
 import { withoutSecrets } from "./secrets.ts";
 import { type JobSurface, type PageView, surfaceOf } from "./surface.ts";
@@ -167,7 +168,8 @@ export function createJobExecutor(deps: RunnerDeps): JobExecutor {
       emit: (event) => emit(id, event),
       progress: () => events.changed(id),
       notify: (event, data) => notify(job, event, data),
-      httpOnly: () => httpOnly(job.accountId),
+      // Read at most once a second for the job's pages in this process, whatever runs them.
+      httpOnly: keptQuotaRead(() => httpOnly(job.accountId), now),
       pageView: surface ? pageViews.get(surface.name) : undefined,
       charge: (credits, tokens) =>
         chargeLaterWork(deps.store, {

@@ -11,9 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
 import { Redis } from "ioredis";
-import type { JobContext, JobEvent } from "../../src/jobs/kinds/types.ts";
+import type { JobEvent } from "../../src/jobs/kinds/types.ts";
 import type { JobEventBus } from "../../src/jobs/queue-events.ts";
-import { withQuotaReadKept } from "../../src/jobs/queue-held.ts";
 import { redisEventBus } from "../../src/jobs/queue-redis-events.ts";
 import { openPgStore } from "../../src/store/pg-store.ts";
 import { KEY_PREFIX, RedisConnection } from "../../src/store/redis-connection.ts";
@@ -238,36 +237,4 @@ describe.skipIf(!redisBin())("job progress through Redis", () => {
       expect(late.map((e) => e.type)).toEqual(["page"]);
     });
   }, 30_000);
-});
-
-describe("a worker's read of an account's weekly quota", () => {
-  test("is read once a second for a job's pages, and read again after a failed read", async () => {
-    let reads = 0;
-    let fail = false;
-    let now = 1_000;
-    const ctx = {
-      httpOnly: async () => {
-        reads++;
-        if (fail) throw new Error("store away");
-        return reads > 1;
-      },
-    } as unknown as JobContext;
-    const kept = withQuotaReadKept(ctx, () => now);
-    const first = await Promise.all(Array.from({ length: 20 }, () => kept.httpOnly()));
-    expect(first.every((v) => v === false)).toBe(true);
-    expect(reads).toBe(1);
-    now += 999;
-    expect(await kept.httpOnly()).toBe(false);
-    expect(reads).toBe(1);
-    // Past a second the account is read again: it went past its quota meanwhile.
-    now += 1;
-    expect(await kept.httpOnly()).toBe(true);
-    expect(reads).toBe(2);
-    now += 1_000;
-    fail = true;
-    await expect(kept.httpOnly()).rejects.toThrow("store away");
-    fail = false;
-    expect(await kept.httpOnly()).toBe(true);
-    expect(reads).toBe(4);
-  });
 });

@@ -365,6 +365,22 @@ test("a post embedded from a social network stays, in a 'social' box, a 'widget'
   expect(content).not.toMatch(/\bShare\b/);
 });
 
+test("an embedded post stays in both modes inside a wrapper made of links, and as the story's last block", () => {
+  const tweet = (n: number) =>
+    `<blockquote class="twitter-tweet"><p lang="en">Deal post ${n}: forty apps from $1 each <a href="https://t.co/y${n}">https://t.co/y${n}</a> by <a href="https://twitter.com/writer">@writer</a> <a href="https://t.co/p${n}">pic.twitter.com/p${n}</a></p><p>— Deals (@deals) <a href="https://twitter.com/deals/status/${n}">November 4, 2019</a></p></blockquote>`;
+  const html = `<body><nav><a href="/">Home</a></nav><article><h1>Today's deals</h1>
+    ${para(3, "Amazon offers the entry sensor for $30, down from $40, the first major price drop of the year.")}
+    <figure class="wp-block-embed is-type-rich is-provider-twitter"><div class="wp-block-embed__wrapper">${tweet(1)}</div></figure>
+    ${para(2, "The bundle runs until the end of the week, and every app in it works on the latest system.")}
+    ${tweet(2)}
+  </article></body>`;
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(html, "https://deals.example/today", { ...main, onlyMainContent });
+    expect(content).toContain("Deal post 1: forty apps");
+    expect(content).toContain("Deal post 2: forty apps");
+  }
+});
+
 test("a thread's posts drawn by one template are its content, short ones and the first too, in both modes", () => {
   const post = (n: number, author: string, text: string) =>
     `<div class="windowbg" id="msg${n}"><div class="post_wrapper"><div class="poster"><h4><a href="https://forum.example/index.php?action=profile;u=${n}">${author}</a></h4><ul><li class="postgroup">Member</li></ul></div>

@@ -1,11 +1,11 @@
 import { dropDuplicateBlocks } from "./dedupe.ts";
+import { isFactBox } from "./fact-box.ts";
 import { isTextDespiteLinks } from "./linked-text.ts";
 import {
   type AnyNode,
   contains,
   type Element,
   forEachElement,
-  HEADING_TAGS,
   hasDescendant,
   isElement,
   isEmbeddedPost,
@@ -17,7 +17,7 @@ import {
   TOC_WORD,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
-import { dropProductGrids, isPricedGrid } from "./product-grid.ts";
+import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
 import { dropRelatedRails } from "./related-rails.ts";
 import { dropMeasured, isTableData, type Measured, measure, TABLE_PARTS, type TextStats } from "./stats.ts";
@@ -185,44 +185,6 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
   return dropped;
 }
 
-/**
- * A box of facts: a list or table of unlinked facts under a heading that
- * names a section, and nothing else (a recipe's ingredients beside its steps,
- * a story's "key facts"). Inside the main landmark or an article an aside
- * holding one is the content's own, and beside the block chosen it is part of
- * the same content. Prose, or a linked heading (a teaser's headline, a
- * person's name over their details: a post's author panel) or a grid of
- * priced products makes it something else.
- */
-function isFactBox(el: Element, s: TextStats, stats: Measured): boolean {
-  if (s.weak < FACT_BOX_TEXT || s.paras > 0 || s.link >= FACT_BOX_LINKED * s.text) return false;
-  let plain = false;
-  let listed = 0;
-  let budget = FACT_BOX_NODES;
-  const stack: AnyNode[] = [...el.children];
-  while (stack.length) {
-    // A box of facts is small outside its lists: a big subtree is something else (and not walked at each level).
-    if (--budget < 0) return false;
-    const node = stack.pop()!;
-    if (!isElement(node)) continue;
-    if (HEADING_TAGS.has(node.name)) {
-      if (linkCount(node) > 0) return false;
-      plain = true;
-    } else if (FACT_LISTS.has(node.name)) {
-      // A shop's grid of products, each with its price, is other products, not facts.
-      if (isPricedGrid(node)) return false;
-      listed += stats.get(node)?.text ?? 0;
-    } else for (const child of node.children) stack.push(child);
-  }
-  return plain && listed >= FACT_BOX_LISTED * s.text;
-}
-const FACT_BOX_LINKED = 0.5;
-const FACT_BOX_TEXT = 80;
-/** Nodes outside its lists and tables up to which an element may be a box of facts. */
-const FACT_BOX_NODES = 400;
-/** Share of a box of facts' text in its lists and tables (the rest: its heading, a note). */
-const FACT_BOX_LISTED = 0.7;
-const FACT_LISTS = new Set(["ul", "ol", "dl", "table"]);
 const LIST_TAGS = new Set(["ul", "ol"]);
 
 /**
@@ -259,13 +221,26 @@ function isChapterContents(el: Element): boolean {
  * title.
  */
 function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
+  let posts: Set<AnyNode> | undefined;
   dropMeasured(root, stats, (el, s) => {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
-    if (isTableData(el)) return "keep";
-    if (isTextDespiteLinks(el)) return "keep";
+    if (isTableData(el) || isTextDespiteLinks(el)) return "keep";
+    // A wrapper of an embedded post (WordPress's `wp-block-embed` figure around a tweet) holds it.
+    posts ??= embeddedPostHolders(root);
+    if (posts.has(el)) return "enter";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
+}
+
+/** The elements under `root` holding a post embedded from a social network: one walk, then a climb from each post. */
+function embeddedPostHolders(root: Element): Set<AnyNode> {
+  const holders = new Set<AnyNode>();
+  forEachElement(root, (el) => {
+    if (!isEmbeddedPost(el)) return;
+    for (let p = el.parent; p && p !== root && !holders.has(p); p = p.parent) holders.add(p);
+  });
+  return holders;
 }
 
 /** A block holding a single link whose parent has text besides it. */
@@ -296,7 +271,8 @@ function trimTrailingTeasers(root: Element, stats: Measured): void {
       if (!s || s.text === 0) continue;
       // A table's last row and cell are its data: the table went whole, or stays whole.
       if (TABLE_PARTS.has(child.name)) break;
-      if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text) {
+      // A post embedded from a social network (a tweet) ends a story as its text would: quoted, not a teaser.
+      if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text && !holdsEmbeddedPost(child)) {
         removeNode(child);
         continue;
       }
@@ -305,6 +281,10 @@ function trimTrailingTeasers(root: Element, stats: Measured): void {
     }
     el = next;
   }
+}
+
+function holdsEmbeddedPost(el: Element): boolean {
+  return isEmbeddedPost(el) || someDescendant(el, isEmbeddedPost);
 }
 
 /** The best-scoring element, strong candidates preferred when they score nearly as well. */

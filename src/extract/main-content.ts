@@ -185,8 +185,6 @@ function dropSideChrome(body: Element, stats: Measured): boolean {
   return dropped;
 }
 
-const LIST_TAGS = new Set(["ul", "ol"]);
-
 /**
  * "Tags" names both a post's tag list (a link a tag) and a card's facts
  * ("C$115k - 145k", "Offers relocation", "Remote, Canada only"): these are
@@ -283,6 +281,7 @@ function trimTrailingTeasers(root: Element, stats: Measured): void {
   }
 }
 
+/** Whether `el` is or holds a post embedded from a social network. */
 function holdsEmbeddedPost(el: Element): boolean {
   return isEmbeddedPost(el) || someDescendant(el, isEmbeddedPost);
 }
@@ -309,6 +308,9 @@ function bestBlock(body: Element, stats: Measured, w: Weights): Element {
   });
   return tighten(strong !== null && strongScore >= 0.9 * bestScore ? strong : best, stats, w);
 }
+
+/** Lists, beside whose paragraphs of prose a block is not stepped into (see tighten). */
+const LIST_TAGS = new Set(["ul", "ol"]);
 
 /** Share of its parent's score from which a child is the content and the rest is other material. */
 const TIGHTEN_SHARE = 0.75;

@@ -8,6 +8,7 @@ import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
+import { mayHoldMojibake, repairMojibakeIn } from "./mojibake.ts";
 import { type AnyNode, type Element, firstElement, isElement, visibleTextLength } from "./nodes.ts";
 import { findNotations, type Notations } from "./notation.ts";
 import { keepPageContent } from "./page-content.ts";
@@ -198,6 +199,8 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
   const $ = loadHtml(html);
   // Every step reads the page as a browser shows it: streamed content in its place.
   if (mayHoldStreamedContent(html)) placeStreamedContent($.root()[0]!, html);
+  // Text encoded twice reads as it was written ("computerâ€™s" is "computer's").
+  if (mayHoldMojibake(html)) repairMojibakeIn($.root()[0]!);
   const body = bodyOf($);
   const ctx: ExtractContext = {
     $,

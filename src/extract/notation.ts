@@ -1,4 +1,5 @@
 import { type AnyNode, contains, type Element, forEachElement, isElement, textOf } from "./nodes.ts";
+import { drawnScript } from "./scripts-text.ts";
 
 /**
  * How the renderers (markdown, text) should show an element that a page
@@ -7,10 +8,13 @@ import { type AnyNode, contains, type Element, forEachElement, isElement, textOf
  * - fnref / fndef: a footnote reference (`[^1]`) and its definition
  *   (`[^1]: ...`), from the usual footnote markup (`#fn:1` links into a
  *   `footnotes` list, DPub ARIA roles, Wikipedia's `cite_note`);
- * - drop: a footnote's "back to text" link.
+ * - drop: a footnote's "back to text" link;
+ * - text: a superscript or subscript of digits and signs, in Unicode's script
+ *   characters (`x²`, `H₂O`, see scripts-text.ts).
  */
 export type Notation =
   | { kind: "math"; tex: string; block: boolean }
+  | { kind: "text"; text: string }
   | { kind: "fnref"; label: string }
   | { kind: "fndef"; label: string }
   | { kind: "drop" };
@@ -128,6 +132,10 @@ export function findNotations(roots: readonly Element[]): Notations {
       } else if (el.name === "script" && /^math\/tex/i.test(a.type ?? "")) {
         const tex = textOf(el) || (el.children[0]?.type === "text" ? el.children[0].data.trim() : "");
         marks.set(el, { kind: "math", tex, block: /mode\s*=\s*display/i.test(a.type ?? "") });
+      } else if (el.name === "sup" || el.name === "sub") {
+        // A footnote's own mark, found below, is marked as that instead.
+        const drawn = drawnScript(el);
+        if (drawn !== null) marks.set(el, { kind: "text", text: drawn });
       } else if (el.name === "a") {
         const target = targetId(el);
         if (

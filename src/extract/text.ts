@@ -40,6 +40,12 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
     gap = 0;
     parts.push(text);
   };
+  /** Text in a line: after a separator it starts a new part, else it runs on from the last. */
+  const inline = (text: string): void => {
+    const last = parts[parts.length - 1];
+    if (gap || last === undefined || last.endsWith(" ") || last.endsWith("\n")) push(text.trimStart());
+    else parts.push(text);
+  };
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (node: AnyNode): void => {
     if (node.type === "text") {
@@ -52,14 +58,7 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
         if (parts.length && !gap && !parts[parts.length - 1]!.endsWith(" ")) parts.push(" ");
         return;
       }
-      if (
-        gap ||
-        !parts.length ||
-        parts[parts.length - 1]!.endsWith(" ") ||
-        parts[parts.length - 1]!.endsWith("\n")
-      ) {
-        push(text.trimStart());
-      } else parts.push(text);
+      inline(text);
       return;
     }
     if (!isElement(node)) return;
@@ -70,6 +69,7 @@ export function toText(nodes: AnyNode[], notations: Notations = NO_NOTATIONS): s
         push(mark.tex);
         if (mark.block) gap = 2;
       } else if (mark.kind === "fnref") parts.push(`[${mark.label}]`);
+      else if (mark.kind === "text") inline(mark.text);
       return;
     }
     if (node.type !== "tag") return;

@@ -163,7 +163,7 @@ class Builder {
         const el = new MdElement("x-fnref", { "data-label": mark.label });
         this.add(parent, el);
         el.appendChild(new MdText(mark.label));
-      }
+      } else if (mark.kind === "text") this.add(parent, new MdText(mark.text));
       return;
     }
     let name = node.name;

@@ -87,8 +87,8 @@ test("a subscript stays against the text beside it; a note's superscript mark is
     "<p>Water is H<sub>2</sub>O, acid is H<sub>2</sub>SO<sub>4</sub>; " +
       "in <span>2024</span><span>Results</span> they part.</p><p><sup>2</sup>Master of Science: closed.</p>",
   );
-  expect(content).toContain("Water is H2O, acid is H2SO4; in 2024 Results they part.");
-  expect(content).toContain("2 Master of Science: closed.");
+  expect(content).toContain("Water is H₂O, acid is H₂SO₄; in 2024 Results they part.");
+  expect(content).toContain("² Master of Science: closed.");
   expect(extract("<p>CO<sub><span>2</span></sub>Emissions</p>", "text").content).toContain("CO2Emissions");
 });
 

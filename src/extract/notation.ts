@@ -192,6 +192,11 @@ export function findNotations(roots: readonly Element[]): Notations {
       marks.set(item, { kind: "fndef", label });
     }
   }
+  // A superscript holding a footnote's reference or its way back shows that, not its digits.
+  for (const [el, mark] of marks) {
+    const up = el.parent;
+    if (mark.kind !== "text" && up && isElement(up) && marks.get(up)?.kind === "text") marks.delete(up);
+  }
   return marks;
 }
 

@@ -1,4 +1,4 @@
-import type { Element } from "./nodes.ts";
+import { type Element, isElement } from "./nodes.ts";
 
 const SUPERSCRIPT: Record<string, string> = {
   "0": "⁰",
@@ -43,13 +43,24 @@ const SUBSCRIPT: Record<string, string> = {
  * A superscript or subscript of digits and signs as Unicode's own characters
  * draw it ("x<sup>2</sup>" is "x²", "10<sup>-3</sup>" "10⁻³", "H<sub>2</sub>O"
  * "H₂O"): as plain text they ran into the text beside them ("x2", "10-3",
- * "H2O"). Null for anything else (a script of words such as "1<sup>st</sup>"
- * or "<sup>TM</sup>", a footnote's link), which is shown as it is.
+ * "H2O"), and so did a note's mark linked within the page ("day5"). Null
+ * for anything else (a script of words such as "1<sup>st</sup>" or
+ * "<sup>TM</sup>"), which is shown as it is; a footnote the content holds is
+ * shown as one (notation.ts).
  */
 export function drawnScript(el: Element): string | null {
   const table = el.name === "sup" ? SUPERSCRIPT : el.name === "sub" ? SUBSCRIPT : null;
   if (!table || el.children.length !== 1) return null;
-  const only = el.children[0]!;
+  let only = el.children[0]!;
+  // A link within the page around the mark (to a note the content does not hold): markdown and
+  // text show its words only, so the mark is drawn as the reader sees it.
+  if (
+    isElement(only) &&
+    only.name === "a" &&
+    only.attribs.href?.startsWith("#") &&
+    only.children.length === 1
+  )
+    only = only.children[0]!;
   if (only.type !== "text") return null;
   const raw = only.data.trim();
   if (!raw || raw.length > MAX_SCRIPT) return null;

@@ -206,16 +206,23 @@ function opensOverlay(el: Element, words: string): boolean {
   return hasDescendant(el, IMAGES) || hasTextBeside(el);
 }
 
-/** Whether the element's parent holds words outside it (the line it is part of); a large sibling surely does. */
+/**
+ * Whether words stand beside the element in its parent (the line it is part of): among the few
+ * siblings on either side, so a parent of thousands of empty links costs a few steps for each; a
+ * large sibling surely holds words.
+ */
 function hasTextBeside(el: Element): boolean {
-  for (const sibling of (el.parent as Element | null)?.children ?? []) {
-    if (sibling === el) continue;
-    const text =
-      sibling.type === "text" ? sibling.data : isElement(sibling) ? smallTextOf(sibling, BESIDE_NODES) : "";
-    if (text === null || WORD_CHAR.test(text)) return true;
+  for (const step of ["prev", "next"] as const) {
+    let sibling = el[step];
+    for (let i = 0; sibling && i < BESIDE_SIBLINGS; i++, sibling = sibling[step]) {
+      const text =
+        sibling.type === "text" ? sibling.data : isElement(sibling) ? smallTextOf(sibling, BESIDE_NODES) : "";
+      if (text === null || WORD_CHAR.test(text)) return true;
+    }
   }
   return false;
 }
+const BESIDE_SIBLINGS = 8;
 const BESIDE_NODES = 200;
 
 /** Prose under a drawer's heading from which it is a section (an accordion's answer), not a cart's "Your cart is empty". */

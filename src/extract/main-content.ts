@@ -223,10 +223,11 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
   dropMeasured(root, stats, (el, s) => {
     if (isChapterContents(el) || isEmbeddedPost(el)) return "keep";
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
-    if (isTableData(el) || isTextDespiteLinks(el)) return "keep";
-    // A wrapper of an embedded post (WordPress's `wp-block-embed` figure around a tweet) holds it.
+    // A wrapper of an embedded post (WordPress's `wp-block-embed` figure around a tweet) holds it:
+    // asked first, as it costs nothing once found, and an element entered is read again below.
     posts ??= embeddedPostHolders(root);
     if (posts.has(el)) return "enter";
+    if (isTableData(el) || isTextDespiteLinks(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }

@@ -743,18 +743,24 @@ test("a site's announcements above every page go; a documentation callout named 
   }
 });
 
+/** The fastest of `runs` extractions of a page, ms: a busy machine slows some runs, never all of them. */
+function fastestOf(runs: number, html: string, onlyMainContent: boolean): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    markdownOf(html, "https://timed.example/", onlyMainContent);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
 test("rules about small elements read a few nodes: nested icons, forms or labels over a big subtree cost what plain boxes do", () => {
-  // The fastest of five runs: a busy machine slows some runs, never all of them.
-  const time = (tag: string, open: string, onlyMainContent: boolean) => {
-    const html = `<html><body><main><h1>Nested</h1><p>${"Some prose for the page to read. ".repeat(8)}</p>${open.repeat(500)}${"<span></span>".repeat(20_000)}${`</${tag}>`.repeat(500)}</main></body></html>`;
-    let best = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 5; run++) {
-      const started = performance.now();
-      markdownOf(html, "https://nested.example/", onlyMainContent);
-      best = Math.min(best, performance.now() - started);
-    }
-    return best;
-  };
+  const time = (tag: string, open: string, onlyMainContent: boolean) =>
+    fastestOf(
+      5,
+      `<html><body><main><h1>Nested</h1><p>${"Some prose for the page to read. ".repeat(8)}</p>${open.repeat(500)}${"<span></span>".repeat(20_000)}${`</${tag}>`.repeat(500)}</main></body></html>`,
+      onlyMainContent,
+    );
   // Each level read or searched all 20,000 spans below it: 3 to 25 times the plain boxes' time.
   for (const onlyMainContent of [false, true]) {
     const plain = time("div", '<div class="box">', onlyMainContent);
@@ -769,17 +775,12 @@ test("rules about small elements read a few nodes: nested icons, forms or labels
 });
 
 test("links named for an overlay read a few of their siblings: thousands of them in one line cost what plain links do", () => {
-  // The fastest of three runs: a busy machine slows some runs, never all of them.
-  const time = (cls: string) => {
-    const html = `<html><body><main><article><h1>Links</h1><p>${"Some prose for the page to read. ".repeat(40)}</p><p>${`<a class="${cls}" href="/x"></a>`.repeat(20_000)}</p></article></main></body></html>`;
-    let best = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 3; run++) {
-      const started = performance.now();
-      markdownOf(html, "https://links.example/", false);
-      best = Math.min(best, performance.now() - started);
-    }
-    return best;
-  };
+  const time = (cls: string) =>
+    fastestOf(
+      3,
+      `<html><body><main><article><h1>Links</h1><p>${"Some prose for the page to read. ".repeat(40)}</p><p>${`<a class="${cls}" href="/x"></a>`.repeat(20_000)}</p></article></main></body></html>`,
+      false,
+    );
   // Each link looked at every sibling for words: 20,000 links took minutes.
   expect(time("modal-link") / time("plain-link")).toBeLessThan(2.5);
 });

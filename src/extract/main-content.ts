@@ -225,21 +225,25 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
     if (!(s.text > 0 && s.bad > 0.6 * s.text && s.good < 200)) return "enter";
     // A wrapper of an embedded post (WordPress's `wp-block-embed` figure around a tweet) holds it:
     // asked first, as it costs nothing once found, and an element entered is read again below.
-    posts ??= embeddedPostHolders(root);
+    posts ??= embeddedPostsAndHolders(root);
     if (posts.has(el)) return "enter";
     if (isTableData(el) || isTextDespiteLinks(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }
 
-/** The elements under `root` holding a post embedded from a social network: one walk, then a climb from each post. */
-function embeddedPostHolders(root: Element): Set<AnyNode> {
-  const holders = new Set<AnyNode>();
+/**
+ * The elements under `root` that are or hold a post embedded from a social network: one walk,
+ * then a climb from each post, so asking of every block costs nothing more.
+ */
+function embeddedPostsAndHolders(root: Element): Set<AnyNode> {
+  const found = new Set<AnyNode>();
   forEachElement(root, (el) => {
     if (!isEmbeddedPost(el)) return;
-    for (let p = el.parent; p && p !== root && !holders.has(p); p = p.parent) holders.add(p);
+    found.add(el);
+    for (let p = el.parent; p && p !== root && !found.has(p); p = p.parent) found.add(p);
   });
-  return holders;
+  return found;
 }
 
 /** A block holding a single link whose parent has text besides it. */
@@ -261,6 +265,7 @@ const TRAIL_SHARE = 0.5;
  * Teasers inside the text (a listicle's linked headings) stay.
  */
 function trimTrailingTeasers(root: Element, stats: Measured): void {
+  let posts: Set<AnyNode> | undefined;
   for (let el: Element | null = root; el; ) {
     let next: Element | null = null;
     for (let i: number = el.children.length - 1; i >= 0; i--) {
@@ -271,20 +276,18 @@ function trimTrailingTeasers(root: Element, stats: Measured): void {
       // A table's last row and cell are its data: the table went whole, or stays whole.
       if (TABLE_PARTS.has(child.name)) break;
       // A post embedded from a social network (a tweet) ends a story as its text would: quoted, not a teaser.
-      if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text && !holdsEmbeddedPost(child)) {
-        removeNode(child);
-        continue;
+      if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text) {
+        posts ??= embeddedPostsAndHolders(root);
+        if (!posts.has(child)) {
+          removeNode(child);
+          continue;
+        }
       }
       next = child;
       break;
     }
     el = next;
   }
-}
-
-/** Whether `el` is or holds a post embedded from a social network. */
-function holdsEmbeddedPost(el: Element): boolean {
-  return isEmbeddedPost(el) || someDescendant(el, isEmbeddedPost);
 }
 
 /** The best-scoring element, strong candidates preferred when they score nearly as well. */

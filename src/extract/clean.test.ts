@@ -331,6 +331,45 @@ test("dialogs, flyouts, tooltips and toasts named by class are chrome in both mo
   }
 });
 
+test("a modal's copy in the page (a heading over prose, no control) stays with its parts; a dialog goes", () => {
+  // A shop renders the details its dialog shows in the page too, for readers without scripts; the
+  // parts carry the panel's name (BEM: "details-modal__paragraph").
+  const html = `<body><main><h1>KALLAX Shelf unit</h1>
+    <p>Standing or lying, the series adapts to taste, space and budget. Personalize it with inserts.</p>
+    <div class="pip-product-details-modal"><h2 class="pip-product-details-modal__title">Product details</h2>
+      <div class="pip-product-details-modal__container"><p class="pip-product-details-modal__paragraph">The simple design with clean lines makes the shelf flexible and easy to use at home.</p>
+      <p class="pip-product-details-modal__paragraph">Choose whether to place it standing as a shelving unit or lying as a sideboard.</p></div></div>
+    <div class="stores-modal"><h2>Find your store</h2><p>Enter a ZIP code to see the stock in the stores near you, their opening hours today and the pick-up times.</p><button>Close</button></div>
+    <div class="video-modal"><p>Watch how the shelf unit goes together in under twenty minutes, step by step.</p></div>
+    <div class="newsletter-modal"><h2>Stay in the loop</h2><p>Sign up for our letters and get decorating tips and a discount code for your first order with us.</p></div>
+    </main>
+    <div class="details-modal"><h2>Product details</h2><p>The simple design of the shelf unit makes it easy to use in the hallway and the living room.</p></div></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://shop.example/p/kallax", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("## Product details");
+    expect(content).toContain("The simple design with clean lines");
+    expect(content).toContain("lying as a sideboard");
+    // A modal with a control is a dialog; one with no heading, another junk word, or outside the
+    // main area is no section.
+    for (const chrome of ["opening hours", "under twenty minutes", "discount code", "hallway"])
+      expect(content).not.toContain(chrome);
+  }
+  // A panel holding most of a short page's text is kept for its size: its parts stay with it too.
+  const short = `<body><main><h1>KALLAX</h1><div class="details-modal"><h2 class="details-modal__title">Product details</h2>
+    <p class="details-modal__text">The simple design with clean lines makes the shelf flexible and easy to use at home, standing or lying.</p></div></main></body>`;
+  const { content } = extractHtml(short, "https://shop.example/p/kallax", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("## Product details");
+  expect(content).toContain("easy to use at home");
+});
+
 test("a drawer holding a section (a heading over prose or a data table) stays; menu and cart drawers go", () => {
   const rows = ["Antiques", "Art", "Office moving"]
     .map((s, i) => `<tr><td>${s}</td><td>${80 + i}</td></tr>`)

@@ -187,9 +187,15 @@ function holdsTabPanel(root: Element): boolean {
 
 const PARAGRAPH = new Set(["p"]);
 
-/** A drawer: a panel a click slides open, named so whether it holds a menu, a cart or a section of the page. */
-const DRAWER_WORD = /(?:^|[\s_-])drawers?(?=$|[\s_-])/;
-const DRAWER_WORDS = new RegExp(DRAWER_WORD.source, "g");
+/**
+ * A panel a click opens: a drawer slides open, a modal covers the page. Either is named so whether
+ * it holds a menu, a cart, a sign-up form or a section of the page (a product's details).
+ */
+const PANEL_WORD = /(?:^|[\s_-])(?:drawers?|modal)(?=$|[\s_-])/;
+const PANEL_WORDS = new RegExp(PANEL_WORD.source, "g");
+const MODAL_WORD = /(?:^|[\s_-])modal(?=$|[\s_-])/;
+/** What a dialog shows beside what it says: its close button, a field, a choice. */
+const DIALOG_CONTROLS = new Set(["button", "input", "select", "textarea", "form"]);
 /** Words naming an overlay: on a link, the overlay it opens (a product's details, a photo's lightbox). */
 const OVERLAY_WORDS = /(?:^|[\s_-])(?:popup|pop-up|modal|dialog|lightbox|flyout|tooltip)(?=$|[\s_-])/g;
 
@@ -225,24 +231,42 @@ function hasTextBeside(el: Element): boolean {
 const BESIDE_SIBLINGS = 8;
 const BESIDE_NODES = 200;
 
-/** Prose under a drawer's heading from which it is a section (an accordion's answer), not a cart's "Your cart is empty". */
+/** Prose under a panel's heading from which it is a section (an accordion's answer), not a cart's "Your cart is empty". */
 const SECTION_PROSE = 80;
+/** Elements read at most in a panel for its heading, prose and controls: a section is small. */
+const PANEL_NODES = 400;
 
 /**
- * A drawer that is a section of the page: a heading over prose or over a
- * data table (an FAQ's question and answer, a table of figures), which a
- * site menu or a cart drawer does not hold. Only inside the page's article
- * or main area (a cart or menu drawer sits in the site's chrome), and when
- * "drawer" is the one junk word in its name.
+ * A panel that is a section of the page: a heading over prose or over a
+ * data table (an FAQ's question and answer, a table of figures, a product's
+ * details), which a site menu or a cart drawer does not hold. Only inside
+ * the page's article or main area (a cart or menu drawer sits in the site's
+ * chrome), and when "drawer" or "modal" is the one junk word in its name. A
+ * modal holding a control (a close button, a field) is a dialog, whatever
+ * it says; one without is the page's copy of what the dialog shows, there
+ * to be read (a product's details, rendered in the page for readers
+ * without scripts).
  */
-function isDrawerSection(el: Element, words: string): boolean {
-  if (!DRAWER_WORD.test(words) || JUNK_WORDS.test(words.replace(DRAWER_WORDS, " "))) return false;
-  if (!hasDescendant(el, HEADING_TAGS)) return false;
+function isPanelSection(el: Element, words: string): boolean {
+  if (!PANEL_WORD.test(words) || JUNK_WORDS.test(words.replace(PANEL_WORDS, " "))) return false;
+  const modal = MODAL_WORD.test(words);
+  let nodes = 0;
+  let heading = false;
   let prose = 0;
-  return someDescendant(el, (d) => {
-    if (d.name === "p") prose += visibleTextLength(d, SECTION_PROSE - prose);
-    return prose >= SECTION_PROSE || (d.name === "table" && isDataTable(d));
+  let table = false;
+  let control = false;
+  // One walk, node-budgeted: a section is small, and nested panels are each read once more at most.
+  const found = someDescendant(el, (d) => {
+    if (++nodes > PANEL_NODES) return true;
+    if (HEADING_TAGS.has(d.name)) heading = true;
+    else if (d.name === "p" && prose < SECTION_PROSE) prose += visibleTextLength(d, SECTION_PROSE - prose);
+    else if (d.name === "table" && !table) table = isDataTable(d);
+    else if (modal && DIALOG_CONTROLS.has(d.name)) control = true;
+    // A modal is read to its end for a control; a drawer's walk ends with its section found.
+    return control || (!modal && heading && (prose >= SECTION_PROSE || table));
   });
+  if (found) return !control && nodes <= PANEL_NODES;
+  return heading && !control && (prose >= SECTION_PROSE || table);
 }
 
 /**
@@ -252,7 +276,19 @@ function isDrawerSection(el: Element, words: string): boolean {
  */
 const JUNK_SHARE = 0.4;
 
-function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel = false): boolean {
+/**
+ * Whether `el` is boilerplate. `inPanel`: inside a tab panel. `inSection`: inside a panel kept as a
+ * section of the page, whose parts carry its name ("details-modal__title"): a part named for the
+ * panel alone is the section's. `sections` collects the panels kept as sections.
+ */
+function isJunk(
+  el: Element,
+  insideContent: boolean,
+  pageText: number,
+  inPanel = false,
+  inSection = false,
+  sections?: Set<Element>,
+): boolean {
   const a = el.attribs;
   if (el.name === "a" && a.href !== undefined) {
     const href = a.href.trim();
@@ -285,9 +321,14 @@ function isJunk(el: Element, insideContent: boolean, pageText: number, inPanel =
       (inPanel || isTabPanel(el) ? hasDescendant(el, PARAGRAPH) : holdsTabPanel(el))
     )
       return false;
+    if (inSection && !JUNK_WORDS.test(words.replace(PANEL_WORDS, " "))) return false;
+    // A panel kept as a section, whatever its size, is read with its parts ("details-modal__title").
+    if (insideContent && isPanelSection(el, words)) {
+      sections?.add(el);
+      return false;
+    }
     const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
     if (visibleTextLength(el, limit) >= limit) return false;
-    if (insideContent && isDrawerSection(el, words)) return false;
     if (opensOverlay(el, words)) return false;
     // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons.
     return !someDescendant(el, isEmbeddedPost);
@@ -344,7 +385,15 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
   const forms: Element[] = [];
   // Class names inside code are a highlighter's token names ("token comment", "nav"), not page chrome.
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
-  const visit = (el: Element, insideContent: boolean, inCode: boolean, inPanel: boolean): void => {
+  // Panels (drawers, modals) kept as sections of the page: their parts are read as theirs.
+  const sections = new Set<Element>();
+  const visit = (
+    el: Element,
+    insideContent: boolean,
+    inCode: boolean,
+    inPanel: boolean,
+    inSection: boolean,
+  ): void => {
     // Removed children leave the sibling links at once and the array in one pass at the end: a
     // parent of 100,000 scripts or comments costs one pass, not one search of its children each.
     const children = el.children;
@@ -369,7 +418,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
       if (
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||
-        (!inCode && isJunk(child, insideContent, pageText, inPanel)) ||
+        (!inCode && isJunk(child, insideContent, pageText, inPanel, inSection, sections)) ||
         (child.name === "label" && labelsSelect(child)) ||
         isEmptyNoscript(child) ||
         (!inCode &&
@@ -389,10 +438,11 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         insideContent || CONTENT_AREA.has(child.name) || role === "main" || role === "article",
         inCode || child.name === "pre" || child.name === "code",
         inPanel || isTabPanel(child),
+        inSection || sections.has(child),
       );
     }
     if (removed) el.children = children.filter((node) => node.parent === el);
   };
-  visit(root, false, false, false);
+  visit(root, false, false, false, false);
   dropSignupBoxes(root, forms);
 }

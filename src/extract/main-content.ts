@@ -23,7 +23,14 @@ import { dropRelatedRails } from "./related-rails.ts";
 import { dropMeasured, isTableData, type Measured, measure, TABLE_PARTS, type TextStats } from "./stats.ts";
 import { COMMENT_WORDS, declaredBody, headlineArticle, postsAround, SHORT_STORY } from "./story-bounds.ts";
 import { dropTagLinks } from "./tag-links.ts";
-import { dropArticleMeta, dropForms, dropPhotoCaptions, dropPostExtras, dropReviews } from "./trims.ts";
+import {
+  dropArticleMeta,
+  dropForms,
+  dropPhotoCaptions,
+  dropPostExtras,
+  dropReviews,
+  inReviews,
+} from "./trims.ts";
 
 /** Chrome that the default mode keeps but a "main content only" answer drops. */
 const SIDE_WORDS =
@@ -415,7 +422,8 @@ function introOfListing(body: Element, chosen: Element, stats: Measured): boolea
  * well). A page whose prose is spread over sections keeps its whole main
  * area; a page without such prose is a listing: its teasers become content
  * and the search runs again. Sidebars, and an article's comment section (a
- * thread's posts stay), go first; an article then loses the teasers after its
+ * thread's posts stay), go first (and a product's customer reviews, when
+ * the choice fell on them); an article then loses the teasers after its
  * text, its byline and photo captions; a product keeps its title and price.
  * Never returns nothing for a page with text: falls back to the whole body.
  * For the default mode's page (`page`, see page-content.ts) the byline,
@@ -438,8 +446,14 @@ export function selectMainContent(
   const droppedSide = dropSideChrome(body, first);
   const droppedComments = dropComments(body, first, type === "forum");
   // Measuring is a full pass: repeat it only when the tree changed.
-  const stats = droppedSide || droppedComments ? measure(body) : first;
+  let stats = droppedSide || droppedComments ? measure(body) : first;
   let chosen = bestBlock(body, stats, ARTICLE);
+  // Buyers may write more than the shop: a choice that fell on a product's reviews is made again
+  // without them (they go from the product anyway), so it falls on the product's own text.
+  if (type === "product" && inReviews(chosen, body) && dropReviews(body, stats)) {
+    stats = measure(body);
+    chosen = bestBlock(body, stats, ARTICLE);
+  }
   const s = stats.get(chosen)!;
   // og:type "article" alone is set on every page of many sites: it does not make a page one story.
   const land = type === null || weakType ? spreadLandmark(body, chosen, stats) : null;

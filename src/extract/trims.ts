@@ -106,6 +106,13 @@ export function isReviews(el: Element): boolean {
   return el.attribs.itemprop === "review" || (words.length > 1 && REVIEW_WORDS.test(words));
 }
 
+/** Whether `el` is, or sits inside, a block of customer reviews (below `root`). */
+export function inReviews(el: Element, root: Element): boolean {
+  for (let up: AnyNode | null = el; up && up !== root; up = up.parent)
+    if (isElement(up) && isReviews(up)) return true;
+  return false;
+}
+
 /** Prose after a lone review block up to which it closes the page, rather than quoting critics inside the description. */
 const REVIEWS_TAIL = 300;
 
@@ -128,7 +135,7 @@ function proseAfter(el: Element, root: Element, stats: Measured): number {
  * On a page that declares no type (`declared` false) reviews go too, unless
  * they hold most of its prose.
  */
-export function dropReviews(root: Element, stats: Measured, declared = true): void {
+export function dropReviews(root: Element, stats: Measured, declared = true): boolean {
   const found: Element[] = [];
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
@@ -146,8 +153,14 @@ export function dropReviews(root: Element, stats: Measured, declared = true): vo
     good += stats.get(el)?.good ?? 0;
   }
   // On a page not declared a product, reviews holding most of the prose are the page (a critic's review, a roundup).
-  if (!declared && good >= UNDECLARED_REVIEWS_SHARE * (stats.get(root)?.good ?? 0)) return;
-  for (const el of found) if (paras >= 2 || proseAfter(el, root, stats) <= REVIEWS_TAIL) removeNode(el);
+  if (!declared && good >= UNDECLARED_REVIEWS_SHARE * (stats.get(root)?.good ?? 0)) return false;
+  let dropped = false;
+  for (const el of found)
+    if (paras >= 2 || proseAfter(el, root, stats) <= REVIEWS_TAIL) {
+      removeNode(el);
+      dropped = true;
+    }
+  return dropped;
 }
 
 /** Share of the content's text up to which a form in it is a form beside the content, not the page's frame. */

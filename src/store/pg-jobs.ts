@@ -122,7 +122,8 @@ export function frontierQuery(db: BunSQLDatabase, jobId: string, limit: number) 
  * Each page's row is found by its URL through the unique (job, url) index, one lookup per page
  * (LATERAL ... LIMIT 1 keeps the planner from joining the pages with every pending item of the
  * job, which it did when the table's statistics were older than the crawl); its state is checked
- * on the locked row, so a row another worker finished meanwhile is skipped.
+ * on the locked row, so a row another worker finished meanwhile is skipped. Answers the URLs of
+ * the items it counted.
  */
 export function finishStatement(jobId: string, items: FinishRow[], at: number) {
   // Each value is a parameter of its own: a page's result (JSON text of ~10 KB) sent inside one
@@ -155,7 +156,8 @@ export function finishStatement(jobId: string, items: FinishRow[], at: number) {
     UPDATE job_items j SET state = r.state, data = r.data, error = r.error,
       seq = (SELECT before FROM counted) + r.place
     FROM (SELECT id, state, data, error, row_number() OVER (ORDER BY n) AS place FROM item) r
-    WHERE j.id = r.id AND EXISTS (SELECT 1 FROM counted)`;
+    WHERE j.id = r.id AND EXISTS (SELECT 1 FROM counted)
+    RETURNING j.url`;
 }
 
 /** Jobs remembered as full: enough to spare a reader of a big frontier one lookup each. */
@@ -172,11 +174,12 @@ export function pgJobs(pg: PgConnection): JobStore {
   /** Jobs seen at their cap, by id: the total seen (it never goes down). */
   const full = new Map<string, number>();
   /** A job's pages finished here while one of its statements runs go together in the next. */
-  const finish = grouped<Finished, void>(async (jobId, batch) => {
+  const finish = grouped<Finished, boolean>(async (jobId, batch) => {
     // The first of a URL decides its outcome, as when the same page is finished twice.
     const seen = new Set<string>();
+    const first = batch.map((it) => !seen.has(it.url) && Boolean(seen.add(it.url)));
     const items = batch
-      .filter((it) => !seen.has(it.url) && seen.add(it.url))
+      .filter((_, i) => first[i])
       .map((it) => ({
         url: it.url,
         state: it.state,
@@ -185,8 +188,11 @@ export function pgJobs(pg: PgConnection): JobStore {
         error: it.error?.replaceAll("\u0000", "\ufffd") ?? null,
         credits: it.credits,
       }));
-    await pg.run((db) => db.execute(finishStatement(jobId, items, Date.now())));
-    return batch.map(() => undefined);
+    const rows = (await pg.run((db) => db.execute(finishStatement(jobId, items, Date.now())))) as unknown as {
+      url: string;
+    }[];
+    const counted = new Set(rows.map((row) => row.url));
+    return batch.map((it, i) => Boolean(first[i]) && counted.has(it.url));
   });
   return {
     create: (j, items) => {

@@ -131,10 +131,11 @@ export function sqliteJobs(
     data: string | null,
     error: string | null,
     credits: number,
-  ) => {
+  ): boolean => {
     // Only a pending item counts: a page finished twice (a retry after a crash) is counted once.
-    if (!finish.run(jobId, url, state, data, error).changes) return;
+    if (!finish.run(jobId, url, state, data, error).changes) return false;
     count.run(jobId, state === "done" ? 1 : 0, state === "failed" ? 1 : 0, credits, Date.now());
+    return true;
   };
 
   return {

@@ -237,12 +237,16 @@ export interface JobStore {
   addItems(jobId: string, items: { url: string; depth: number }[], cap: number): Promise<number>;
   /** Pending items, shallowest first, oldest first. */
   pending(jobId: string, limit: number): Promise<JobItem[]>;
-  /** Records a page's outcome and bumps the job's counters in one step. */
+  /**
+   * Records a page's outcome and bumps the job's counters in one step. True when this call counted
+   * the page (it was pending); false when it was finished before, by this or another process (a
+   * retry after a crash, a job delivered twice): it counts once, and only its first outcome is kept.
+   */
   finishItem(
     jobId: string,
     url: string,
     outcome: { state: "done" | "failed"; data?: unknown; error?: string; credits: number },
-  ): Promise<void>;
+  ): Promise<boolean>;
   /**
    * Finished items (done and failed) in the order they finished, after the first `skip`: each
    * item takes the next place among its job's finished ones when it finishes (1, 2, ..., no

@@ -747,10 +747,15 @@ export function storeContract(name: string, backend: () => Backend): void {
       const other = await another();
       await store.jobs.create(newJob(), urls("p", 3));
       const [a, b, c] = urls("p", 3).map((u) => u.url) as [string, string, string];
-      await store.jobs.finishItem("job_1", a, { state: "done", data: { markdown: "# A" }, credits: 2 });
-      await store.jobs.finishItem("job_1", b, { state: "failed", error: "timeout", credits: 0 });
-      // The same page finished again (a retry after a crash; two workers at once) counts once.
-      await Promise.all(
+      expect(
+        await store.jobs.finishItem("job_1", a, { state: "done", data: { markdown: "# A" }, credits: 2 }),
+      ).toBe(true);
+      expect(await store.jobs.finishItem("job_1", b, { state: "failed", error: "timeout", credits: 0 })).toBe(
+        true,
+      );
+      // The same page finished again (a retry after a crash; two workers at once) counts once, and
+      // each later call says it did not count it (its caller charges and announces nothing).
+      const again = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           (i % 2 ? store : other).jobs.finishItem("job_1", a, {
             state: "done",
@@ -759,6 +764,7 @@ export function storeContract(name: string, backend: () => Backend): void {
           }),
         ),
       );
+      expect(again).toEqual([false, false, false, false, false, false]);
       expect(await store.jobs.get("job_1")).toMatchObject({
         completed: 1,
         failed: 1,
@@ -770,6 +776,14 @@ export function storeContract(name: string, backend: () => Backend): void {
         { url: b, depth: 0, state: "failed", data: null, error: "timeout" },
       ]);
       expect((await store.jobs.pending("job_1", 10)).map((i) => i.url)).toEqual([c]);
+      // A pending page finished by several processes at once: exactly one of them counts it.
+      const racing = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? store : other).jobs.finishItem("job_1", c, { state: "done", data: i, credits: 1 }),
+        ),
+      );
+      expect(racing.filter(Boolean).length).toBe(1);
+      expect(await store.jobs.get("job_1")).toMatchObject({ completed: 2, creditsUsed: 3 });
     });
 
     test("results: finished items in the order they finished, skip and limit", async () => {

@@ -9,7 +9,7 @@ import { openSqliteStore } from "../../store/sqlite.ts";
 import type { JobRecord, Store } from "../../store/types.ts";
 import { startJobRunner } from "../index.ts";
 import { submitCrawl } from "../submit.ts";
-import { openPageRun } from "./pages.ts";
+import { openPageRun, processItem } from "./pages.ts";
 import type { JobContext } from "./types.ts";
 
 const batch: JobRecord = {
@@ -112,6 +112,57 @@ test("a crawl reads its frontier a few pools at a time, not once a page, and fet
     expect(reads).toBeLessThan(20);
   } finally {
     await runner.close();
+    await engines.close();
+    await store.close();
+    site.stop(true);
+  }
+}, 30_000);
+
+test("a page run twice (a job delivered twice, a retry) is charged and announced once", async () => {
+  const site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        `<html><head><title>Once</title></head><body><main><h1>Once</h1><p>${"Words. ".repeat(40)}</p></main></body></html>`,
+        {
+          headers: { "content-type": "text/html" },
+        },
+      ),
+  });
+  const config = loadConfig({ DISABLE_SSRF_PROTECTION: "true", SIPHON_CACHE: "false" });
+  const store = openSqliteStore(":memory:");
+  const engines = createEngines(config);
+  try {
+    const url = site.url.href;
+    const job: JobRecord = { ...batch, input: { urls: [url] } };
+    await store.jobs.create(job, [{ url, depth: 0 }]);
+    const charged: number[] = [];
+    const emitted: string[] = [];
+    const notified: string[] = [];
+    const ctx = {
+      job,
+      fresh: true,
+      config,
+      store,
+      engines,
+      signal: new AbortController().signal,
+      now: Date.now,
+      httpOnly: async () => false,
+      charge: async (credits: number) => void charged.push(credits),
+      emit: (event: { type: string }) => void emitted.push(event.type),
+      notify: (event: string) => void notified.push(event),
+      progress: async () => {},
+      log: () => {},
+    } as unknown as JobContext;
+    const run = await openPageRun(ctx);
+    await processItem(run, url, 0);
+    await processItem(run, url, 0);
+    expect(charged).toEqual([1]);
+    expect(emitted).toEqual(["page"]);
+    expect(notified).toEqual(["page"]);
+    expect(await store.jobs.get(job.id)).toMatchObject({ completed: 1, creditsUsed: 1 });
+  } finally {
     await engines.close();
     await store.close();
     site.stop(true);

@@ -95,7 +95,9 @@ export async function processItem(run: JobRun, url: string, depth: number): Prom
         for (const url of found) queued.add(url);
       }
     }
-    await store.jobs.finishItem(job.id, url, { state: "done", data, credits });
+    // A page finished before (a job delivered twice, a retry after a crash) was charged and
+    // announced then: its account pays once and its webhook hears of it once.
+    if (!(await store.jobs.finishItem(job.id, url, { state: "done", data, credits }))) return;
     if (credits || tokens) await ctx.charge(credits, tokens);
     ctx.emit({ type: "page", url: done.url, title: done.title ?? "" });
     ctx.notify("page", { url: done.url, title: done.title, ...data });

@@ -28,7 +28,6 @@ export interface JobContext {
   notify(event: "page", data: Record<string, unknown>): void;
   /** True when the job's account is past its weekly quota and must fetch HTTP-only (DECISIONS.md "Plans and limits"). */
   httpOnly(): Promise<boolean>;
-  /** Adds credits to the job's account's weekly usage. */
   /**
    * Charges work the job did after its request (a page, an agent's run) to its account's week,
    * and logs its credits and LLM tokens under the job's key, so usage history counts them.

@@ -9,8 +9,10 @@ import { type AnyNode, type Element, isElement, textOf, wordsOf } from "./nodes.
  *   my [Top Four Tips]" among items of prose), so fewer words make it one;
  * - one address under a label of its own ("Account: @handle", "Tickets:
  *   www.theater.com", "Contact: name@site.org"), however much of it the link
- *   is. A link of several words under a label ("Read more: Another story's
- *   headline") is a link away, and is neither.
+ *   is, or several that each read as one ("Accounts: @one, @two, @three",
+ *   "Mirrors: ftp.a.org, ftp.b.org"; not "Tags: [News], [Sports]"). A link of
+ *   several words under a label ("Read more: Another story's headline") is a
+ *   link away, and is neither.
  */
 export function isTextDespiteLinks(el: Element): boolean {
   if (el.name !== "p" && el.name !== "li") return false;
@@ -18,6 +20,7 @@ export function isTextDespiteLinks(el: Element): boolean {
   let outside = "";
   let links = 0;
   let link: Element | undefined;
+  let addresses = true;
   const stack: AnyNode[] = [...el.children];
   while (stack.length) {
     const node = stack.pop()!;
@@ -28,15 +31,19 @@ export function isTextDespiteLinks(el: Element): boolean {
       if (node.name === "a") {
         links++;
         link = node;
+        if (addresses) addresses = MARKED_ADDRESS.test(textOf(node).trim());
       } else stack.push(...node.children);
     }
   }
   if (words >= (el.name === "li" ? ITEM_WORDS_BESIDE_LINKS : PROSE_WORDS_BESIDE_LINKS)) return true;
-  return links === 1 && ADDRESS.test(textOf(link!).trim()) && LABEL.test(outside);
+  const address = links === 1 ? ADDRESS.test(textOf(link!).trim()) : links > 1 && addresses;
+  return address && LABEL.test(outside);
 }
 
 /** One unbroken token of letters or digits with the marks of an address (@handle, domain, e-mail). */
 const ADDRESS = /^[@#]?[\p{L}\p{N}][\p{L}\p{N}._@/:+-]*$/u;
+/** An address written as one (a handle, a domain, a path, an e-mail), not a word that could be a tag's. */
+const MARKED_ADDRESS = /^(?=[^\s]*[@./:])[@#]?[\p{L}\p{N}][\p{L}\p{N}._@/:+-]*$/u;
 /** Label text: two letters in a row, in any script. */
 const LABEL = /\p{L}{2}/u;
 

@@ -452,7 +452,7 @@ test("an author's box under the story goes in both modes; a page that is the aut
   expect(extractHtml(profile, "https://coast.example/authors/ana", main).content).toContain("Paragraph 6");
 });
 
-test("a paragraph giving one address under its label stays, however much of it is link; a labelled headline goes", () => {
+test("a paragraph giving addresses under its label stays, however much of it is link; a labelled headline goes", () => {
   const section = (name: string, label: string, link: string) =>
     `<h2>${name}</h2><p><strong>${label} <a href="https://social.example/${name}/">${link}</a></strong></p>${para(2, `${name} cooks a dinner for friends every Friday and writes down what worked.`)}`;
   const html = `<body><nav><a href="/">Home</a><a href="/about">About</a></nav><article><h1>Home cooks</h1>
@@ -460,6 +460,8 @@ test("a paragraph giving one address under its label stays, however much of it i
     ${section("Oleg", "Account:", "@oleg_ilyin_kitchen")}
     <p><span>Ticketing</span><br><a href="http://www.theater.example/">www.theater-tickets.example</a></p>
     <p>Contact: <a href="mailto:desk@paper.example">desk@paper.example</a></p>
+    <p><strong>Аккаунты: <a href="https://social.example/m/">@marjorie_bakes</a>, <a href="https://social.example/r/">@recipe_notes</a>, <a href="https://social.example/c/">@cooking_backstage</a></strong></p>
+    <p>Tags: <a href="/t/cooking">Cooking</a>, <a href="/t/friday">Friday</a>, <a href="/t/friends">Friends</a></p>
     <p>→ <a href="https://social.example/paper">@the_paper_official</a></p>
     <p>READ MORE: <a href="/other">Why the harbour's tide gauges disagree with the satellites</a></p>
     ${para(2, "Next month the series visits bakers who rise before dawn to feed a whole street.")}
@@ -469,6 +471,9 @@ test("a paragraph giving one address under its label stays, however much of it i
   expect(content).toContain("Account: @oleg_ilyin_kitchen");
   expect(content).toContain("www.theater-tickets.example");
   expect(content).toContain("desk@paper.example");
+  // Several addresses under one label, each written as one; several words that could be tags are not.
+  expect(content).toContain("Аккаунты: @marjorie_bakes, @recipe_notes, @cooking_backstage");
+  expect(content).not.toContain("Tags:");
   expect(content).not.toContain("tide gauges");
   expect(content).not.toContain("the_paper_official");
 });

@@ -21,6 +21,7 @@ export function isTextDespiteLinks(el: Element): boolean {
   let links = 0;
   let link: Element | undefined;
   let addresses = true;
+  let runsOn = false;
   const stack: AnyNode[] = [...el.children];
   while (stack.length) {
     const node = stack.pop()!;
@@ -31,14 +32,29 @@ export function isTextDespiteLinks(el: Element): boolean {
       if (node.name === "a") {
         links++;
         link = node;
-        if (addresses) addresses = MARKED_ADDRESS.test(textOf(node).trim());
+        const text = textOf(node);
+        if (addresses) addresses = MARKED_ADDRESS.test(text.trim());
+        if (!runsOn) runsOn = runsIntoLink(node, text);
       } else stack.push(...node.children);
     }
   }
   if (words >= (el.name === "li" ? ITEM_WORDS_BESIDE_LINKS : PROSE_WORDS_BESIDE_LINKS)) return true;
+  if (runsOn && words >= SENTENCE_WORDS_BESIDE_LINKS) return true;
   const address = links === 1 ? ADDRESS.test(textOf(link!).trim()) : links > 1 && addresses;
   return address && LABEL.test(outside);
 }
+
+/**
+ * Whether a sentence runs on into the link: the text before it ends in a word (no stop, no colon)
+ * and the link's own words go on in lower case ("was convicted and [sentenced to life]"), where a
+ * menu's or a label's next link starts afresh ("Read more: [Another story]").
+ */
+function runsIntoLink(link: Element, text: string): boolean {
+  const before = link.prev;
+  return before?.type === "text" && RUNS_BEFORE.test(before.data) && RUNS_ON.test(text);
+}
+const RUNS_BEFORE = /[\p{L}\p{N}],?\s+$/u;
+const RUNS_ON = /^\s*\p{Ll}/u;
 
 /** One unbroken token of letters or digits with the marks of an address (@handle, domain, e-mail). */
 const ADDRESS = /^[@#]?[\p{L}\p{N}][\p{L}\p{N}._@/:+-]*$/u;
@@ -47,6 +63,8 @@ const MARKED_ADDRESS = /^(?=[^\s]*[@./:])[@#]?[\p{L}\p{N}][\p{L}\p{N}._@/:+-]*$/
 /** Label text: two letters in a row, in any script. */
 const LABEL = /\p{L}{2}/u;
 
+/** Words outside links from which a paragraph whose sentence runs on into a link is prose. */
+const SENTENCE_WORDS_BESIDE_LINKS = 5;
 /** Words outside links from which a link-dense paragraph is prose. */
 const PROSE_WORDS_BESIDE_LINKS = 10;
 /** Words outside links from which a link-dense item of a kept list is a sentence ("Here are my [...]"). */

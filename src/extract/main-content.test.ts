@@ -478,6 +478,23 @@ test("a paragraph giving addresses under its label stays, however much of it is 
   expect(content).not.toContain("the_paper_official");
 });
 
+test("a paragraph whose sentence runs on into its link stays, however much of it is link", () => {
+  const html = `<body><nav><a href="/">Home</a><a href="/about">About</a></nav><article><h1>Girl rescued</h1>
+    ${para(2, "A video showing the moment a kidnapped girl was rescued by police was released on Monday.")}
+    <p>The suspect, Michael Webb, was convicted and <a href="/sentencing">sentenced to life in federal prison last Thursday</a>.</p>
+    <p>Read <a href="/learn/objects">updating objects in state</a> and <a href="/learn/arrays">updating arrays in state</a> to learn more.</p>
+    <p>Watch the video of the rescue here: <a href="/video">officers race up the staircase to the room</a></p>
+    <p>More coverage of this story from our newsroom <a href="/a">Mother thanks the family friend who called</a> <a href="/b">Hotel staff describe the night</a></p>
+    ${para(2, "A family friend found the suspect's car in the hotel parking lot and called the police at once.")}
+  </article><footer>© 2020</footer></body>`;
+  const { content } = extractHtml(html, "https://news.example/rescue", main);
+  expect(content).toContain("was convicted and sentenced to life in federal prison last Thursday.");
+  expect(content).toContain("Read updating objects in state and updating arrays in state to learn more.");
+  // A label before a headline, and words before links that start afresh, are no sentence.
+  expect(content).not.toContain("officers race up");
+  expect(content).not.toContain("Mother thanks");
+});
+
 test("an item of a kept list with words of its own around its link stays; a list of bare links goes", () => {
   const html = `<body><nav><a href="/">Home</a><a href="/about">About</a></nav><article><h1>Zero waste for beginners</h1>
     ${para(2, "Welcome to the community: nobody is perfect, and small changes made by many people add up.")}

@@ -856,3 +856,38 @@ test("a link named for the overlay it opens stays inside its line or on a photo;
     expect(md).not.toContain("Mount Finder");
   }
 });
+
+test("a pull quote drawn as a share link (click to tweet) stays as a quote; share buttons go", () => {
+  const tweet = (text: string) =>
+    `https://twitter.com/share?text=${encodeURIComponent(text).replaceAll("%20", "+")}&via=writer&url=https://blog.example/post`;
+  const quote =
+    "I'm here to tell you that the laws of physics apply to online business just like offline business.";
+  const other = "Growing your visibility gradually lets you grow into the role with much less stress.";
+  const html = `<body><main><h1>Business focus</h1>
+    <p>When you step into the online space, you will meet a whole new cast of characters selling stories.</p>
+    <a class="swp_CTT" href="${tweet(quote)}"><span class="sw-ctt-text">${quote}</span><span class="sw-ctt-btn">Click To Tweet</span></a>
+    <p>It takes time to build a successful business, offline and online, and there is no shortcut to it.</p>
+    <span class="bctt-click-to-tweet"><span class="bctt-ctt-text"><a href="https://twitter.com/intent/tweet?url=https%3A%2F%2Fblog.example&amp;text=${encodeURIComponent(other)}">${other}</a></span><a class="bctt-ctt-btn" href="https://twitter.com/intent/tweet?text=${encodeURIComponent(other)}">Click To Tweet</a></span>
+    <p>Share: <a href="${tweet("Business focus: why the laws of physics apply to you")}">Twitter</a> <a href="https://www.facebook.com/sharer/sharer.php?u=https://blog.example/post">Facebook</a></p>
+    <a href="${tweet("A sentence offered to share that the page itself never shows to its readers at all.")}">Tweet this post</a>
+    <a href="${tweet("#SmallBusinessWeek")}">#SmallBusinessWeek</a>
+  </main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://blog.example/post", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain(`> ${quote}`);
+    expect(content).toContain(`> ${other}`);
+    for (const chrome of [
+      "Click To Tweet",
+      "twitter.com",
+      "Facebook",
+      "Tweet this post",
+      "never shows",
+      "SmallBusinessWeek",
+    ])
+      expect(content).not.toContain(chrome);
+  }
+});

@@ -21,6 +21,7 @@ import {
 } from "./nodes.ts";
 import { emptyInvisibleText, isMachineText } from "./non-words.ts";
 import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
+import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
 import { isDataTable } from "./stats.ts";
 
@@ -83,10 +84,6 @@ const JUNK_WORDS =
  */
 const HEADER_FOOTER_WORDS =
   /(?:^|\s)(?:header|page-?header|site-?header)(?:$|\s)|(?:^|[\s_-])(?:footer|copyright|colophon)(?:$|[\s_-])/;
-
-/** Links that share the page on a social network or by message: a share widget, whatever its class. */
-const SHARE_HREF =
-  /^(?:whatsapp:|sms:|mailto:\?|https?:\/\/(?:www\.|api\.)?(?:facebook\.com\/(?:sharer|share\.php|dialog\/share)|(?:twitter|x)\.com\/(?:intent|share)|linkedin\.com\/(?:shareArticle|sharing|cws\/share)|pinterest\.[a-z.]+\/pin\/create|reddit\.com\/submit|t\.me\/share|telegram\.me\/share|wa\.me\/|whatsapp\.com\/send|tumblr\.com\/(?:share|widgets\/share)|vk\.com\/share|news\.ycombinator\.com\/submitlink|getpocket\.com\/(?:save|edit)|flipboard\.com\/bookmarklet|buffer\.com\/add|plus\.google\.com\/share))/i;
 
 /**
  * What a permalink anchor shows by a heading or term (Sphinx's and MkDocs' "¶", Docusaurus' "#" or
@@ -415,6 +412,8 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
       }
       // The trigger's text stays as the heading's (a span: no control, no tile of its own).
       if (isHeadingTrigger(child, headingText)) child.name = "span";
+      // A pull quote drawn as a share link ("Click To Tweet") is the article's sentence.
+      else if (child.name === "a" && !inCode) quoteSharedSentence(child);
       if (
         (DROP_TAGS.has(child.name) && !isMathScript(child) && !isTaskBox(child)) ||
         isHiddenChrome(child) ||

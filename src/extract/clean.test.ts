@@ -736,6 +736,28 @@ test("an accordion's trigger button keeps its heading's text; a button beside a 
   }
 });
 
+test("a closed accordion's sections (hidden under their heading's toggle) are the page's; a menu's hidden list is not", () => {
+  const html = `<html><body><main><h1>How to choose running shoes</h1>
+    <p>Some intro text that is long enough to be the article's prose for sure here, with more words added.</p>
+    <h3><button aria-expanded="false"><span><img src="/icons/arrow.svg" alt=""></span><p>Weight</p></button></h3>
+    <div aria-hidden="true" hidden><p>Weights can also cater to workouts: a featherlight flat for the track.</p></div>
+    <h3 aria-expanded="false">Cushioning</h3>
+    <div hidden><ul><li>EVA: the standard foam for support and flexibility.</li><li>PEBA: bouncy, light racing foam.</li></ul></div>
+    <h3>Fit</h3>
+    <div hidden><p>Your shoes should feel comfortable on your feet, free of hotspots and pinching.</p></div>
+    <div><div class="toggle" aria-expanded="false">Shop by brand</div>
+    <div hidden><p>Brooks running shoes and Nike running shoes in every size ship free this week.</p></div></div>
+    <p>More prose here so that the section reads as text of the page for readers.</p></main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const md = markdownOf(html, "https://run.example/", onlyMainContent);
+    expect(md).toContain("Weights can also cater to workouts");
+    expect(md).toContain("PEBA: bouncy, light racing foam.");
+    // Hidden with no toggle, or under a toggle that is no heading's, it stays hidden.
+    expect(md).not.toContain("hotspots");
+    expect(md).not.toContain("Brooks running shoes");
+  }
+});
+
 test("a heading of many buttons is read once, not once a button", () => {
   const html = `<html><body><main><h1>Sizes</h1><p>Every size of the boot, in stock at the time of writing, with its width.</p>
     <h2>${"<span><button>Go</button></span>".repeat(40_000)}</h2></main></body></html>`;

@@ -1,4 +1,11 @@
-import { type Element, hasDescendant, isElement, textOf, visibleTextLength } from "./nodes.ts";
+import {
+  type Element,
+  hasDescendant,
+  isElement,
+  someDescendant,
+  textOf,
+  visibleTextLength,
+} from "./nodes.ts";
 
 /**
  * What the page hides, for cleaning (clean.ts): an element hidden by an attribute, an inline
@@ -22,7 +29,29 @@ export function isHiddenChrome(el: Element): boolean {
   if (!isHidden(el)) return false;
   // Hidden microdata blocks repeat the visible article for search engines.
   if (el.attribs.itemscope !== undefined) return true;
+  // A closed accordion's section is hidden until its heading is clicked: its text is the page's.
+  if (isAccordionSection(el)) return false;
   return visibleTextLength(el, HIDDEN_CONTENT) < HIDDEN_CONTENT;
+}
+
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const SECTION_CONTENT = new Set(["p", "ul", "ol", "table", "dl"]);
+
+/**
+ * A closed accordion's section: right after a heading that holds (or is) its toggle, an element
+ * saying whether it is expanded (the WAI-ARIA accordion: `<h3><button aria-expanded="false">Weight
+ * </button></h3><div hidden><p>...`), holding paragraphs, lists or a table. A menu's toggle opens
+ * a hidden list of links under a button, not under a heading.
+ */
+function isAccordionSection(el: Element): boolean {
+  let before = el.prev;
+  while (before && !isElement(before)) before = before.prev;
+  if (!before || !HEADINGS.has(before.name)) return false;
+  const toggle = (node: Element) => node.attribs["aria-expanded"] !== undefined;
+  return (
+    (toggle(before) || someDescendant(before, toggle)) &&
+    someDescendant(el, (d) => SECTION_CONTENT.has(d.name))
+  );
 }
 
 const HIDDEN_CONTENT = 1000;

@@ -578,3 +578,26 @@ test("a numbered roundup of teasers keeps the paragraphs around its list, howeve
   expect(content).toContain("Story 9: the state attorney general");
   expect(content).toContain("Have a smart speaker?");
 });
+
+test("sections after an anchor left open (`<a id=x>` never closed) are the page's text, not a trailing link", () => {
+  const html = `<body><nav><a href="/">Home</a><a href="/docs">Docs</a></nav><main><h1>Service</h1>
+    ${para(8, "A Service exposes an application running in your cluster behind one outward-facing endpoint.")}
+    <a id=shortcomings><a id=proxy-modes><a id=ips-and-vips><h2 id=virtual-ip>Virtual IP addressing mechanism</h2>
+    <p>Virtual IPs and Service Proxies explains how Kubernetes exposes a Service with a virtual IP address.</p>
+    <h3 id=stickiness>Session stickiness</h3>
+    <p>To pass a client's connections to the same Pod each time, configure session affinity on its IP address.</p>
+  </main><footer>© 2025</footer></body>`;
+  const { content } = extractHtml(html, "https://docs.example/service", main);
+  expect(content).toContain("Paragraph 8");
+  expect(content).toContain("Virtual IP addressing mechanism");
+  expect(content).toContain("configure session affinity on its IP address");
+  // Links a script follows (no href, no section inside) are links all the same.
+  const topics = ["Harbour", "Tide gauges", "Storms", "Flood defences", "Sea level", "Coastal towns"]
+    .map((t) => `<a class="topic" data-url="/t/${t}">${t}</a>`)
+    .join(" ");
+  const story = `<body><main><h1>Tides</h1>${para(3, "The harbour's tide gauges measured the highest water in forty years on Sunday night.")}
+    <div class="topics">${topics}</div>${para(3, "Engineers will check the flood defences along the coast before the next spring tide.")}</main></body>`;
+  expect(extractHtml(story, "https://news.example/tides", main).content).not.toContain(
+    "Flood defences Sea level",
+  );
+});

@@ -108,12 +108,33 @@ const TEASER_MAX = 500;
  * author box), not a teaser's headline.
  */
 function linkKind(a: Element, acc: BlockAcc): number {
+  // An anchor's target left open (`<a id=x>` never closed) holds whatever follows it, headings and
+  // paragraphs: without an href it is no link, and what it holds is the page's own text.
+  if (a.attribs.href === undefined && holdsBlock(a)) return 0;
   if (acc.heading) {
     const href = a.attribs.href;
     if (href?.startsWith("#") || (href !== undefined && PROFILE_HREF.test(href))) return 0;
   }
   return isCardLink(a) ? 2 : 1;
 }
+
+/**
+ * Whether an element holds a heading or a paragraph (a link holds words), looked for among its
+ * first elements only (anchors left open nest, each holding the next, then the page's sections).
+ */
+function holdsBlock(el: Element): boolean {
+  // Breadth first, in document order: the nearest elements first.
+  const queue: AnyNode[] = [...el.children];
+  for (let i = 0; i < queue.length && i < BLOCK_LOOKUP; i++) {
+    const node = queue[i]!;
+    if (!isElement(node)) continue;
+    if (SECTION_BLOCKS.has(node.name)) return true;
+    for (const child of node.children) queue.push(child);
+  }
+  return false;
+}
+const SECTION_BLOCKS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p"]);
+const BLOCK_LOOKUP = 64;
 
 /** A link to a member's or an author's page: forum software's and blogs' usual paths and queries. */
 const PROFILE_HREF =

@@ -601,3 +601,24 @@ test("sections after an anchor left open (`<a id=x>` never closed) are the page'
     "Flood defences Sea level",
   );
 });
+
+test("paragraphs that open a block before the body it holds are its introduction and stay", () => {
+  const body = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<h2>Part ${i + 1}</h2><p>Mobile UX is the experience a user has with an app, part ${i + 1}, and every screen of it counts for something.</p>`,
+  ).join("");
+  const html = (intro: string) => `<body><div class="page"><h1>Mobile UX design</h1>
+    <section class="guide">${intro}<div class="guide-body">${body}</div></section></div></body>`;
+  const two = `<p>To create a successful app, a brilliant concept is not enough: its design decides.</p>
+    <p>To combat this trend, an exceptional mobile experience is key, as this guide shows.</p>`;
+  const { content } = extractHtml(html(two), "https://guide.example/mobile-ux", main);
+  expect(content).toContain("a brilliant concept is not enough");
+  expect(content).toContain("an exceptional mobile experience is key");
+  expect(content).toContain("part 8");
+  // One line above the body is no introduction: the body alone is chosen, as before.
+  const one = `<p>The guide below walks through eight parts of designing for small screens.</p>`;
+  expect(extractHtml(html(one), "https://guide.example/mobile-ux", main).content).not.toContain(
+    "walks through",
+  );
+});

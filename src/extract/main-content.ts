@@ -323,6 +323,9 @@ function bestBlock(body: Element, stats: Measured, w: Weights): Element {
 /** Lists, beside whose paragraphs of prose a block is not stepped into (see tighten). */
 const LIST_TAGS = new Set(["ul", "ol"]);
 
+/** Paragraphs of prose before the leading child from which they open the same content. */
+const LEDE_PARAGRAPHS = 2;
+
 /** Share of its parent's score from which a child is the content and the rest is other material. */
 const TIGHTEN_SHARE = 0.75;
 
@@ -358,13 +361,19 @@ function tighten(el: Element, stats: Measured, w: Weights): Element {
     const restGood = stats.get(cur)!.good - childGood;
     if (restGood >= REST_PROSE && restGood >= REST_SHARE * childGood) return cur;
     // A box of facts beside it (a recipe's ingredients beside its steps) is the same content's, and
-    // so is a paragraph of prose beside a list (the introduction of a numbered roundup).
+    // so is a paragraph of prose beside a list (the introduction of a numbered roundup), and so are
+    // paragraphs of prose that open the block before it (a guide's introduction above its body).
     const list = LIST_TAGS.has(next.name);
+    let before = true;
+    let lede = 0;
     for (const child of cur.children as AnyNode[]) {
+      if (child === next) before = false;
       if (child === next || !isElement(child)) continue;
       const cs = stats.get(child);
       if (cs && ((list && child.name === "p" && cs.paras > 0) || isFactBox(child, cs, stats))) return cur;
+      if (before && child.name === "p" && cs && cs.paras > 0) lede++;
     }
+    if (lede >= LEDE_PARAGRAPHS) return cur;
     cur = next;
   }
 }

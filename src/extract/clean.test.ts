@@ -913,3 +913,27 @@ test("a pull quote drawn as a share link (click to tweet) stays as a quote; shar
       expect(content).not.toContain(chrome);
   }
 });
+
+test("an id spelling the element's own text names no chrome: a heading about social shopping stays", () => {
+  const html = `<body><main><h1>Social shopping</h1>
+    <p>Social shopping puts buying inside social media platforms, so users buy without leaving the app they are in.</p>
+    <h2 class="wp-block-heading">FAQs</h2>
+    <h3 class="wp-block-heading" id="h-how-does-social-shopping-differ-from-ecommerce"><strong>How does social shopping differ from eCommerce?</strong></h3>
+    <p>Social shopping integrates the purchase into the social platform itself, with no separate website to visit.</p>
+    <section id="share-your-menu-ideas-with-us"><h2>Share your menu ideas with us</h2><p>Readers sent in their favourite menus for a week of dinners, and we tried every one of them.</p></section>
+    <div id="share-this"><p>Share this article with your friends on every network you use today.</p></div>
+    <div id="site-menu-links"><p>Menu: Home, Shop, Blog and the Contact page of this store, all in one place.</p></div>
+  </main></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://shop.example/social", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("### How does social shopping differ from eCommerce?");
+    expect(content).toContain("Share your menu ideas with us");
+    // An id of fewer than three words, or naming a widget rather than spelling its text, marks chrome.
+    expect(content).not.toContain("Share this article");
+    expect(content).not.toContain("all in one place");
+  }
+});

@@ -1,4 +1,5 @@
 import type { AnyNode, Element, ParentNode, Text } from "domhandler";
+import { isTextSlug } from "./slug-ids.ts";
 
 export type { AnyNode, Element, ParentNode, Text };
 
@@ -130,7 +131,8 @@ export function nameWords(el: Element): string {
   const named = el as Named;
   const { class: cls = "", id = "" } = el.attribs;
   if (named[NAME_CLASS] === cls && named[NAME_ID] === id) return named[NAME_WORDS]!;
-  const words = `${cls} ${id}`.toLowerCase();
+  // An id spelling the element's own text (a heading's anchor) names what it says, not what it is.
+  const words = `${cls} ${id && !isTextSlug(el) ? id : ""}`.toLowerCase();
   named[NAME_CLASS] = cls;
   named[NAME_ID] = id;
   named[NAME_WORDS] = words;

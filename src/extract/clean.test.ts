@@ -937,3 +937,24 @@ test("an id spelling the element's own text names no chrome: a heading about soc
     expect(content).not.toContain("all in one place");
   }
 });
+
+test("a task list keeps its checkboxes; a thread's fold toggle before a comment is no task", () => {
+  const comment = (who: string, text: string) =>
+    `<li class="comments_subtree"><input id="fold_${who}" class="comment_folder_button" type="checkbox">
+      <div class="comment"><div class="byline"><a href="/~${who}">${who}</a></div><div class="comment_text"><p>${text}</p></div></div></li>`;
+  const html = `<body><main><h1>Release goals</h1>
+    <p>The project set its goals for the second half of the year, and readers discussed them below.</p>
+    <ul><li><input type="checkbox" checked disabled> Ship the new trait solver</li><li><input type="checkbox" disabled> <code>async</code> closures</li></ul>
+    <ol class="comments">${comment("kkiri", "Very interested in the ergonomic ref counting: I clone Arcs everywhere in my async tasks.")}${comment("dpc", "So do I, and I find that eliding clones would not especially improve ergonomics at all.")}</ol>
+  </main></body>`;
+  const { content } = extractHtml(html, "https://news.example/s/goals", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("[x] Ship the new trait solver");
+  expect(content).toContain("[ ] `async` closures");
+  expect(content).toContain("Very interested in the ergonomic ref counting");
+  expect(content).not.toMatch(/\[ \]\s*(?:\n|$)/);
+  expect(content.match(/\[ \]/g)?.length).toBe(1);
+});

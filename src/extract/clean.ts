@@ -134,10 +134,19 @@ const GUARD_TEXT = 1500;
 /** Site footers carry address blocks, link columns and blurbs: allow them more text than a widget. */
 const CHROME_GUARD_TEXT = 5000;
 
-/** A task list's checkbox (`<li><input type="checkbox" checked> Map`): markdown keeps it as `[x]`. */
+/**
+ * A task list's checkbox (`<li><input type="checkbox" checked> Map`): markdown keeps it as `[x]`.
+ * Its task follows it on the line; a checkbox before a block (a thread's fold toggle, `<li><input
+ * type="checkbox"><div class="comment">`) is a control.
+ */
 function isTaskBox(el: Element): boolean {
+  if (el.name !== "input" || el.attribs.type !== "checkbox" || (el.parent as Element | null)?.name !== "li")
+    return false;
+  let next = el.next;
+  while (next && next.type === "text" && !WORD_CHAR.test(next.data)) next = next.next;
   return (
-    el.name === "input" && el.attribs.type === "checkbox" && (el.parent as Element | null)?.name === "li"
+    next !== null &&
+    (next.type === "text" || (isElement(next) && (next.name === "p" || !BLOCK_TAGS.has(next.name))))
   );
 }
 

@@ -124,12 +124,15 @@ function linkKind(a: Element, acc: BlockAcc): number {
  */
 function holdsBlock(el: Element): boolean {
   // Breadth first, in document order: the nearest elements first.
-  const queue: AnyNode[] = [...el.children];
-  for (let i = 0; i < queue.length && i < BLOCK_LOOKUP; i++) {
+  const queue: AnyNode[] = el.children.slice(0, BLOCK_LOOKUP);
+  for (let i = 0; i < queue.length; i++) {
     const node = queue[i]!;
     if (!isElement(node)) continue;
     if (SECTION_BLOCKS.has(node.name)) return true;
-    for (const child of node.children) queue.push(child);
+    for (const child of node.children) {
+      if (queue.length >= BLOCK_LOOKUP) break;
+      queue.push(child);
+    }
   }
   return false;
 }

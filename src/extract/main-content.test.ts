@@ -622,3 +622,20 @@ test("paragraphs that open a block before the body it holds are its introduction
     "walks through",
   );
 });
+
+test("a thread keeps the post that opened it, set apart from the section of replies", () => {
+  const reply = (i: number) =>
+    `<article class="reply"><div class="meta">Posted by member${i}</div><div class="content"><p>Reply ${i}: we took the train north to Nikko and stayed two nights, which was far better than a day trip from Tokyo.</p><p>Book the ryokan early in spring, as the rooms with a view of the river go months ahead of the season.</p></div></article>`;
+  const page = (
+    before: string,
+  ) => `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"First trip to Japan"}</script></head>
+    <body><main><div class="thread">${before}
+    <section>${[1, 2, 3, 4, 5].map(reply).join("")}</section></div></main></body></html>`;
+  const topic = `<article class="topic"><h1>First trip to Japan</h1><div class="content"><p>Question: we have never been to Japan and are torn between planning it ourselves and taking a tour with a guide. We are both active, like to walk all day and would rather not rush from city to city.</p></div></article>`;
+  const { content } = extractHtml(page(topic), "https://forum.example/t/1", main);
+  expect(content).toContain("Question: we have never been to Japan");
+  expect(content).toContain("Reply 5:");
+  // Prose before the replies in another kind of element is not their thread's opening post.
+  const notice = `<div class="rules"><p>Notice: be kind to other members, stay on topic, search the forum before you post a new question and never share anyone else's private details.</p></div>`;
+  expect(extractHtml(page(notice), "https://forum.example/t/1", main).content).not.toContain("be kind");
+});

@@ -22,7 +22,14 @@ import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
 import { dropRelatedRails } from "./related-rails.ts";
 import { dropMeasured, isTableData, type Measured, measure, TABLE_PARTS, type TextStats } from "./stats.ts";
-import { COMMENT_WORDS, declaredBody, headlineArticle, postsAround, SHORT_STORY } from "./story-bounds.ts";
+import {
+  COMMENT_WORDS,
+  declaredBody,
+  headlineArticle,
+  openingPostBefore,
+  postsAround,
+  SHORT_STORY,
+} from "./story-bounds.ts";
 import { dropTagLinks } from "./tag-links.ts";
 import {
   dropArticleMeta,
@@ -359,6 +366,7 @@ export function selectMainContent(
   ) {
     if (type !== "forum") chosen = headlineArticle(chosen, stats) ?? chosen;
     if (type === null || type === "forum") chosen = postsAround(chosen, stats) ?? chosen;
+    if (type === "forum") chosen = openingPostBefore(chosen, stats) ?? chosen;
     dropLinkBlocks(chosen, stats, page);
     trimTrailingTeasers(chosen, stats);
     if (type === "article" && !page) dropArticleMeta(chosen, stats);

@@ -70,6 +70,25 @@ export function postsAround(chosen: Element, stats: Measured): Element | null {
 }
 
 /** Levels above the chosen text where a post's outer wrapper may sit (text, post, post area, wrapper, post). */
+/**
+ * A thread's replies chosen without the post that opened it: when the block chosen holds posts
+ * (children of one tag with prose, `<article class="reply">`) and an element of that tag with
+ * prose stands before it (`<article class="topic">`, the question), the thread is their parent.
+ */
+export function openingPostBefore(chosen: Element, stats: Measured): Element | null {
+  const parent = chosen.parent;
+  if (!parent || !isElement(parent)) return null;
+  const tags = new Set<string>();
+  for (const child of chosen.children as AnyNode[])
+    if (isElement(child) && (stats.get(child)?.good ?? 0) >= POST_PROSE) tags.add(child.name);
+  if (!tags.size) return null;
+  for (let before = chosen.prev; before; before = before.prev) {
+    if (!isElement(before)) continue;
+    if (tags.has(before.name) && (stats.get(before)?.good ?? 0) >= POST_PROSE) return parent;
+  }
+  return null;
+}
+
 const POST_LEVELS = 5;
 /** Prose from which a sibling of the chosen post is a post too. */
 const POST_PROSE = 100;

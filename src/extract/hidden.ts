@@ -1,5 +1,6 @@
 import {
   type Element,
+  HEADING_TAGS,
   hasDescendant,
   isElement,
   someDescendant,
@@ -34,7 +35,6 @@ export function isHiddenChrome(el: Element): boolean {
   return visibleTextLength(el, HIDDEN_CONTENT) < HIDDEN_CONTENT;
 }
 
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const SECTION_CONTENT = new Set(["p", "ul", "ol", "table", "dl"]);
 
 /**
@@ -46,7 +46,7 @@ const SECTION_CONTENT = new Set(["p", "ul", "ol", "table", "dl"]);
 function isAccordionSection(el: Element): boolean {
   let before = el.prev;
   while (before && !isElement(before)) before = before.prev;
-  if (!before || !HEADINGS.has(before.name)) return false;
+  if (!before || !HEADING_TAGS.has(before.name)) return false;
   const toggle = (node: Element) => node.attribs["aria-expanded"] !== undefined;
   return (
     (toggle(before) || someDescendant(before, toggle)) &&

@@ -19,7 +19,7 @@ export function isTextDespiteLinks(el: Element): boolean {
   let words = 0;
   let outside = "";
   let links = 0;
-  let link: Element | undefined;
+  let lastLink = "";
   let addresses = true;
   let runsOn = false;
   const stack: AnyNode[] = [...el.children];
@@ -31,16 +31,17 @@ export function isTextDespiteLinks(el: Element): boolean {
     } else if (isElement(node)) {
       if (node.name === "a") {
         links++;
-        link = node;
+        // Each link's text read once: for the addresses test, the run-on test and a lone link's label.
         const text = textOf(node);
-        if (addresses) addresses = MARKED_ADDRESS.test(text.trim());
+        lastLink = text;
+        if (addresses) addresses = MARKED_ADDRESS.test(text);
         if (!runsOn) runsOn = runsIntoLink(node, text);
       } else stack.push(...node.children);
     }
   }
   if (words >= (el.name === "li" ? ITEM_WORDS_BESIDE_LINKS : PROSE_WORDS_BESIDE_LINKS)) return true;
   if (runsOn && words >= SENTENCE_WORDS_BESIDE_LINKS) return true;
-  const address = links === 1 ? ADDRESS.test(textOf(link!).trim()) : links > 1 && addresses;
+  const address = links === 1 ? ADDRESS.test(lastLink) : links > 1 && addresses;
   return address && LABEL.test(outside);
 }
 

@@ -136,7 +136,7 @@ function holdsBlock(el: Element): boolean {
   }
   return false;
 }
-const SECTION_BLOCKS = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p"]);
+const SECTION_BLOCKS = new Set([...HEADING_TAGS, "p"]);
 const BLOCK_LOOKUP = 64;
 
 /** A link to a member's or an author's page: forum software's and blogs' usual paths and queries. */

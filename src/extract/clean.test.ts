@@ -958,3 +958,55 @@ test("a task list keeps its checkboxes; a thread's fold toggle before a comment 
   expect(content).not.toMatch(/\[ \]\s*(?:\n|$)/);
   expect(content.match(/\[ \]/g)?.length).toBe(1);
 });
+
+test("a line of links to the page in other releases is a version switcher and goes; version links in text stay", () => {
+  const html = `<html><body><div class="wrap">
+    <div class="row"><div class="col">Supported Versions:
+      <a href="/docs/current/indexes.html">Current</a> (<a href="/docs/18/indexes.html">18</a>) /
+      <a href="/docs/17/indexes.html">17</a> / <a href="/docs/16/indexes.html">16</a> / <a href="/docs/9.6/indexes.html">9.6</a>
+    </div></div>
+    <div>Другие версии: <a href="/v3.12/">v3.12</a> | <a href="/v3.11/">v3.11</a> | <a href="/v3.10/">v3.10</a> | <a href="/dev/">dev</a></div>
+    <h1>Indexes</h1>
+    <p>Indexes are a common way to enhance database performance: an index lets the server find rows much faster.</p>
+    <p>Upgrade notes for <a href="/r/16">16</a>, <a href="/r/17">17</a> and <a href="/r/18">18</a> list every change to index storage since.</p>
+    <div>Read: <a href="/r/17">17</a> / <a href="/r/18">18</a></div>
+    <div>Compare: <a href="/r/16">16</a> / <a href="/r/17">17</a> / <a href="/r/18">18</a> / <a href="/r/all">all</a></div>
+  </div></body></html>`;
+  for (const onlyMainContent of [false, true]) {
+    const md = markdownOf(html, "https://docs.example/docs/current/indexes.html", onlyMainContent);
+    expect(md).toContain("Indexes are a common way");
+    expect(md).not.toContain("Supported Versions");
+    expect(md).not.toContain("9.6");
+    expect(md).not.toContain("v3.11");
+    // A sentence citing releases keeps its links; so do two releases alone and a line with another link.
+    expect(md).toContain("Upgrade notes for [16](https://docs.example/r/16), [17]");
+    if (!onlyMainContent) {
+      expect(md).toContain("Read: [17](https://docs.example/r/17) / [18]");
+      expect(md).toContain("[all](https://docs.example/r/all)");
+    }
+  }
+});
+
+test("DocBook's Prev / Up / Home / Next bars above and below a page go", () => {
+  const html = `<html><body><div id="docContent">
+    <div class="navheader"><table width="100%" summary="Navigation header">
+      <tr><th colspan="3">Chapter 11. Indexes</th></tr>
+      <tr><td><a accesskey="p" href="typeconv.html">Prev</a></td><th>Part II. The SQL Language</th><td><a accesskey="n" href="intro.html">Next</a></td></tr>
+    </table><hr></div>
+    <div class="chapter"><h2 class="title">Chapter 11. Indexes</h2>
+      <p>Indexes are a common way to enhance database performance: an index lets the server find rows much faster.</p>
+      <p>But indexes also add overhead to the database system as a whole, so they should be used sensibly.</p>
+    </div>
+    <div class="navfooter"><hr><table width="100%" summary="Navigation footer">
+      <tr><td><a accesskey="p" href="typeconv.html">Prev</a></td><td><a accesskey="u" href="sql.html">Up</a></td><td><a accesskey="n" href="intro.html">Next</a></td></tr>
+      <tr><td>10.6. SELECT Output Columns</td><td><a accesskey="h" href="index.html">Home</a></td><td>11.1. Introduction</td></tr>
+    </table></div>
+  </div></body></html>`;
+  for (const onlyMainContent of [false, true]) {
+    const md = markdownOf(html, "https://docs.example/indexes.html", onlyMainContent);
+    expect(md).toContain("## Chapter 11. Indexes");
+    expect(md).toContain("so they should be used sensibly.");
+    for (const nav of ["Prev", "Next", "Home", "Part II", "10.6. SELECT", "11.1. Introduction"])
+      expect(md).not.toContain(nav);
+  }
+});

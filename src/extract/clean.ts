@@ -24,6 +24,7 @@ import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
 import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
 import { isDataTable } from "./stats.ts";
+import { isVersionPicker } from "./version-pickers.ts";
 
 /** Elements that never carry readable content. */
 const DROP_TAGS = new Set([
@@ -67,13 +68,14 @@ const CHROME_ROLES = new Set([
 
 /**
  * Class/id words that mark boilerplate: consent banners, ads, share widgets,
- * site menus, popups, breadcrumbs, a site's announcements above every page
+ * site menus, popups, breadcrumbs, DocBook's Prev / Up / Next bars (`navheader`,
+ * `navfooter`), a site's announcements above every page
  * (a forum's `notices`, MediaWiki's `siteNotice` and `centralNotice`; not a
  * single `notice`, which documentation uses for its callouts). Matched as whole words inside class and id
  * tokens so that "header-ad" matches but "shadow" or "download" do not.
  */
 const JUNK_WORDS =
-  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|control-?bar|(?:player|video|audio|media|slider|carousel|gallery|slideshow)-?controls|paywall|toc|table-of-contents|pagination|pager|notices|site-?notice|sitenotice|central-?notice|centralnotice)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|navheader|navfooter|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|control-?bar|(?:player|video|audio|media|slider|carousel|gallery|slideshow)-?controls|paywall|toc|table-of-contents|pagination|pager|notices|site-?notice|sitenotice|central-?notice|centralnotice)(?:$|[\s_-])/;
 
 /**
  * Class/id words for header and footer chrome (only outside the page's
@@ -432,6 +434,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (!inCode &&
           (isMachineText(child) ||
             isAdLabel(child) ||
+            isVersionPicker(child) ||
             isScriptNotice(child, pageText) ||
             (!insideContent && isConsentNotice(child, pageText))))
       ) {

@@ -1,5 +1,6 @@
 import { isHiddenChrome, isTabPanel, WORD_CHAR } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
+import { JUNK_WORDS } from "./junk-words.ts";
 import {
   type AnyNode,
   BLOCK_TAGS,
@@ -11,7 +12,6 @@ import {
   isEmbeddedPost,
   listsOtherPages,
   nameWords,
-  smallTextOf,
   someDescendant,
   TOC_WORD,
   textOf,
@@ -21,9 +21,9 @@ import {
 } from "./nodes.ts";
 import { emptyInvisibleText, isMachineText } from "./non-words.ts";
 import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
+import { IMAGES, isPanelSection, opensOverlay, PANEL_WORDS } from "./panels.ts";
 import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
-import { isDataTable } from "./stats.ts";
 import { isVersionPicker } from "./version-pickers.ts";
 
 /** Elements that never carry readable content. */
@@ -67,17 +67,6 @@ const CHROME_ROLES = new Set([
 ]);
 
 /**
- * Class/id words that mark boilerplate: consent banners, ads, share widgets,
- * site menus, popups, breadcrumbs, DocBook's Prev / Up / Next bars (`navheader`,
- * `navfooter`), a site's announcements above every page
- * (a forum's `notices`, MediaWiki's `siteNotice` and `centralNotice`; not a
- * single `notice`, which documentation uses for its callouts). Matched as whole words inside class and id
- * tokens so that "header-ad" matches but "shadow" or "download" do not.
- */
-const JUNK_WORDS =
-  /(?:^|[\s_-])(?:cookies?|cookiebanner|consent|gdpr|cc-banner|ads?|adsbygoogle|advert\w*|adslot|adunit|ad\d+|dfp|gpt|sponsored|sponsor|promoted|share|sharing|sharebar|shares|social|socials|social-?links|socialmedia|newsletter|subscribe|signup|popup|pop-up|modal|dialog|lightbox|flyout|tooltip|toast|breadcrumbs?|skip|skiplink|skip-link|jump-?link|navbar|navheader|navfooter|topbar|menu|megamenu|mega-menu|nav|navigation|site-?nav|offcanvas|off-canvas|drawer|masthead|site-?header|site-?footer|global-?header|global-?footer|back-to-top|control-?bar|(?:player|video|audio|media|slider|carousel|gallery|slideshow)-?controls|paywall|toc|table-of-contents|pagination|pager|notices|site-?notice|sitenotice|central-?notice|centralnotice)(?:$|[\s_-])/;
-
-/**
  * Class/id words for header and footer chrome (only outside the page's
  * article or main area): a header token, or "footer" anywhere in a token
  * ("all-screen-footer-wrap"); "header" is too common inside tokens of
@@ -93,8 +82,6 @@ const HEADER_FOOTER_WORDS =
  * of a footnote reference ("*", "†", digits).
  */
 const PERMALINK_TEXT = /^[\s\u200b-\u200d\u2060\ufeff¶#§🔗⚓∞]*$/u;
-
-const IMAGES = new Set(["img", "picture"]);
 
 /** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
 function isPermalink(el: Element, href: string): boolean {
@@ -194,88 +181,6 @@ function holdsTabPanel(root: Element): boolean {
 }
 
 const PARAGRAPH = new Set(["p"]);
-
-/**
- * A panel a click opens: a drawer slides open, a modal covers the page. Either is named so whether
- * it holds a menu, a cart, a sign-up form or a section of the page (a product's details).
- */
-const PANEL_WORD = /(?:^|[\s_-])(?:drawers?|modal)(?=$|[\s_-])/;
-const PANEL_WORDS = new RegExp(PANEL_WORD.source, "g");
-const MODAL_WORD = /(?:^|[\s_-])modal(?=$|[\s_-])/;
-/** What a dialog shows beside what it says: its close button, a field, a choice. */
-const DIALOG_CONTROLS = new Set(["button", "input", "select", "textarea", "form"]);
-/** Words naming an overlay: on a link, the overlay it opens (a product's details, a photo's lightbox). */
-const OVERLAY_WORDS = /(?:^|[\s_-])(?:popup|pop-up|modal|dialog|lightbox|flyout|tooltip)(?=$|[\s_-])/g;
-
-/**
- * A link to a page, named for the overlay it opens rather than being one: a
- * name inside a line of text ("(500g) <a class=product-modal>Bread
- * Flour</a>") or a photo ("lightbox") is the content's, when no other junk
- * word names it. A link standing alone with words only is a button.
- */
-function opensOverlay(el: Element, words: string): boolean {
-  const href = el.name === "a" ? el.attribs.href?.trim() : undefined;
-  if (!href || href.startsWith("#") || /^javascript:/i.test(href)) return false;
-  if (JUNK_WORDS.test(words.replace(OVERLAY_WORDS, " "))) return false;
-  return hasDescendant(el, IMAGES) || hasTextBeside(el);
-}
-
-/**
- * Whether words stand beside the element in its parent (the line it is part of): among the few
- * siblings on either side, so a parent of thousands of empty links costs a few steps for each; a
- * large sibling surely holds words.
- */
-function hasTextBeside(el: Element): boolean {
-  for (const step of ["prev", "next"] as const) {
-    let sibling = el[step];
-    for (let i = 0; sibling && i < BESIDE_SIBLINGS; i++, sibling = sibling[step]) {
-      const text =
-        sibling.type === "text" ? sibling.data : isElement(sibling) ? smallTextOf(sibling, BESIDE_NODES) : "";
-      if (text === null || WORD_CHAR.test(text)) return true;
-    }
-  }
-  return false;
-}
-const BESIDE_SIBLINGS = 8;
-const BESIDE_NODES = 200;
-
-/** Prose under a panel's heading from which it is a section (an accordion's answer), not a cart's "Your cart is empty". */
-const SECTION_PROSE = 80;
-/** Elements read at most in a panel for its heading, prose and controls: a section is small. */
-const PANEL_NODES = 400;
-
-/**
- * A panel that is a section of the page: a heading over prose or over a
- * data table (an FAQ's question and answer, a table of figures, a product's
- * details), which a site menu or a cart drawer does not hold. Only inside
- * the page's article or main area (a cart or menu drawer sits in the site's
- * chrome), and when "drawer" or "modal" is the one junk word in its name. A
- * modal holding a control (a close button, a field) is a dialog, whatever
- * it says; one without is the page's copy of what the dialog shows, there
- * to be read (a product's details, rendered in the page for readers
- * without scripts).
- */
-function isPanelSection(el: Element, words: string): boolean {
-  if (!PANEL_WORD.test(words) || JUNK_WORDS.test(words.replace(PANEL_WORDS, " "))) return false;
-  const modal = MODAL_WORD.test(words);
-  let nodes = 0;
-  let heading = false;
-  let prose = 0;
-  let table = false;
-  let control = false;
-  // One walk, node-budgeted: a section is small, and nested panels are each read once more at most.
-  const found = someDescendant(el, (d) => {
-    if (++nodes > PANEL_NODES) return true;
-    if (HEADING_TAGS.has(d.name)) heading = true;
-    else if (d.name === "p" && prose < SECTION_PROSE) prose += visibleTextLength(d, SECTION_PROSE - prose);
-    else if (d.name === "table" && !table) table = isDataTable(d);
-    else if (modal && DIALOG_CONTROLS.has(d.name)) control = true;
-    // A modal is read to its end for a control; a drawer's walk ends with its section found.
-    return control || (!modal && heading && (prose >= SECTION_PROSE || table));
-  });
-  if (found) return !control && nodes <= PANEL_NODES;
-  return heading && !control && (prose >= SECTION_PROSE || table);
-}
 
 /**
  * Share of the page's text above which an element named like a widget is the

@@ -1,4 +1,5 @@
 import type { AnyNode, Element, ParentNode, Text } from "domhandler";
+import { withoutPostTerms } from "./post-terms.ts";
 import { isTextSlug } from "./slug-ids.ts";
 
 export type { AnyNode, Element, ParentNode, Text };
@@ -132,7 +133,8 @@ export function nameWords(el: Element): string {
   const { class: cls = "", id = "" } = el.attribs;
   if (named[NAME_CLASS] === cls && named[NAME_ID] === id) return named[NAME_WORDS]!;
   // An id spelling the element's own text (a heading's anchor) names what it says, not what it is.
-  const words = `${cls} ${id && !isTextSlug(el) ? id : ""}`.toLowerCase();
+  // A post's category and tag classes name what it is filed under, not what it is.
+  const words = `${withoutPostTerms(cls)} ${id && !isTextSlug(el) ? id : ""}`.toLowerCase();
   named[NAME_CLASS] = cls;
   named[NAME_ID] = id;
   named[NAME_WORDS] = words;

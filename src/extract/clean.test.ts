@@ -1010,3 +1010,28 @@ test("DocBook's Prev / Up / Home / Next bars above and below a page go", () => {
       expect(md).not.toContain(nav);
   }
 });
+
+test("a section whose heading links to its id is the doc's section, however short the id: Flask's Cookies section stays", () => {
+  const html = `<body><div class="body" role="main"><section id="quickstart"><h1>Quickstart<a class="headerlink" href="#quickstart">¶</a></h1>
+    <p>Eager to get started? This page gives a good introduction to the framework and how its parts fit together.</p>
+    <section id="cookies"><h2>Cookies<a class="headerlink" href="#cookies" title="Link to this heading">¶</a></h2>
+      <p>To access cookies you can use the cookies attribute. To set cookies you can use the set_cookie method of response objects.</p>
+    </section>
+    <h3 id="share"><a class="hash-link" href="#share">#</a>Share</h3>
+    <p>Share state between requests with the session object, signed so that the client cannot change it.</p>
+    <div id="cookies-notice"><h2>Cookies</h2><p>We use cookies to improve your experience. Accept them to continue browsing.</p></div>
+    <div id="consent"><h2>Your privacy <a href="#privacy">Read</a></h2><p>We and our partners use cookies for measurement and ads on this site.</p></div>
+  </section></div></body>`;
+  for (const onlyMainContent of [false, true]) {
+    const { content } = extractHtml(html, "https://docs.example/quickstart/", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("## Cookies\n\nTo access cookies you can use");
+    expect(content).toContain("### Share\n\nShare state between requests");
+    // A banner's heading links nowhere or elsewhere: it is still a banner.
+    expect(content).not.toContain("We use cookies");
+    expect(content).not.toContain("our partners");
+  }
+});

@@ -745,6 +745,10 @@ test("a closed accordion's sections (hidden under their heading's toggle) are th
     <div hidden><ul><li>EVA: the standard foam for support and flexibility.</li><li>PEBA: bouncy, light racing foam.</li></ul></div>
     <h3>Fit</h3>
     <div hidden><p>Your shoes should feel comfortable on your feet, free of hotspots and pinching.</p></div>
+    <h3>Peut-on les porter sous la pluie ? <span class="toggler" style="display: block;"><svg viewBox="0 0 18 11"><path d="M1 0L9 9"/></svg></span><span class="less" style="display: none;"><svg viewBox="0 0 18 11"><path d="M16 10L9 2"/></svg></span></h3>
+    <div class="content" style="display: none;"><p>Oui, la tige est traitée contre l'eau et sèche vite après une sortie.</p></div>
+    <h3 class="faq__collapsible-header">Delivery times</h3>
+    <div style="display:none"><p>Orders leave our warehouse within two working days of payment.</p></div>
     <div><div class="toggle" aria-expanded="false">Shop by brand</div>
     <div hidden><p>Brooks running shoes and Nike running shoes in every size ship free this week.</p></div></div>
     <p>More prose here so that the section reads as text of the page for readers.</p></main></body></html>`;
@@ -752,6 +756,9 @@ test("a closed accordion's sections (hidden under their heading's toggle) are th
     const md = markdownOf(html, "https://run.example/", onlyMainContent);
     expect(md).toContain("Weights can also cater to workouts");
     expect(md).toContain("PEBA: bouncy, light racing foam.");
+    // A toggle named so (an opener icon in the heading, or the heading itself), with no aria state.
+    expect(md).toContain("la tige est traitée contre l'eau");
+    expect(md).toContain("Orders leave our warehouse");
     // Hidden with no toggle, or under a toggle that is no heading's, it stays hidden.
     expect(md).not.toContain("hotspots");
     expect(md).not.toContain("Brooks running shoes");

@@ -3,6 +3,7 @@ import {
   HEADING_TAGS,
   hasDescendant,
   isElement,
+  nameWords,
   someDescendant,
   textOf,
   visibleTextLength,
@@ -37,17 +38,23 @@ export function isHiddenChrome(el: Element): boolean {
 
 const SECTION_CONTENT = new Set(["p", "ul", "ol", "table", "dl"]);
 
+/** Class or id words of an accordion's toggle: its opener icon (`toggler`, `expand-icon`) or the heading itself. */
+const TOGGLE_WORDS =
+  /(?:^|[\s_-])(?:toggle|toggler|expander|expand|collapse|collapsible|accordion)(?:$|[\s_-])/;
+
 /**
  * A closed accordion's section: right after a heading that holds (or is) its toggle, an element
  * saying whether it is expanded (the WAI-ARIA accordion: `<h3><button aria-expanded="false">Weight
- * </button></h3><div hidden><p>...`), holding paragraphs, lists or a table. A menu's toggle opens
- * a hidden list of links under a button, not under a heading.
+ * </button></h3><div hidden><p>...`) or one named for it (a shop's FAQ: `<h3>Can it be used
+ * outdoors? <span class="toggler"><svg>`), holding paragraphs, lists or a table. A menu's toggle
+ * opens a hidden list of links under a button, not under a heading.
  */
 function isAccordionSection(el: Element): boolean {
   let before = el.prev;
   while (before && !isElement(before)) before = before.prev;
   if (!before || !HEADING_TAGS.has(before.name)) return false;
-  const toggle = (node: Element) => node.attribs["aria-expanded"] !== undefined;
+  const toggle = (node: Element) =>
+    node.attribs["aria-expanded"] !== undefined || TOGGLE_WORDS.test(nameWords(node));
   return (
     (toggle(before) || someDescendant(before, toggle)) &&
     someDescendant(el, (d) => SECTION_CONTENT.has(d.name))

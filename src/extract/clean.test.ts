@@ -978,6 +978,7 @@ test("a line of links to the page in other releases is a version switcher and go
     <p>Upgrade notes for <a href="/r/16">16</a>, <a href="/r/17">17</a> and <a href="/r/18">18</a> list every change to index storage since.</p>
     <div>Read: <a href="/r/17">17</a> / <a href="/r/18">18</a></div>
     <div>Compare: <a href="/r/16">16</a> / <a href="/r/17">17</a> / <a href="/r/18">18</a> / <a href="/r/all">all</a></div>
+    <table><tr><th>Driver</th><th>Supported servers</th></tr><tr><td>psycopg</td><td><a href="/r/14">14</a>, <a href="/r/15">15</a>, <a href="/r/16">16</a></td></tr></table>
   </div></body></html>`;
   for (const onlyMainContent of [false, true]) {
     const md = markdownOf(html, "https://docs.example/docs/current/indexes.html", onlyMainContent);
@@ -990,6 +991,7 @@ test("a line of links to the page in other releases is a version switcher and go
     if (!onlyMainContent) {
       expect(md).toContain("Read: [17](https://docs.example/r/17) / [18]");
       expect(md).toContain("[all](https://docs.example/r/all)");
+      expect(md).toContain("| psycopg | [14](https://docs.example/r/14), [15]");
     }
   }
 });

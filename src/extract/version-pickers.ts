@@ -8,6 +8,20 @@ const MIN_VERSIONS = 3;
 const LABEL_WORDS = 4;
 /** Children read at most: a line of links, not a section of the page. */
 const MAX_CHILDREN = 200;
+/** Elements a switcher's line is drawn in: not a link, and not a table's cell (a compatibility table's "3.10 3.11 3.12" is data). */
+const LINE = new Set([
+  "div",
+  "p",
+  "span",
+  "li",
+  "dd",
+  "small",
+  "section",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+]);
 /** Nodes read at most in a child that is not a link, for its words. */
 const CHILD_NODES = 16;
 
@@ -23,7 +37,7 @@ const CHILD_NODES = 16;
  */
 export function isVersionPicker(el: Element): boolean {
   const children = el.children;
-  if (children.length < MIN_VERSIONS || children.length > MAX_CHILDREN || el.name === "a") return false;
+  if (children.length < MIN_VERSIONS || children.length > MAX_CHILDREN || !LINE.has(el.name)) return false;
   let links = 0;
   for (const child of children) if (isElement(child) && child.name === "a") links++;
   if (links < MIN_VERSIONS) return false;

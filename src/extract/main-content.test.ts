@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { loadHtml } from "./dom.ts";
 import { extractHtml } from "./index.ts";
+import { type Element, forEachElement } from "./nodes.ts";
+import { measure } from "./stats.ts";
 
 const main = { format: "text", onlyMainContent: true, images: false } as const;
 const para = (n: number, words: string) =>
@@ -638,4 +641,45 @@ test("a thread keeps the post that opened it, set apart from the section of repl
   // Prose before the replies in another kind of element is not their thread's opening post.
   const notice = `<div class="rules"><p>Notice: be kind to other members, stay on topic, search the forum before you post a new question and never share anyone else's private details.</p></div>`;
   expect(extractHtml(page(notice), "https://forum.example/t/1", main).content).not.toContain("be kind");
+});
+
+test("a card's headline drawn as a bare link in its article's header is the card's title, kept in main content", () => {
+  const card = (i: number) =>
+    `<article style="clear: both;"><header><a href="/news/story-${i}">Release ${i} brings a faster scheduler to the kernel</a></header>` +
+    `<a href="/news/story-${i}"><img src="/i/${i}.jpg" alt="Release ${i}"></a>` +
+    `<div class="details">10 Hours Ago - <a href="/linux/kernel">Linux Kernel</a></div>` +
+    `<p>The summary of story ${i} says what changed in the release, why it matters and who wrote the patches for it.</p></article>`;
+  const html = `<html><body><nav><a href="/">Home</a> <a href="/reviews">Reviews</a> <a href="/forums">Forums</a></nav>
+    <main><article class="full"><h1>Latest Linux News</h1></article>${Array.from({ length: 8 }, (_, i) => card(i)).join("")}</main></body></html>`;
+  const md = extractHtml(html, "https://news.example/", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: false,
+  }).content;
+  for (let i = 0; i < 8; i++)
+    expect(md).toContain(
+      `[Release ${i} brings a faster scheduler to the kernel](https://news.example/news/story-${i})`,
+    );
+  expect(md).toContain("The summary of story 7 says");
+  expect(md).not.toContain("Forums");
+});
+
+test("a story's own header (heading, byline, photo in blocks) is not read as a card's headline", () => {
+  const root =
+    loadHtml(`<html><body><article><header><span><a href="/news/">News</a><small> &gt; </small><a href="/nation/">Nation</a></span>
+    <h1>Ad agencies divided on the state's viral campaign</h1><p>UPDATED: Tue., Nov. 19, 2019</p></header>
+    <p>Agencies across the region weighed in on the campaign, some praising its reach and others its risk.</p></article>
+    <article><header><a href="/news/x">Release 7 brings a faster scheduler to the kernel</a></header><p>The summary of the story.</p></article>
+    </body></html>`).root()[0]!;
+  const headers: Element[] = [];
+  let body: Element | undefined;
+  forEachElement(root, (el) => {
+    if (el.name === "header") headers.push(el);
+    if (el.name === "body") body = el;
+  });
+  const stats = measure(body!);
+  // The story's breadcrumb stays navigation beside its heading; the card's bare link is its headline.
+  expect(stats.get(headers[0]!)!.card).toBe(0);
+  expect(stats.get(headers[1]!)!.card).toBeGreaterThan(0);
+  expect(stats.get(headers[1]!)!.bad).toBe(0);
 });

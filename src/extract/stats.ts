@@ -59,7 +59,7 @@ function classify(tag: string, acc: BlockAcc, s: TextStats): void {
     s.weak += text;
   } else if (density > LINKY) {
     // A linked heading is a teaser's headline; menus are not made of headings.
-    if (HEADING_TAGS.has(tag)) s.card += text;
+    if (acc.heading) s.card += text;
     else if (acc.inCell) s.weak += text;
     else s.bad += text;
   } else if (HEADING_TAGS.has(tag)) {
@@ -73,6 +73,20 @@ function classify(tag: string, acc: BlockAcc, s: TextStats): void {
     s.weak += text - link;
     s.bad += link;
   }
+}
+
+/**
+ * An article's own `<header>`: the introductory part of its `<article>` (HTML's sectioning), where a
+ * listing's card puts its headline as a bare link (`<article><header><a href=/news/x>Headline</a>
+ * </header>...<p>summary`). A link there is the card's headline, as in a heading. Only a header
+ * of inline content: a story's own header holds its heading, byline and photo in blocks.
+ */
+function isArticleHeader(el: Element): boolean {
+  const parent = el.parent;
+  if (el.name !== "header" || parent === null || !isElement(parent) || parent.name !== "article")
+    return false;
+  // A header of inline content only: one holding the story's heading, byline and photo is a story's.
+  return !el.children.some((child) => isElement(child) && BLOCK_TAGS.has(child.name));
 }
 
 /** Text at or above which a link is a teaser (headline plus summary), not navigation. */
@@ -236,7 +250,7 @@ export function measure(root: Element): Measured {
           text: 0,
           link: 0,
           card: 0,
-          heading: HEADING_TAGS.has(el.name),
+          heading: HEADING_TAGS.has(el.name) || isArticleHeader(el),
           cell: inData && CELL_TAGS.has(el.name),
           inCell: inData && (block.cell || block.inCell),
         }

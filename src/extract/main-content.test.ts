@@ -3,6 +3,7 @@ import { loadHtml } from "./dom.ts";
 import { extractHtml } from "./index.ts";
 import { type Element, forEachElement } from "./nodes.ts";
 import { measure } from "./stats.ts";
+import { postBeforeReplies } from "./story-bounds.ts";
 
 const main = { format: "text", onlyMainContent: true, images: false } as const;
 const para = (n: number, words: string) =>
@@ -682,4 +683,49 @@ test("a story's own header (heading, byline, photo in blocks) is not read as a c
   expect(stats.get(headers[0]!)!.card).toBe(0);
   expect(stats.get(headers[1]!)!.card).toBeGreaterThan(0);
   expect(stats.get(headers[1]!)!.bad).toBe(0);
+});
+
+test("a thread's longest branch keeps the post it answers: nested lists of comments (Lobsters)", () => {
+  const comment = (who: string, text: string, replies = "") =>
+    `<li class="comments_subtree"><input class="comment_folder_button" type="checkbox"><div class="comment"><div class="voters"><a class="upvoter" href="/login">8</a></div>` +
+    `<div class="details"><div class="byline"><a href="/~${who}">${who}</a> <time>1 year ago</time></div>` +
+    `<div role="heading" aria-level="3" class="comment_text"><p>${text}</p></div></div></div><ol class="comments">${replies}</ol></li>`;
+  const replies = Array.from({ length: 5 }, (_, i) =>
+    comment(
+      `r${i}`,
+      `Reply ${i}: so do I, and I really find that eliding clones would not especially improve ergonomics for my services at all. ${"Especially if it comes with the complexity cost of adding a trait for lightweight clones, which every library would then have to learn. ".repeat(4)}`,
+    ),
+  ).join("");
+  const thread = (before: string) => `<html><head><meta property="og:type" content="article"></head><body>
+    <main><div class="story"><a href="https://example.org/goals">Project goals for 2024</a> via someone</div>
+    <div class="wrap">${before}<ol class="comments">${comment("jamesw", "List of all goals: https://example.org/goals")}
+    ${comment("kkiri", "Very interested and curious about the ergonomic ref counting. I work with a lot of async tasks, so I clone Arcs everywhere.", replies)}</ol></div></main></body></html>`;
+  const md = extractHtml(thread(""), "https://lobste.rs/s/x", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: false,
+  }).content;
+  expect(md).toContain("Very interested and curious about the ergonomic ref counting");
+  expect(md).toContain("Reply 4: so do I");
+});
+
+test("a list of replies climbs to its post only when a post's prose stands right before it", () => {
+  const long =
+    "I really find that eliding clones would not especially improve ergonomics for my services. ".repeat(3);
+  const root = loadHtml(`<html><body>
+    <li id="a"><div><p>Very interested and curious about the ergonomic ref counting, as I clone Arcs in every single task I write for work and at home.</p></div><ol id="la"><li><p>${long}</p></li></ol></li>
+    <li id="b"><div><a href="/login">8</a> points</div><ol id="lb"><li><p>${long}</p></li></ol></li>
+    <li id="c"><div><p>Very interested and curious about the ergonomic ref counting, as I clone Arcs in every task I write.</p></div><div id="dc"><p>${long}</p></div></li>
+    </body></html>`).root()[0]!;
+  const byId = new Map<string, Element>();
+  let body: Element | undefined;
+  forEachElement(root, (el) => {
+    if (el.attribs.id) byId.set(el.attribs.id, el);
+    if (el.name === "body") body = el;
+  });
+  const stats = measure(body!);
+  expect(postBeforeReplies(byId.get("la")!, stats)).toBe(byId.get("a")!);
+  // A vote count before the list is no post; a block of prose that is no list holds no replies.
+  expect(postBeforeReplies(byId.get("lb")!, stats)).toBeNull();
+  expect(postBeforeReplies(byId.get("dc")!, stats)).toBeNull();
 });

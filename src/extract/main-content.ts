@@ -27,6 +27,7 @@ import {
   declaredBody,
   headlineArticle,
   openingPostBefore,
+  postBeforeReplies,
   postsAround,
   SHORT_STORY,
 } from "./story-bounds.ts";
@@ -366,6 +367,9 @@ export function selectMainContent(
   ) {
     if (type !== "forum") chosen = headlineArticle(chosen, stats) ?? chosen;
     if (type === null || type === "forum") chosen = postsAround(chosen, stats) ?? chosen;
+    // A thread's longest branch is one post's replies: the post goes with them (og:type article too,
+    // as link aggregators set it on their threads).
+    if (type === null || type === "forum" || weakType) chosen = postBeforeReplies(chosen, stats) ?? chosen;
     if (type === "forum") chosen = openingPostBefore(chosen, stats) ?? chosen;
     dropLinkBlocks(chosen, stats, page);
     trimTrailingTeasers(chosen, stats);

@@ -89,6 +89,24 @@ export function openingPostBefore(chosen: Element, stats: Measured): Element | n
   return null;
 }
 
+/**
+ * Replies chosen without the post they answer: a thread drawn as nested lists (Lobsters' and
+ * Hacker News-like `<li><div class="comment">post</div><ol class="comments">replies</ol></li>`)
+ * whose longest branch is one post's replies. When the block chosen holds posts as list items and
+ * the element right before it holds a post's prose, the post and its replies are their parent.
+ */
+export function postBeforeReplies(chosen: Element, stats: Measured): Element | null {
+  const parent = chosen.parent;
+  if (!parent || !isElement(parent)) return null;
+  let posts = 0;
+  for (const child of chosen.children as AnyNode[])
+    if (isElement(child) && child.name === "li" && (stats.get(child)?.good ?? 0) >= POST_PROSE) posts++;
+  if (!posts) return null;
+  let before = chosen.prev;
+  while (before && !isElement(before)) before = before.prev;
+  return before && isElement(before) && (stats.get(before)?.good ?? 0) >= POST_PROSE ? parent : null;
+}
+
 const POST_LEVELS = 5;
 /** Prose from which a sibling of the chosen post is a post too. */
 const POST_PROSE = 100;

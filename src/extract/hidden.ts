@@ -4,6 +4,7 @@ import {
   hasDescendant,
   isElement,
   nameWords,
+  previousElement,
   someDescendant,
   textOf,
   visibleTextLength,
@@ -50,8 +51,7 @@ const TOGGLE_WORDS =
  * opens a hidden list of links under a button, not under a heading.
  */
 function isAccordionSection(el: Element): boolean {
-  let before = el.prev;
-  while (before && !isElement(before)) before = before.prev;
+  const before = previousElement(el);
   if (!before || !HEADING_TAGS.has(before.name)) return false;
   const toggle = (node: Element) =>
     node.attribs["aria-expanded"] !== undefined || TOGGLE_WORDS.test(nameWords(node));

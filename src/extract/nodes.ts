@@ -141,6 +141,13 @@ export function nameWords(el: Element): string {
   return words;
 }
 
+/** The nearest element before `node` among its siblings (text and comments skipped), or null. */
+export function previousElement(node: AnyNode): Element | null {
+  let before = node.prev;
+  while (before && !isElement(before)) before = before.prev;
+  return before;
+}
+
 /** True when `ancestor` is `node` or contains it. */
 export function contains(ancestor: AnyNode, node: AnyNode): boolean {
   for (let cur: AnyNode | null = node; cur; cur = cur.parent) if (cur === ancestor) return true;

@@ -12,27 +12,26 @@ const QUOTE_WORDS = 8;
  * A pull quote drawn as a share link ("click to tweet": the sentence shown in a box with a "Click
  * To Tweet" button, the whole box a link sharing that sentence) is the article's sentence: the
  * link becomes a blockquote of the sentence it shares (its `text` or `quote` parameter), when the
- * link shows that sentence and it is a sentence (eight words or more). Answers whether it did; any
- * other share link is left as it is (a share button, dropped as one).
+ * link shows that sentence and it is a sentence (eight words or more). Any other share link is
+ * left as it is (a share button, dropped as one).
  */
-export function quoteSharedSentence(el: Element): boolean {
-  if (el.name !== "a") return false;
+export function quoteSharedSentence(el: Element): void {
+  if (el.name !== "a") return;
   const href = el.attribs.href?.trim();
-  if (!href || !SHARE_HREF.test(href)) return false;
+  if (!href || !SHARE_HREF.test(href)) return;
   let offered: string | null = null;
   try {
     const params = new URL(href).searchParams;
     offered = params.get("text") ?? params.get("quote");
   } catch {
-    return false;
+    return;
   }
   const quote = offered?.replace(/\s+/g, " ").trim();
-  if (!quote || wordsOf(quote).length < QUOTE_WORDS) return false;
-  if (!textOf(el).replace(/\s+/g, " ").trim().startsWith(quote)) return false;
+  if (!quote || wordsOf(quote).length < QUOTE_WORDS) return;
+  if (!textOf(el).startsWith(quote)) return;
   const text = new Text(quote);
   text.parent = el;
   el.name = "blockquote";
   el.attribs = {};
   el.children = [text];
-  return true;
 }

@@ -1,4 +1,12 @@
-import { type AnyNode, contains, type Element, forEachElement, isElement, nameWords } from "./nodes.ts";
+import {
+  type AnyNode,
+  contains,
+  type Element,
+  forEachElement,
+  isElement,
+  nameWords,
+  previousElement,
+} from "./nodes.ts";
 import type { Measured } from "./stats.ts";
 
 /**
@@ -69,7 +77,6 @@ export function postsAround(chosen: Element, stats: Measured): Element | null {
   return null;
 }
 
-/** Levels above the chosen text where a post's outer wrapper may sit (text, post, post area, wrapper, post). */
 /**
  * A thread's replies chosen without the post that opened it: when the block chosen holds posts
  * (children of one tag with prose, `<article class="reply">`) and an element of that tag with
@@ -78,9 +85,7 @@ export function postsAround(chosen: Element, stats: Measured): Element | null {
 export function openingPostBefore(chosen: Element, stats: Measured): Element | null {
   const parent = chosen.parent;
   if (!parent || !isElement(parent)) return null;
-  const tags = new Set<string>();
-  for (const child of chosen.children as AnyNode[])
-    if (isElement(child) && (stats.get(child)?.good ?? 0) >= POST_PROSE) tags.add(child.name);
+  const tags = postTags(chosen, stats);
   if (!tags.size) return null;
   for (let before = chosen.prev; before; before = before.prev) {
     if (!isElement(before)) continue;
@@ -97,16 +102,20 @@ export function openingPostBefore(chosen: Element, stats: Measured): Element | n
  */
 export function postBeforeReplies(chosen: Element, stats: Measured): Element | null {
   const parent = chosen.parent;
-  if (!parent || !isElement(parent)) return null;
-  let posts = 0;
-  for (const child of chosen.children as AnyNode[])
-    if (isElement(child) && child.name === "li" && (stats.get(child)?.good ?? 0) >= POST_PROSE) posts++;
-  if (!posts) return null;
-  let before = chosen.prev;
-  while (before && !isElement(before)) before = before.prev;
-  return before && isElement(before) && (stats.get(before)?.good ?? 0) >= POST_PROSE ? parent : null;
+  if (!parent || !isElement(parent) || !postTags(chosen, stats).has("li")) return null;
+  const before = previousElement(chosen);
+  return before && (stats.get(before)?.good ?? 0) >= POST_PROSE ? parent : null;
 }
 
+/** The tag names of the block's children that hold a post's prose (`article`, `li`, ...). */
+function postTags(block: Element, stats: Measured): Set<string> {
+  const tags = new Set<string>();
+  for (const child of block.children as AnyNode[])
+    if (isElement(child) && (stats.get(child)?.good ?? 0) >= POST_PROSE) tags.add(child.name);
+  return tags;
+}
+
+/** Levels above the chosen text where a post's outer wrapper may sit (text, post, post area, wrapper, post). */
 const POST_LEVELS = 5;
 /** Prose from which a sibling of the chosen post is a post too. */
 const POST_PROSE = 100;

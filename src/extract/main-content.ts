@@ -1,4 +1,5 @@
 import { ARTICLE, bestBlock, LISTING } from "./best-block.ts";
+import { isCardPart } from "./card-titles.ts";
 import { dropDuplicateBlocks } from "./dedupe.ts";
 import { isFactBox } from "./fact-box.ts";
 import { isTextDespiteLinks } from "./linked-text.ts";
@@ -207,7 +208,7 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
     // asked first, as it costs nothing once found, and an element entered is read again below.
     posts ??= embeddedPostsAndHolders(root);
     if (posts.has(el)) return "enter";
-    if (isTableData(el) || isTextDespiteLinks(el)) return "keep";
+    if (isTableData(el) || isTextDespiteLinks(el) || isCardPart(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }

@@ -1,0 +1,111 @@
+import { type AnyNode, type Element, isElement, walkWithin } from "./nodes.ts";
+
+/**
+ * A card of a grid: a shop's or a blog's grid draws each item as a picture linking to the item,
+ * then its name linking there again, then its price or summary (`<a href=/item/x><img></a> <div><a
+ * href=/item/x>Name</a></div> <div>$249.00</div>`). The name is link text, as a menu's entry is,
+ * so a card of a long name and a short price reads as a block of links, and its name line as a
+ * line of one link; yet the name is what the card's other text is about: dropping the line keeps
+ * the price and loses what it is the price of, dropping the card loses the item. A block whose
+ * links all lead to one place is part of a card when a picture in it or in a small ancestor links
+ * there too, or is named as its link is (`<img alt="Name">` in a tile whose picture is a button);
+ * a menu's entries lead to several places, or to pages no picture beside them shows.
+ */
+
+/** Ancestors climbed from a block to its card (the name's wrappers, the card's body, the card). */
+const CARD_LEVELS = 4;
+/** Nodes a card holds at most (its picture, name, price, badges and buttons). */
+const CARD_NODES = 160;
+/** Children a card's element has at most: a wider one is a grid or a page, and reading each would cost a walk per line. */
+const CARD_CHILDREN = 32;
+
+/** Where the links of `el` (itself included) lead, when they all lead to one place, and their words. */
+function oneTarget(el: Element): { href: string; names: Set<string> } | null {
+  let href: string | null = null;
+  let other = false;
+  const names = new Set<string>();
+  const small = walkWithin(el, CARD_NODES, (node) => {
+    if (!isElement(node) || node.name !== "a") return;
+    const target = node.attribs.href?.trim() ?? "";
+    if (href === null) href = target;
+    else other ||= target !== href;
+    const name = normalized(textOfLink(node));
+    if (name) names.add(name);
+  });
+  if (!small || other || href === null) return null;
+  const target: string = href;
+  if (target === "" || target.startsWith("#") || target.startsWith("javascript:")) return null;
+  return { href: target, names };
+}
+
+function textOfLink(link: Element): string {
+  let text = "";
+  walkWithin(link, CARD_NODES, (node) => {
+    if (node.type === "text") text += node.data;
+  });
+  return text;
+}
+
+function normalized(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Whether `link` holds a picture and no text: a card's image linking to its item. */
+function isPictureLink(link: Element): boolean {
+  let picture = false;
+  let text = false;
+  walkWithin(link, CARD_NODES, (node) => {
+    if (node.type === "text") text ||= node.data.trim() !== "";
+    else if (isElement(node) && (node.name === "img" || node.name === "picture")) picture = true;
+  });
+  return picture && !text;
+}
+
+/**
+ * Whether the small subtree `root` shows the item at `href`: a picture linking there, or a picture
+ * named as one of `names`. Null when `root` is too big to be part of a card.
+ */
+function showsItem(root: AnyNode, href: string, names: Set<string>): boolean | null {
+  let found = false;
+  const small = walkWithin(root, CARD_NODES, (node) => {
+    if (found || !isElement(node)) return;
+    if (node.name === "a") found = node.attribs.href?.trim() === href && isPictureLink(node);
+    else if (node.name === "img") found = names.has(normalized(node.attribs.alt ?? ""));
+  });
+  return found ? true : small ? false : null;
+}
+
+/** Whether a card holds words outside its links (a price, a summary, a badge): a card, not a picture's caption. */
+function saysMore(card: Element): boolean {
+  let more = false;
+  const visit = (node: AnyNode): void => {
+    if (more) return;
+    if (node.type === "text") more = node.data.trim() !== "";
+    else if (isElement(node) && node.name !== "a" && node.type === "tag")
+      for (const c of node.children) visit(c);
+  };
+  visit(card);
+  return more;
+}
+
+/** Whether `el`, a block whose links all lead to one place, is a card or a card's name line (see above). */
+export function isCardPart(el: Element): boolean {
+  const target = oneTarget(el);
+  if (target === null) return false;
+  const { href, names } = target;
+  if (showsItem(el, href, names)) return saysMore(el);
+  let below: AnyNode = el;
+  for (let level = 0, card = el.parent; card && level < CARD_LEVELS; level++, card = card.parent) {
+    if (!isElement(card) || card.type !== "tag" || card.children.length > CARD_CHILDREN) return false;
+    // The card's other children only: the block itself was read above.
+    for (const child of card.children) {
+      if (child === below) continue;
+      const shows = showsItem(child, href, names);
+      if (shows) return saysMore(card);
+      // A child too big to be part of a card: the climb has left the card.
+      if (shows === null) return false;
+    }
+    below = card;
+  }
+  return false;
+}

@@ -74,6 +74,18 @@ test("the climb to a card stops at its fourth ancestor and at a block too big to
     `<div class="card"><a href="/x"><img src="/x.jpg" alt=""></a><span>$5</span>${"<div>".repeat(depth)}<p class="name"><a href="/x">X</a></p>${"</div>".repeat(depth)}</div>`;
   expect(isCardPart(first(card(3), ".name"))).toBe(true);
   expect(isCardPart(first(card(4), ".name"))).toBe(false);
-  const big = `<div><div>${"<span>word</span>".repeat(200)}</div><a href="/x"><img src="/x.jpg" alt=""></a><div class="name"><a href="/x">X</a></div></div>`;
-  expect(isCardPart(first(big, ".name"))).toBe(false);
+  // A part too big to be a card's, met before the picture, ends the climb.
+  const big = (words: number) =>
+    `<div><a href="/x"><img src="/x.jpg" alt=""></a><span>$5</span><div>${"<span>word</span>".repeat(words)}</div><div class="name"><a href="/x">X</a></div></div>`;
+  expect(isCardPart(first(big(200), ".name"))).toBe(false);
+  expect(isCardPart(first(big(20), ".name"))).toBe(true);
+});
+
+test("in a story's body, a line linking where a picture near it links is that picture's item", () => {
+  // A deals story: each product's photo, then "Get it on Amazon" linking to the same offer.
+  const story = (gap: number) =>
+    `<div class="body"><p>The best deals of the week, picked by our editors.</p><a href="https://r.example/u/1"><img src="/tv.jpg" alt=""></a>${"<p>More about this TV and why we like it.</p>".repeat(gap)}<p class="buy"><a href="https://r.example/u/1">Get it on Amazon for $649.99</a></p><p>Next deal.</p></div>`;
+  expect(isCardPart(first(story(7), ".buy"))).toBe(true);
+  // Eight elements away and more, the picture is another part of the story.
+  expect(isCardPart(first(story(8), ".buy"))).toBe(false);
 });

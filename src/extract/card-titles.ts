@@ -16,8 +16,12 @@ import { type AnyNode, type Element, isElement, walkWithin } from "./nodes.ts";
 const CARD_LEVELS = 4;
 /** Nodes a card holds at most (its picture, name, price, badges and buttons). */
 const CARD_NODES = 160;
-/** Children a card's element has at most: a wider one is a grid or a page, and reading each would cost a walk per line. */
-const CARD_CHILDREN = 32;
+/**
+ * Elements on each side of a block that are read as its card's other parts: a card's few, or the
+ * picture beside a line in a story's body (a deal's photo over "Get it on Amazon for $39.99"),
+ * never a wide grid's or a page's every child at each of its lines.
+ */
+const NEAR = 8;
 
 /** Where the links of `el` (itself included) lead, when they all lead to one place, and their words. */
 function oneTarget(el: Element): { href: string; names: Set<string> } | null {
@@ -75,17 +79,44 @@ function showsItem(root: AnyNode, href: string, names: Set<string>): boolean | n
   return found ? true : small ? false : null;
 }
 
-/** Whether a card holds words outside its links (a price, a summary, a badge): a card, not a picture's caption. */
-function saysMore(card: Element): boolean {
+/** Whether a card's parts hold words outside their links (a price, a summary, a badge): a card, not a picture's caption. */
+function saysMore(parts: readonly AnyNode[]): boolean {
   let more = false;
-  const visit = (node: AnyNode): void => {
-    if (more) return;
-    if (node.type === "text") more = node.data.trim() !== "";
-    else if (isElement(node) && node.name !== "a" && node.type === "tag")
-      for (const c of node.children) visit(c);
-  };
-  visit(card);
-  return more;
+  for (const part of parts) {
+    // Node-bounded, as the parts after the picture were not sized: words are found in a card's first nodes.
+    walkWithin(part, CARD_NODES, (node) => {
+      if (!more && node.type === "text" && node.data.trim() !== "") more = !insideLink(node, part);
+    });
+    if (more) return true;
+  }
+  return false;
+}
+
+/** Whether `node` sits inside a link at or below `top`. */
+function insideLink(node: AnyNode, top: AnyNode): boolean {
+  for (let el = node.parent; el; el = el.parent) {
+    if (isElement(el) && el.name === "a") return true;
+    if (el === top) return false;
+  }
+  return false;
+}
+
+/** `node`'s siblings up to NEAR elements away on each side, nearest first. */
+function siblingsNear(node: AnyNode): AnyNode[] {
+  const near: AnyNode[] = [];
+  for (const step of ["prev", "next"] as const) {
+    let elements = 0;
+    // Text between them counts too, up to as many nodes again: whitespace, or words beside a line.
+    for (
+      let sib = node[step], nodes = 0;
+      sib && elements < NEAR && nodes < 2 * NEAR;
+      sib = sib[step], nodes++
+    ) {
+      near.push(sib);
+      if (isElement(sib)) elements++;
+    }
+  }
+  return near;
 }
 
 /** Whether `el`, a block whose links all lead to one place, is a card or a card's name line (see above). */
@@ -93,16 +124,16 @@ export function isCardPart(el: Element): boolean {
   const target = oneTarget(el);
   if (target === null) return false;
   const { href, names } = target;
-  if (showsItem(el, href, names)) return saysMore(el);
+  if (showsItem(el, href, names)) return saysMore([el]);
   let below: AnyNode = el;
   for (let level = 0, card = el.parent; card && level < CARD_LEVELS; level++, card = card.parent) {
-    if (!isElement(card) || card.type !== "tag" || card.children.length > CARD_CHILDREN) return false;
-    // The card's other children only: the block itself was read above.
-    for (const child of card.children) {
-      if (child === below) continue;
-      const shows = showsItem(child, href, names);
-      if (shows) return saysMore(card);
-      // A child too big to be part of a card: the climb has left the card.
+    if (!isElement(card) || card.type !== "tag") return false;
+    // The card's other parts only: the block itself was read above.
+    const parts = siblingsNear(below);
+    for (const part of parts) {
+      const shows = showsItem(part, href, names);
+      if (shows) return saysMore([below, ...parts]);
+      // A part too big to be a card's: the climb has left the card.
       if (shows === null) return false;
     }
     below = card;

@@ -729,3 +729,45 @@ test("a list of replies climbs to its post only when a post's prose stands right
   expect(postBeforeReplies(byId.get("lb")!, stats)).toBeNull();
   expect(postBeforeReplies(byId.get("dc")!, stats)).toBeNull();
 });
+
+test("prose opening the longest section stays with it: a landing page's hero, a recipe's header article", () => {
+  const hero = `<section class="hero"><h1>HR built for growing teams</h1><p>${"One place for hiring, onboarding and payroll, so your people spend their days on work that matters and not on paperwork. ".repeat(4)}</p></section>`;
+  const features = `<section class="features">${para(18, "Automate approvals, track time off and run payroll in minutes with rules you set once.")}</section>`;
+  const landing = extractHtml(
+    `<body><main>${hero}${features}</main></body>`,
+    "https://hr.example/",
+    main,
+  ).content;
+  expect(landing).toContain("One place for hiring, onboarding and payroll");
+  expect(landing).toContain("Paragraph 18");
+  // Prose after the section (a comment policy under a story) still needs a quarter of its prose to stay.
+  const policy = `<p>${"Please be respectful of other commenters; we remove comments that are rude or off-topic. ".repeat(5)}</p>`;
+  const story = extractHtml(
+    `<body><main>${features}<div class="policy">${policy}</div></main></body>`,
+    "https://news.example/a",
+    main,
+  ).content;
+  expect(story).toContain("Paragraph 18");
+  expect(story).not.toContain("Please be respectful");
+
+  // A recipe's header is an article of its own (title, description), and so are its steps, which outweigh it.
+  const header = `<article class="quickview"><h1>Easy Everyday Sourdough</h1><p>${"This bread is tangy and forgiving: no kneading and no shaping, just mix, wait and bake a loaf. ".repeat(4)}</p></article>`;
+  const steps = `<section class="page-content"><article class="recipe__instructions">${para(14, "Mix the flour, salt, starter and water until no dry bits remain, then cover the bowl.")}</article></section>`;
+  const recipe = extractHtml(
+    `<body><main>${header}${steps}</main></body>`,
+    "https://bake.example/r",
+    main,
+  ).content;
+  expect(recipe).toContain("This bread is tangy and forgiving");
+  expect(recipe).toContain("Paragraph 14");
+});
+
+test("beside a story, several teaser articles stay other stories even when one holds more prose", () => {
+  const teaser = (i: number, n: number) =>
+    `<article class="postbox"><h3><a href="/post/${i}">Reflection ${i}</a></h3>${para(n, `Another reflection number ${i} on patience and the small joys of an ordinary week.`)}</article>`;
+  const story = `<article class="post"><h1>On loving yourself</h1>${para(4, "To be loved by others we must first learn to care for ourselves and our own needs.")}</article>`;
+  const html = `<body><div class="wrap">${story}${teaser(1, 1)}${teaser(2, 6)}${teaser(3, 1)}</div></body>`;
+  const { content } = extractHtml(html, "https://blog.example/love", main);
+  expect(content).toContain("On loving yourself");
+  expect(content).not.toContain("Another reflection number 2");
+});

@@ -44,7 +44,11 @@ export function headlineArticle(chosen: Element, stats: Measured): Element | nul
   const found = story;
   // Replies to a post (a thread's, or comments) are articles of their own too, and they stay.
   if (articles.some((a) => COMMENT_WORDS.test(nameWords(a)))) return null;
-  return articles.some((a) => !contains(a, found) && !contains(found, a)) ? found : null;
+  const others = articles.filter((a) => !contains(a, found) && !contains(found, a));
+  // One other article outweighing the headline's is the story's body (a recipe's header is an
+  // article, and so are its steps); other stories' teasers come several, one of them maybe longer.
+  if (others.length === 1 && (stats.get(others[0]!)?.good ?? 0) > (stats.get(found)?.good ?? 0)) return null;
+  return others.length ? found : null;
 }
 
 /**

@@ -80,20 +80,7 @@ const TIGHTEN_SHARE = 0.75;
 
 /** Prose outside the leading child, absolute and as a share of the child's, that keeps the parent. */
 const REST_PROSE = 300;
-const REST_SHARE = 0.25;
-
-/** Prose before the leading child, as a share of the child's, that keeps the parent (see tighten). */
-const OPENING_SHARE = 0.15;
-
-/** Prose of the children of `parent` before `child`. */
-function openingProse(parent: Element, child: Element, stats: Measured): number {
-  let good = 0;
-  for (const node of parent.children as AnyNode[]) {
-    if (node === child) break;
-    if (isElement(node)) good += stats.get(node)?.good ?? 0;
-  }
-  return good;
-}
+const REST_SHARE = 0.15;
 
 /**
  * Sums favour merging: a wrapper holding the article and, further down, a
@@ -122,9 +109,6 @@ function tighten(el: Element, stats: Measured, w: Weights): Element {
     const childGood = stats.get(next)!.good;
     const restGood = stats.get(cur)!.good - childGood;
     if (restGood >= REST_PROSE && restGood >= REST_SHARE * childGood) return cur;
-    // Prose before it opens the same content (a landing page's hero above its features, a recipe's
-    // header above its steps), even a smaller share of it than prose after it would need to be.
-    if (openingProse(cur, next, stats) >= Math.max(REST_PROSE, OPENING_SHARE * childGood)) return cur;
     // A box of facts beside it (a recipe's ingredients beside its steps) is the same content's, and
     // so is a paragraph of prose beside a list (the introduction of a numbered roundup), and so are
     // paragraphs of prose that open the block before it (a guide's introduction above its body).

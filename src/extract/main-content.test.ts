@@ -730,25 +730,25 @@ test("a list of replies climbs to its post only when a post's prose stands right
   expect(postBeforeReplies(byId.get("dc")!, stats)).toBeNull();
 });
 
-test("prose opening the longest section stays with it: a landing page's hero, a recipe's header article", () => {
-  const hero = `<section class="hero"><h1>HR built for growing teams</h1><p>${"One place for hiring, onboarding and payroll, so your people spend their days on work that matters and not on paperwork. ".repeat(4)}</p></section>`;
-  const features = `<section class="features">${para(18, "Automate approvals, track time off and run payroll in minutes with rules you set once.")}</section>`;
+test("prose beside the longest section stays with it from 15% of its prose: a landing page's hero, a recipe's header", () => {
+  const hero = (n: number) =>
+    `<section class="hero"><h1>HR built for growing teams</h1><div class="badge">Trusted by 2,000 teams</div><p>${"One place for hiring, onboarding and payroll, so your people spend their days on work that matters. ".repeat(n)}</p></section>`;
+  const features = `<section class="features">${para(30, "Automate approvals, track time off and run payroll in minutes with rules you set once.")}</section>`;
+  // 30 paragraphs (~3,200 characters of prose): a hero of 7 sentences (~600) is over 15% of them, of 4 (~350) under.
   const landing = extractHtml(
-    `<body><main>${hero}${features}</main></body>`,
+    `<body><main>${hero(7)}${features}</main></body>`,
     "https://hr.example/",
     main,
   ).content;
   expect(landing).toContain("One place for hiring, onboarding and payroll");
-  expect(landing).toContain("Paragraph 18");
-  // Prose after the section (a comment policy under a story) still needs a quarter of its prose to stay.
-  const policy = `<p>${"Please be respectful of other commenters; we remove comments that are rude or off-topic. ".repeat(5)}</p>`;
-  const story = extractHtml(
-    `<body><main>${features}<div class="policy">${policy}</div></main></body>`,
-    "https://news.example/a",
+  expect(landing).toContain("Paragraph 30");
+  const small = extractHtml(
+    `<body><main>${hero(4)}${features}</main></body>`,
+    "https://hr.example/",
     main,
   ).content;
-  expect(story).toContain("Paragraph 18");
-  expect(story).not.toContain("Please be respectful");
+  expect(small).toContain("Paragraph 30");
+  expect(small).not.toContain("One place for hiring");
 
   // A recipe's header is an article of its own (title, description), and so are its steps, which outweigh it.
   const header = `<article class="quickview"><h1>Easy Everyday Sourdough</h1><p>${"This bread is tangy and forgiving: no kneading and no shaping, just mix, wait and bake a loaf. ".repeat(4)}</p></article>`;
@@ -770,4 +770,19 @@ test("beside a story, several teaser articles stay other stories even when one h
   const { content } = extractHtml(html, "https://blog.example/love", main);
   expect(content).toContain("On loving yourself");
   expect(content).not.toContain("Another reflection number 2");
+});
+
+test("an article's footer (its comment policy, its tags) leaves main content; a quote's footer is its citation", () => {
+  const policy = `<p>${"As you comment, please be respectful of other commenters; we remove comments that are rude or off-topic. ".repeat(3)}</p>`;
+  const quote = `<blockquote><p>The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves.</p><footer>Ada Lovelace, 1843</footer></blockquote>`;
+  const footnotes = `<footer><h2>Sources</h2><p>Lovelace's notes on the engine, 1843, translated and annotated.</p></footer>`;
+  const html = `<body><main><article><h1>The first program</h1>${para(6, "Ada Lovelace wrote the first published program for a machine that was never built.")}${quote}${footnotes}<footer class="article-footer">${policy}</footer></article></main></body>`;
+  const md = extractHtml(html, "https://news.example/ada", main).content;
+  expect(md).toContain("Paragraph 6");
+  expect(md).toContain("Ada Lovelace, 1843");
+  expect(md).toContain("Sources");
+  expect(md).not.toContain("please be respectful");
+  // The default mode shows the page's section footers.
+  const page = extractHtml(html, "https://news.example/ada", { ...main, onlyMainContent: false }).content;
+  expect(page).toContain("please be respectful");
 });

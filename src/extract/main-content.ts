@@ -39,6 +39,7 @@ import {
   dropPhotoCaptions,
   dropPostExtras,
   dropReviews,
+  dropSectionFooters,
   inReviews,
 } from "./trims.ts";
 
@@ -374,6 +375,7 @@ export function selectMainContent(
     if (type === "forum") chosen = openingPostBefore(chosen, stats) ?? chosen;
     dropLinkBlocks(chosen, stats, page);
     trimTrailingTeasers(chosen, stats);
+    if (!page) dropSectionFooters(chosen, stats);
     if (type === "article" && !page) dropArticleMeta(chosen, stats);
   } else {
     // On a listing the link lists are the content: keep them. But a short

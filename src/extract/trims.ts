@@ -190,3 +190,33 @@ export function dropForms(root: Element, stats: Measured): void {
   visit(root);
   for (const el of doomed) removeNode(el);
 }
+
+/** Share of the content's text up to which a `<footer>` inside it is its section's footer, not its frame. */
+const FOOTER_SHARE = 0.25;
+/** Where a `<footer>` is a quote's or a figure's citation ("— Ada Lovelace"), which is the quote's. */
+const CITED = new Set(["blockquote", "figure", "q"]);
+/** Headings: a footer holding one is a section of the page's own, not a section's small print. */
+const FOOTER_SECTION = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/**
+ * Drops the footers of an article or section inside the content (HTML's `<footer>` of a sectioning
+ * element: who wrote it, its tags, its share links, its comment policy, "As you comment, please be
+ * respectful..."), as cleaning drops the page's footer outside it. A quote's or a figure's footer is
+ * its citation and stays, and so does a footer holding a heading or much of the content (a page
+ * drawn inside one).
+ */
+export function dropSectionFooters(root: Element, stats: Measured): void {
+  const limit = FOOTER_SHARE * (stats.get(root)?.text ?? 0);
+  const doomed: Element[] = [];
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
+  const visit = (el: Element): void => {
+    for (const child of el.children as AnyNode[]) {
+      if (!isElement(child) || CITED.has(child.name)) continue;
+      if (child.name !== "footer") visit(child);
+      else if ((stats.get(child)?.text ?? 0) <= limit && !hasDescendant(child, FOOTER_SECTION))
+        doomed.push(child);
+    }
+  };
+  visit(root);
+  for (const el of doomed) removeNode(el);
+}

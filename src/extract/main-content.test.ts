@@ -786,3 +786,29 @@ test("an article's footer (its comment policy, its tags) leaves main content; a 
   const page = extractHtml(html, "https://news.example/ada", { ...main, onlyMainContent: false }).content;
   expect(page).toContain("please be respectful");
 });
+
+test("a WordPress archive keeps its posts under a category description of any length", () => {
+  const description = para(
+    9,
+    "Going zero waste starts small: a reusable bottle, a cloth bag, and the habit of asking whether you need a thing at all.",
+  );
+  const post = (i: number) =>
+    `<div class="post"><h2><a href="/blog/post-${i}">Zero waste guide number ${i}: how to start with less plastic at home</a></h2><a href="/blog/post-${i}">Read more</a></div>`;
+  const posts = Array.from({ length: 12 }, (_, i) => post(i + 1)).join("");
+  const page = (bodyClass: string) => `<html><head><meta property="og:type" content="article"></head>
+    <body class="${bodyClass}"><div class="Content-Posts"><div class="Category-Description"><h1>Zero Waste for Beginners</h1>${description}</div>
+    ${posts}</div></body></html>`;
+  const archive = extractHtml(
+    page("archive category category-beginners wp-theme-x"),
+    "https://zw.example/c/b",
+    main,
+  ).content;
+  expect(archive).toContain("Paragraph 9");
+  for (let i = 1; i <= 12; i++) expect(archive).toContain(`Zero waste guide number ${i}:`);
+  // Without WordPress's archive classes, a long description above a list of headlines is a story beside links.
+  for (const bodyClass of ["archive", "single single-post category-beginners"]) {
+    const story = extractHtml(page(bodyClass), "https://zw.example/c/b", main).content;
+    expect(story).toContain("Paragraph 9");
+    expect(story).not.toContain("Zero waste guide number 3:");
+  }
+});

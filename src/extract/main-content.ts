@@ -300,20 +300,31 @@ function spreadLandmark(body: Element, chosen: Element, stats: Measured): Elemen
 }
 
 /**
+ * A page WordPress draws as an archive: its `body_class()` names it `archive` and says of what (a
+ * category's, a tag's, an author's, a date's, a taxonomy's or a post type's posts). Its posts are
+ * the page, however long the category's description above them.
+ */
+const ARCHIVE_BODY =
+  /(?:^|\s)archive(?:\s.*)?\s(?:category|tag|author|date|tax-\S+|post-type-archive\S*)(?:$|\s)/;
+
+/**
  * Whether short prose chosen as an article (a category page's description)
  * is the introduction of a listing: the best listing block holds the prose,
  * and more teaser text than the prose has follows it (a listing's items come
  * after its introduction; a rail of headlines before a story is not its list).
+ * On an archive (see ARCHIVE_BODY) the prose may be long and any teasers
+ * after it are the listing's items.
  */
 function introOfListing(body: Element, chosen: Element, stats: Measured): boolean {
   const s = stats.get(chosen)!;
-  if (s.good >= ARTICLE_PROSE) return false;
+  const archive = ARCHIVE_BODY.test(body.attribs.class ?? "");
+  if (s.good >= ARTICLE_PROSE && !archive) return false;
   const listing = bestBlock(body, stats, LISTING);
   if (listing === chosen || !contains(listing, chosen)) return false;
   let after = 0;
   for (let el: AnyNode = chosen; el !== listing && el.parent; el = el.parent)
     for (let next = el.next; next; next = next.next) if (isElement(next)) after += stats.get(next)?.card ?? 0;
-  return after >= s.good;
+  return archive ? after > 0 : after >= s.good;
 }
 
 /**

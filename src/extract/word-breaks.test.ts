@@ -69,6 +69,21 @@ test("an inline element its own style lays out as a block is parted from its nei
   expect(content).toContain("Donovan and neon");
 });
 
+test("the items of a flex or grid container are parted, by its utility class or its style; other containers' are not", () => {
+  const facet = (cls: string) =>
+    `<li><div class="${cls}"><label for="f">Adhesives</label><span class="count">704</span></div></li>`;
+  const { content } = extract(
+    `<ul>${facet("flex items-center justify-between")}${facet("d-md-flex")}${facet("md:grid")}</ul>` +
+      '<p><span style="display:inline-flex"><b>Wilson</b><span>11 hours ago</span></span></p>' +
+      `<ul>${facet("flexbox-note")}</ul><p class="flex-col"><span>ok</span><span>ay</span></p>`,
+  );
+  expect(content.match(/Adhesives 704/g)?.length).toBe(3);
+  expect(content).toContain("**Wilson** 11 hours ago");
+  // A class that only contains the word, and a flex direction alone, say nothing of the layout.
+  expect(content).toContain("Adhesives704");
+  expect(content).toContain("okay");
+});
+
 test("a word split by markup, a single letter, code and other letters' case stay as written", () => {
   const { content } = extract(
     "<p><b>W</b>ord, <em>run</em>ning, <span>i</span><span>Phone</span>, <span>ok</span><span>ay</span>, " +

@@ -48,12 +48,17 @@ function nodeEdge(node: AnyNode, last: boolean): string | null {
  * a label and its value ("Developed By:" + "Valve"); two option tiles (`<label>`s of a pack-size
  * choice: "Single" + "4-Pack"). Two text nodes never touch in a parsed page.
  */
-function abut(prev: AnyNode, next: AnyNode): boolean {
+function abut(prev: AnyNode, next: AnyNode, items: boolean): boolean {
   if (!isElement(prev) && !isElement(next)) return false;
   const end = nodeEdge(prev, true);
-  // Option tiles side by side ("Single", "4-Pack", "8-Pack"), and an element its own style lays
-  // out as a block, are parted whatever their text.
-  const apart = (isTile(prev) && isTile(next)) || styledBlock(prev) || styledBlock(next);
+  // Option tiles side by side ("Single", "4-Pack", "8-Pack"), an element its own style lays out
+  // as a block, and two elements of a flex or grid container (each a box of its own: a facet's
+  // name and its count, "Adhesives" and "704") are parted whatever their text.
+  const apart =
+    (isTile(prev) && isTile(next)) ||
+    styledBlock(prev) ||
+    styledBlock(next) ||
+    (items && isElement(prev) && isElement(next));
   if (end === null || !(apart ? /\S$/.test(end) : WORD_END.test(end))) return false;
   const start = nodeEdge(next, false);
   return start !== null && (apart ? /^\S/.test(start) : WORD_START.test(start));
@@ -66,6 +71,20 @@ const styledBlock = (node: AnyNode): boolean => {
   const style = isElement(node) ? node.attribs.style : undefined;
   return style !== undefined && BLOCK_DISPLAY.test(style);
 };
+
+/**
+ * A container laying its children out as flex or grid items, which CSS makes boxes of their own
+ * however inline their tags: by its inline style, or by a utility class of the frameworks that
+ * name the layout (Tailwind's `flex`, `inline-flex`, `grid`; Bootstrap's `d-flex`, `d-grid`),
+ * at a breakpoint too (`md:flex`, `d-md-flex`).
+ */
+const ITEMS_DISPLAY = /(?:^|;)\s*display\s*:\s*(?:inline-)?(?:flex|grid)\s*(?:!important\s*)?(?:;|$)/i;
+const ITEMS_CLASS =
+  /(?:^|\s)(?:[\w-]+:)?(?:(?:inline-)?(?:flex|grid)|d-(?:(?:sm|md|lg|xl|xxl)-)?(?:inline-)?(?:flex|grid))(?:$|\s)/;
+function laysOutItems(el: Element): boolean {
+  const { class: cls, style } = el.attribs;
+  return (cls !== undefined && ITEMS_CLASS.test(cls)) || (style !== undefined && ITEMS_DISPLAY.test(style));
+}
 
 /** Controls a page draws as tiles of their own: a choice's `<label>`, a button. */
 const TILES = new Set(["label", "button"]);
@@ -147,9 +166,10 @@ function hoistEdgeBreaks(parent: Element): void {
 function separateAbuttingWords(el: Element): void {
   const kids = el.children;
   let out: AnyNode[] | null = null;
+  const items = laysOutItems(el);
   for (let i = 1; i < kids.length; i++) {
     // The children are copied once, with every space, rather than spliced at each (quadratic).
-    if (abut(kids[i - 1]!, kids[i]!)) {
+    if (abut(kids[i - 1]!, kids[i]!, items)) {
       out ??= kids.slice(0, i);
       out.push(new Text(" "));
     }

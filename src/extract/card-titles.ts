@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, isElement, walkWithin } from "./nodes.ts";
+import { type AnyNode, type Element, isElement, smallTextOf, walkWithin } from "./nodes.ts";
 
 /**
  * A card of a grid: a shop's or a blog's grid draws each item as a picture linking to the item,
@@ -33,21 +33,13 @@ function oneTarget(el: Element): { href: string; names: Set<string> } | null {
     const target = node.attribs.href?.trim() ?? "";
     if (href === null) href = target;
     else other ||= target !== href;
-    const name = normalized(textOfLink(node));
+    const name = smallTextOf(node, CARD_NODES)?.toLowerCase();
     if (name) names.add(name);
   });
   if (!small || other || href === null) return null;
   const target: string = href;
   if (target === "" || target.startsWith("#") || target.startsWith("javascript:")) return null;
   return { href: target, names };
-}
-
-function textOfLink(link: Element): string {
-  let text = "";
-  walkWithin(link, CARD_NODES, (node) => {
-    if (node.type === "text") text += node.data;
-  });
-  return text;
 }
 
 function normalized(text: string): string {

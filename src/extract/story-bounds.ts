@@ -19,6 +19,9 @@ import type { Measured } from "./stats.ts";
 /** Prose of a short story (a news brief) that link lists around it must not outweigh. */
 export const SHORT_STORY = 300;
 
+/** Prose from which a block is an article even if teasers surround it. */
+export const ARTICLE_PROSE = 1000;
+
 /** Comment sections of articles (not forum posts: those are the content of a thread page). */
 export const COMMENT_WORDS =
   /(?:^|[\s_-])(?:comments?|commentlist|comment-?list|comments-?(?:area|section|wrapper|container|block)|respond|disqus|disqus_thread)(?:$|[\s_-])/;
@@ -26,8 +29,9 @@ export const COMMENT_WORDS =
 /**
  * Of sibling `<article>` elements, the one holding the page's only headline
  * (h1) is the story; the others are other stories' teasers ("you may also
- * like" posts, each an article of its own). Not on a thread, whose replies
- * are articles too, nor beside articles named comments.
+ * like" posts, each an article of its own), unless one other article alone
+ * holds more prose than it (the story's body beside its header). Not on a
+ * thread, whose replies are articles too, nor beside articles named comments.
  */
 export function headlineArticle(chosen: Element, stats: Measured): Element | null {
   const headlines: Element[] = [];

@@ -7,6 +7,7 @@ import {
   type AnyNode,
   type Element,
   forEachElement,
+  HEADING_TAGS,
   hasDescendant,
   isElement,
   nameWords,
@@ -195,8 +196,6 @@ export function dropForms(root: Element, stats: Measured): void {
 const FOOTER_SHARE = 0.25;
 /** Where a `<footer>` is a quote's or a figure's citation ("— Ada Lovelace"), which is the quote's. */
 const CITED = new Set(["blockquote", "figure", "q"]);
-/** Headings: a footer holding one is a section of the page's own, not a section's small print. */
-const FOOTER_SECTION = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 /**
  * Drops the footers of an article or section inside the content (HTML's `<footer>` of a sectioning
@@ -213,7 +212,7 @@ export function dropSectionFooters(root: Element, stats: Measured): void {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child) || CITED.has(child.name)) continue;
       if (child.name !== "footer") visit(child);
-      else if ((stats.get(child)?.text ?? 0) <= limit && !hasDescendant(child, FOOTER_SECTION))
+      else if ((stats.get(child)?.text ?? 0) <= limit && !hasDescendant(child, HEADING_TAGS))
         doomed.push(child);
     }
   };

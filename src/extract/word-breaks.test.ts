@@ -84,6 +84,18 @@ test("the items of a flex or grid container are parted, by its utility class or 
   expect(content).toContain("okay");
 });
 
+test("a number beside a number with more than digits is parted; digits alone after a number stay against it", () => {
+  const { content } = extract(
+    '<p><span class="now">€89</span><span class="was">€98</span><span class="save">9% Pack Savings</span></p>' +
+      '<p><span class="date">Nov 15, 2019</span><span class="time">5:45 AM</span>, <span>1994</span><span>2h 22m</span></p>' +
+      '<p>Only <span class="dollars">$4</span><span class="cents">99</span>, <span>1</span><span>2</span><span>0</span> sold, 10<sup>6</sup> cells, <span>3</span><sup>rd</sup></p><p>Growth in 2019<sup>12,13</sup> was slow.</p>',
+  );
+  expect(content).toContain("€89 €98 9% Pack Savings");
+  expect(content).toContain("Nov 15, 2019 5:45 AM, 1994 2h 22m");
+  expect(content).toContain("Only $499, 120 sold, 10⁶ cells, 3rd");
+  expect(content).toContain("Growth in 2019 12,13 was slow.");
+});
+
 test("a word split by markup, a single letter, code and other letters' case stay as written", () => {
   const { content } = extract(
     "<p><b>W</b>ord, <em>run</em>ning, <span>i</span><span>Phone</span>, <span>ok</span><span>ay</span>, " +

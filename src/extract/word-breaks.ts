@@ -61,8 +61,23 @@ function abut(prev: AnyNode, next: AnyNode, items: boolean): boolean {
     (items && isElement(prev) && isElement(next));
   if (end === null || !(apart ? /\S$/.test(end) : WORD_END.test(end))) return false;
   const start = nodeEdge(next, false);
-  return start !== null && (apart ? /^\S/.test(start) : WORD_START.test(start));
+  if (start === null) return false;
+  return apart ? /^\S/.test(start) : WORD_START.test(start) || numbersMeet(end, start);
 }
+
+/**
+ * A number, then a number with more than digits after it: a price and its saving ("€98" +
+ * "9% Pack Savings"), a date and a time ("Nov 15, 2019" + "5:45 AM"), a year and a running time
+ * ("1994" + "2h 22m"), a year and its notes' marks ("2019<sup>12,13</sup>"). Joined they read as
+ * another number. Digits alone after a number may continue it (a price's cents drawn apart, "$4"
+ * + "99"; a counter drawn a digit a box; a power, "10<sup>6</sup>"): those stay as written.
+ */
+function numbersMeet(end: string, start: string): boolean {
+  return NUMBER_END.test(end) && NUMBER_START.test(start) && !DIGITS.test(start);
+}
+const NUMBER_END = /\p{N}$/u;
+const NUMBER_START = /^\p{N}/u;
+const DIGITS = /^\s*\p{N}+\s*$/u;
 
 /** An inline style laying an element out as a block of its own (`<span style="display:block">`). */
 const BLOCK_DISPLAY =

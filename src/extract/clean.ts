@@ -24,6 +24,7 @@ import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
 import { IMAGES, isPanelSection, opensOverlay, PANEL_WORDS } from "./panels.ts";
 import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
+import { dropTickerCopies } from "./tickers.ts";
 import { isVersionPicker } from "./version-pickers.ts";
 
 /** Elements that never carry readable content. */
@@ -356,6 +357,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         inPanel || isTabPanel(child),
         inSection || sections.has(child),
       );
+      if (!inCode) dropTickerCopies(child);
     }
     if (removed) el.children = children.filter((node) => node.parent === el);
   };

@@ -1,4 +1,4 @@
-import { type AnyNode, type Element, isElement, smallTextOf, walkWithin } from "./nodes.ts";
+import { type AnyNode, type Element, HEADING_TAGS, isElement, smallTextOf, walkWithin } from "./nodes.ts";
 
 /**
  * A card of a grid: a shop's or a blog's grid draws each item as a picture linking to the item,
@@ -131,4 +131,35 @@ export function isCardPart(el: Element): boolean {
     below = card;
   }
   return false;
+}
+
+/** Cards from which a run of them is a rail, and the text a rail's card holds at most (a title and a line). */
+const RAIL_CARDS = 3;
+const RAIL_CARD_TEXT = 240;
+
+/**
+ * A rail of teasers: under an optional heading ("Most popular diets"), nothing but three or more
+ * cards, each of a picture linking to another page, that page's title linking there again and a
+ * line about it. Each card's line is a sentence, so the rail reads as prose; after an article's
+ * text it is other pages' teasers. A listicle's items say more than a line, or stand among the
+ * article's paragraphs.
+ */
+export function isTeaserRail(el: Element): boolean {
+  const targets = new Set<string>();
+  let cards = 0;
+  for (const kid of el.children) {
+    if (!isElement(kid)) {
+      if (kid.type === "text" && kid.data.trim() !== "") return false;
+      continue;
+    }
+    if (cards === 0 && HEADING_TAGS.has(kid.name)) continue;
+    const text = smallTextOf(kid, CARD_NODES);
+    if (text === null || text.length > RAIL_CARD_TEXT) return false;
+    const target = oneTarget(kid);
+    if (target === null || targets.has(target.href) || !showsItem(kid, target.href, target.names))
+      return false;
+    targets.add(target.href);
+    cards++;
+  }
+  return cards >= RAIL_CARDS;
 }

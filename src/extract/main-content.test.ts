@@ -165,6 +165,44 @@ test("teasers after an article's text go, teasers inside it stay", () => {
   expect(content).not.toContain("Another story number");
 });
 
+test("a rail of picture cards with a line each after an article goes; a listicle's items and a gallery stay", () => {
+  const card = (i: number, line: string, href = `/diet/${i}`) =>
+    `<div class="tumb"><div class="r"><a href="${href}"><img src="/img/${i}.jpg" alt="Diet ${i}"></a></div>` +
+    `<div class="title"><a href="${href}">Диета номер ${i}</a></div><div class="body">${line}</div></div>`;
+  const short = (i: number) =>
+    card(i, `Популярная диета при активном ритме жизни. Минус ${i} кг за 14 дней.`);
+  const long = (i: number) =>
+    card(
+      i,
+      `${"Этот пункт рассказывает подробно, почему диета работает и кому она подходит. ".repeat(3)}Пункт ${i}.`,
+    );
+  const page = (tail: string) =>
+    `<body><div id="ct"><h1>Диета Аткинса</h1>${para(4, "Диета Аткинса ограничивает углеводы и не ограничивает число приёмов пищи в течение дня.")}${tail}</div></body>`;
+  const text = (tail: string) => extractHtml(page(tail), "https://diets.example/atkins", main).content;
+  const rail = text(
+    `<div id="tumblock"><h2>Самые популярные диеты</h2>${[1, 2, 3, 4].map(short).join("")}</div>`,
+  );
+  expect(rail).toContain("Paragraph 4");
+  expect(rail).not.toContain("Диета номер");
+  expect(rail).not.toContain("Самые популярные диеты");
+  // Items saying more than a line, two cards, cards of one page, and cards without a picture stay.
+  expect(text(`<div class="list">${[1, 2, 3].map(long).join("")}</div>`)).toContain("Пункт 3.");
+  expect(text(`<div class="pair">${[1, 2].map(short).join("")}</div>`)).toContain("Диета номер 2");
+  expect(
+    text(
+      `<div class="one">${[1, 2, 3].map((i) => card(i, `Фото ${i} из галереи этой диеты, день за днём и по неделям.`, "/atkins/photos")).join("")}</div>`,
+    ),
+  ).toContain("Фото 3");
+  // Read in the default mode, which keeps a card's title line beside its text.
+  const bare = [1, 2, 3, 4].map((i) => short(i).replace(/<div class="r">.*?<\/div>/, "")).join("");
+  const pageMode = extractHtml(page(`<div class="bare">${bare}</div>`), "https://diets.example/atkins", {
+    ...main,
+    onlyMainContent: false,
+  }).content;
+  expect(pageMode).toContain("Диета номер 4");
+  expect(pageMode).toContain("Минус 4 кг");
+});
+
 test("an article's byline and dateline are metadata, not text", () => {
   const html = `<html><head><meta property="og:type" content="article"></head><body><article>
     <div class="article-meta"><span class="author">Lisa Kaczke, Argus Leader</span> <span class="date">Published 10:02 AM EST Nov 19, 2019</span></div>

@@ -1,5 +1,5 @@
 import { ARTICLE, bestBlock, LISTING } from "./best-block.ts";
-import { isCardPart } from "./card-titles.ts";
+import { isCardPart, isTeaserRail } from "./card-titles.ts";
 import { dropDuplicateBlocks } from "./dedupe.ts";
 import { isTextDespiteLinks } from "./linked-text.ts";
 import {
@@ -152,7 +152,7 @@ function trimTrailingTeasers(root: Element, stats: Measured): void {
       // A table's last row and cell are its data: the table went whole, or stays whole.
       if (TABLE_PARTS.has(child.name)) break;
       // A post embedded from a social network (a tweet) ends a story as its text would: quoted, not a teaser.
-      if (s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text) {
+      if ((s.good < TRAIL_PROSE && s.card + s.bad > TRAIL_SHARE * s.text) || isTeaserRail(child)) {
         posts ??= embeddedPostsAndHolders(root);
         if (!posts.has(child)) {
           removeNode(child);

@@ -70,3 +70,13 @@ test("a byline or dateline after the title is not its subtitle", () => {
     <article>${STORY}</article></body></html>`);
   expect(md.startsWith("# Starter smells like acetone\n\nParagraph 1")).toBe(true);
 });
+
+test("a line the page names its byline after the title is not its subtitle, however it reads", () => {
+  const page = (cls: string) =>
+    main(`<html><head><title>New SUVs highlight the auto show</title></head><body>
+    <div class="article-title"><h1>New SUVs highlight the auto show</h1><p class="${cls}">Tom Krisher, AP Auto Writer</p></div>
+    <article>${STORY}</article></body></html>`);
+  expect(page("byline ap-byline").startsWith("# New SUVs highlight the auto show\n\nParagraph 1")).toBe(true);
+  // A dek named as one stays the title's.
+  expect(page("dek").startsWith("# New SUVs highlight the auto show\n\nTom Krisher, AP Auto Writer\n\n")).toBe(true);
+});

@@ -13,6 +13,7 @@ import {
   wordsOf,
 } from "./nodes.ts";
 import { precedes } from "./product-header.ts";
+import { isNamedMeta } from "./trims.ts";
 
 /** Share of a heading's words the page's title must hold for the heading to be the title shown. */
 const TITLE_WORDS_SHARE = 0.6;
@@ -91,6 +92,8 @@ function subtitleOf(h1: Element): Element | null {
   const text = textOf(el);
   // A dek is a sentence of its own; a line of links ("Started by miri in Bread") is the page's metadata.
   if (text.length < SUBTITLE_MIN || text.length > SUBTITLE_MAX || BYLINE.test(text)) return null;
+  // Named a byline ("Tom Krisher, AP Auto Writer" in `p.byline`), it is the metadata too.
+  if (isNamedMeta(el)) return null;
   if (hasDescendant(el, LINKS)) return null;
   return el;
 }

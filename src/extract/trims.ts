@@ -28,12 +28,15 @@ const META_MAX = 300;
  * these words name other things.
  */
 export function dropArticleMeta(root: Element, stats: Measured): void {
-  dropMeasured(root, stats, (el, s) => {
-    const words = nameWords(el);
-    return words.length > 1 && META_WORDS.test(words) && s.text < META_MAX && !hasDescendant(el, TITLE)
-      ? "drop"
-      : "enter";
-  });
+  dropMeasured(root, stats, (el, s) =>
+    isNamedMeta(el) && s.text < META_MAX && !hasDescendant(el, TITLE) ? "drop" : "enter",
+  );
+}
+
+/** Whether `el`'s class or id names an article's metadata (`byline`, `dateline`, `post-meta`). */
+export function isNamedMeta(el: Element): boolean {
+  const words = nameWords(el);
+  return words.length > 1 && META_WORDS.test(words);
 }
 
 const TITLE = new Set(["h1"]);

@@ -78,5 +78,7 @@ test("a line the page names its byline after the title is not its subtitle, howe
     <article>${STORY}</article></body></html>`);
   expect(page("byline ap-byline").startsWith("# New SUVs highlight the auto show\n\nParagraph 1")).toBe(true);
   // A dek named as one stays the title's.
-  expect(page("dek").startsWith("# New SUVs highlight the auto show\n\nTom Krisher, AP Auto Writer\n\n")).toBe(true);
+  expect(
+    page("dek").startsWith("# New SUVs highlight the auto show\n\nTom Krisher, AP Auto Writer\n\n"),
+  ).toBe(true);
 });

@@ -1,3 +1,4 @@
+import { mayHoldCfEmail, revealCfEmails } from "./cf-email.ts";
 import { cleanTree } from "./clean.ts";
 import { dropLineNumbers, mayHoldCodeTables, mayHoldLineNumbers, unwrapCodeTables } from "./code-tables.ts";
 import { type CheerioAPI, loadHtml } from "./dom.ts";
@@ -205,6 +206,8 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
   if (mayHoldStreamedContent(html)) placeStreamedContent($.root()[0]!, html);
   // Text encoded twice reads as it was written ("computerâ€™s" is "computer's").
   if (mayHoldMojibake(html)) repairMojibakeIn($.root()[0]!);
+  // An address Cloudflare hides until its script runs ("[email protected]") reads as the address.
+  if (mayHoldCfEmail(html)) revealCfEmails($.root()[0]!);
   const body = bodyOf($);
   const ctx: ExtractContext = {
     $,

@@ -8,7 +8,25 @@ export function tidyMarkdown(md: string): string {
       // line is tried from each of its characters.
       md.replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
     : md;
-  return trimmed.replace(BLANK_RUN, blankRunsOutsideFences(trimmed)).trim();
+  return withoutBareRules(trimmed.replace(BLANK_RUN, blankRunsOutsideFences(trimmed)).trim());
+}
+
+/** A rule with only blank lines between it and the next (what separated them was removed), or at an edge. */
+const RULE_RUN = /(?<=^|\n)\* \* \*(?:\n\n\* \* \*)+(?=\n|$)/g;
+const EDGE_RULE = /^\* \* \*(?:\n+|$)|\n+\* \* \*$/g;
+
+/**
+ * A separator separates something: rules in a row (the blocks between them went: a landing page's
+ * tiles between `<hr>`s) are one, and a rule at the start or end of the content (after a dropped
+ * header, before a dropped footer) goes. A fenced code block's lines are its own.
+ */
+function withoutBareRules(md: string): string {
+  if (!md.includes("* * *")) return md;
+  const fences = fencedRanges(md);
+  const outside = (at: number): boolean => !fences.some(([start, end]) => start <= at && at < end);
+  return md
+    .replace(RULE_RUN, (run, at: number) => (outside(at) ? "* * *" : run))
+    .replace(EDGE_RULE, (rule, at: number) => (outside(at + rule.length - 1) ? "" : rule));
 }
 
 /** Two or more blank lines in a row. */

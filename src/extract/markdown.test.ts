@@ -507,3 +507,14 @@ test("tidyMarkdown removes spaces ending any line, and leaves lines without them
   expect(tidyMarkdown("a \rb\u2028c \u2029d")).toBe("a\rb\u2028c\u2029d");
   expect(tidyMarkdown("a  b\n\n\n\nc \t d")).toBe("a  b\n\nc \t d");
 });
+
+test("rules in a row are one, and a rule at the content's start or end goes; code and list items keep theirs", () => {
+  expect(toMarkdown("<hr><h1>Features</h1><hr><div></div><hr> <hr><p>Fast.</p><hr><p>Small.</p><hr>")).toBe(
+    "# Features\n\n* * *\n\nFast.\n\n* * *\n\nSmall.",
+  );
+  expect(tidyMarkdown("a\n\n```\n* * *\n\n* * *\n```\n\n* * *\n\n* * *\n\nb")).toBe(
+    "a\n\n```\n* * *\n\n* * *\n```\n\n* * *\n\nb",
+  );
+  expect(tidyMarkdown("```\n* * *")).toBe("```\n* * *");
+  expect(tidyMarkdown("x\n\n- * * *\n\n* * *\n\ny")).toBe("x\n\n- * * *\n\n* * *\n\ny");
+});

@@ -9,15 +9,47 @@ const LANGUAGE_CLASS =
 const NO_LANGUAGE = new Set(["default", "none"]);
 
 /**
+ * Languages a class may name bare (rustdoc's `<pre class="rust">`) or after a highlighter's prefix
+ * (Sandpack's `sp-javascript`, Gatsby's `gatsby-code-jsx`): names a class rarely means otherwise.
+ */
+const LANGUAGES = new Set(
+  (
+    "bash c++ clojure cpp csharp css dart diff dockerfile elixir erlang fsharp go golang graphql groovy haskell " +
+    "html java javascript js json jsx julia kotlin latex less lua makefile markdown matlab nginx objectivec " +
+    "ocaml perl php powershell protobuf python py ruby rust sass scala scss shell sh solidity sql swift tex " +
+    "toml ts tsx typescript vb xml yaml yml zig zsh"
+  ).split(" "),
+);
+/** A class token naming a language from LANGUAGES, bare or after one or more prefix words. */
+const LANGUAGE_TOKEN = /^(?:[a-z]+-)*([a-z+#]+)$/;
+
+/** The language a class token names by itself (see LANGUAGES), or "". */
+function namedLanguage(classes: string): string {
+  for (const token of classes.toLowerCase().split(/\s+/)) {
+    const name = LANGUAGE_TOKEN.exec(token)?.[1];
+    if (name && LANGUAGES.has(name)) return name;
+  }
+  return "";
+}
+
+/** The `<code>` a `<pre>` holds among its children (after a toolbar of buttons, as mdBook draws it). */
+function codeChild(pre: HTMLElement): Element | null {
+  for (const c of Array.from(pre.children)) if (c.nodeName === "CODE") return c;
+  return null;
+}
+
+/**
  * Language of a code block from the usual highlighter conventions:
  * `data-lang`/`data-language`, or a class on `<pre>`, its `<code>`, or the
  * wrappers a highlighter puts around it: `language-x`/`lang-x` (Prism,
  * highlight.js, Rouge, Chroma), `highlight-source-x` (GitHub), `highlight-x`
- * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x` or `brush: x;` (SyntaxHighlighter, MDN).
+ * (Sphinx's Pygments wrapper), `sourceCode x` (pandoc), `brush:x` or `brush: x;` (SyntaxHighlighter, MDN);
+ * else a class of the `<pre>` or its `<code>` naming a known language bare or after a prefix.
  */
 function codeLanguage(pre: HTMLElement): string {
-  const code = pre.firstElementChild?.nodeName === "CODE" ? pre.firstElementChild : null;
-  const candidates: Element[] = code ? [code, pre] : [pre];
+  const code = codeChild(pre);
+  const own: Element[] = code ? [code, pre] : [pre];
+  const candidates = [...own];
   for (let up = pre.parentNode as Element | null, i = 0; up && i < 2 && up.nodeName === "DIV"; i++) {
     candidates.push(up);
     up = up.parentNode as Element | null;
@@ -29,11 +61,18 @@ function codeLanguage(pre: HTMLElement): string {
     const language = match?.[1]?.toLowerCase();
     if (language && !NO_LANGUAGE.has(language)) return language;
   }
+  for (const el of own) {
+    const language = namedLanguage(el.getAttribute("class") ?? "");
+    if (language) return language;
+  }
   return "";
 }
 
 /** Elements that hold one line each when a highlighter splits code into lines (CodeMirror's `div.cm-line`, tables of rows). */
 const CODE_LINE_TAGS = new Set(["DIV", "P", "LI", "TR", "TABLE", "TBODY", "DD", "DT", "SECTION"]);
+
+/** A span's class naming it one line of code: `line`, or a name ending in `-line` (`gatsby-highlight-code-line`). */
+const LINE_SPAN = /(?:^|[\s-])line(?:$|\s)/;
 
 /**
  * The text of a code block with its line breaks: `<br>` and line elements
@@ -54,6 +93,15 @@ function codeText(pre: Node): string {
       out += "\n";
       return;
     }
+    // A line's own span (Gatsby's `gatsby-highlight-code-line`, Shiki's `line`) starts a line; the
+    // line break after it, if any, is the code's text.
+    if (
+      name === "SPAN" &&
+      LINE_SPAN.test((node as Element).getAttribute("class") ?? "") &&
+      out &&
+      !out.endsWith("\n")
+    )
+      out += "\n";
     const line = CODE_LINE_TAGS.has(name);
     if (line && out && !out.endsWith("\n")) out += "\n";
     for (let c = node.firstChild; c; c = c.nextSibling) visit(c);

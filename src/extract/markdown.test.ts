@@ -518,3 +518,36 @@ test("rules in a row are one, and a rule at the content's start or end goes; cod
   expect(tidyMarkdown("```\n* * *")).toBe("```\n* * *");
   expect(tidyMarkdown("x\n\n- * * *\n\n* * *\n\ny")).toBe("x\n\n- * * *\n\n* * *\n\ny");
 });
+
+test("a code block's language from its code after a toolbar, or a class naming a known language bare or after a prefix", () => {
+  expect(
+    toMarkdown(
+      '<pre class="playground"><div class="buttons"><button title="Copy"></button></div><code class="language-rust hljs">fn main() {}</code></pre>',
+    ),
+  ).toBe("```rust\nfn main() {}\n```");
+  expect(toMarkdown('<pre class="rust item-decl"><code>pub enum E {}</code></pre>')).toBe(
+    "```rust\npub enum E {}\n```",
+  );
+  expect(
+    toMarkdown(
+      '<pre class="sp-cm sp-pristine sp-javascript flex"><code><div class="cm-line">let a = 1;</div><div class="cm-line">a++;</div></code></pre>',
+    ),
+  ).toBe("```javascript\nlet a = 1;\na++;\n```");
+  // Layout classes name no language, and neither does a word that only contains one's name.
+  expect(toMarkdown('<pre class="text-sm col-12 rusty"><code>plain</code></pre>')).toBe("```\nplain\n```");
+});
+
+test("a highlighter's line spans are lines of code, once each, whether or not a line break follows them", () => {
+  expect(
+    toMarkdown(
+      '<pre class="gatsby-code-jsx"><code><span class="gatsby-highlight-code-line">// a comment</span><span class="gatsby-highlight-code-line">useEffect(() =&gt; {</span>\n  run();\n})</code></pre>',
+    ),
+  ).toBe("```jsx\n// a comment\nuseEffect(() => {\n  run();\n})\n```");
+  expect(
+    toMarkdown('<pre><code><span class="line">a</span>\n<span class="line">b</span>\n</code></pre>'),
+  ).toBe("```\na\nb\n```");
+  // Tokens' spans are not lines.
+  expect(
+    toMarkdown('<pre><code><span class="token keyword">let</span> <span class="token">x</span></code></pre>'),
+  ).toBe("```\nlet x\n```");
+});

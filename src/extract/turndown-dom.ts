@@ -41,7 +41,7 @@ const VISIBLE_ATTRS = new Set(
  */
 export function attributeVisible(tag: string, name: string): boolean {
   if (VISIBLE_ATTRS.has(name)) return true;
-  if (name === "class") return tag === "pre" || tag === "code" || tag === "div";
+  if (name === "class") return tag === "pre" || tag === "code" || tag === "div" || tag === "span";
   return name === "type" && tag === "input";
 }
 

@@ -39,5 +39,5 @@ test("a value that is not an encoded address is left as the page has it", () => 
   const md = extract(
     '<p>Mail <span class="__cf_email__" data-cfemail="4c3">[email&#160;protected]</span> now.</p>',
   );
-  expect(md).toMatch(/Mail \\\[email\sprotected\\\] now\./);
+  expect(md).toMatch(/Mail \[email\sprotected\] now\./);
 });

@@ -509,7 +509,7 @@ test("a doc generator's permalink anchors are dropped; footnote marks and same-p
   expect(content).toContain("#### Errors and\n");
   expect(content).toContain("**run()**\n: Runs the app.");
   expect(content).not.toMatch(/[¶§]|\u200b/);
-  expect(content).toContain("Tides rise1 and fall\\* twice a day†, see Methods.");
+  expect(content).toContain("Tides rise1 and fall* twice a day†, see Methods.");
   expect(content).toContain("![A tide chart](https://docs.example/tide.png)");
 });
 

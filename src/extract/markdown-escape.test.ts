@@ -94,3 +94,22 @@ test("a table cell's text is inline: its start is not escaped as a line's", () =
   // A layout table's cells are blocks, each starting a line.
   expect(md("<table><tr><td>1. only column</td></tr></table>")).toBe("1\\. only column");
 });
+
+test("brackets that cannot be a link and a paragraph's only star are written as the page has them", () => {
+  expect(
+    md("<p>elsewhere [1-3], and [4].</p><p>Lean on your [site reliability engineer] specialist</p>"),
+  ).toBe("elsewhere [1-3], and [4].\n\nLean on your [site reliability engineer] specialist");
+  expect(md("<p>Free*</p><p>*See the complete list</p>")).toBe("Free*\n\n*See the complete list");
+  // What markdown would read as a link, a reference, a definition, a task box, emphasis or an item stays escaped.
+  expect(md("<p>see [x](y), [a][b] and [def]: z</p>")).toBe("see \\[x\\](y), \\[a\\][b] and \\[def\\]: z");
+  expect(md("<ul><li>[ ] todo</li><li>[x] done</li></ul>")).toBe("- \\[ \\] todo\n- \\[x\\] done");
+  expect(md("<p>Score* of <b>all</b></p>")).toBe("Score\\* of **all**");
+  expect(md("<p>a * b * c</p><p>* item-like</p>")).toBe("a \\* b \\* c\n\n\\* item-like");
+  // Emphasis never runs from one paragraph into the next.
+  expect(md("<p>one *</p><p>and *two</p>")).toBe("one *\n\nand *two");
+  // Code, and a paragraph holding a code span, stay as written.
+  expect(md("<pre>a\n\nre = r'\\[y\\]*'\n\nb</pre>")).toBe("```\na\n\nre = r'\\[y\\]*'\n\nb\n```");
+  expect(md("<pre>[keep] *</pre><p><code>[a]</code> [b] *</p>")).toBe(
+    "```\n[keep] *\n```\n\n`[a]` \\[b\\] \\*",
+  );
+});

@@ -1,3 +1,4 @@
+import { fencedRanges } from "./markdown-tidy.ts";
 import { MdElement, type MdNode, MdText, takeTextRead } from "./turndown-dom.ts";
 
 /** Text escaping could change: a character turndown escapes anywhere or at the start, or an angle bracket. */
@@ -110,4 +111,45 @@ const INLINE_LINE_START = /^(\d{1,9})\\([.)])|^\\([-+>])/gm;
 
 export function unescapeInlineStart(markdown: string): string {
   return markdown.replace(INLINE_LINE_START, (_, digits, mark, sign) => (sign ? sign : `${digits}${mark}`));
+}
+
+/**
+ * An escaped pair of brackets markdown could not read as a link: text between them without
+ * brackets, and after them neither "(" (an inline link), "[" (a reference) nor ":" (a definition).
+ * "[4]" of a paper's citations, "[site reliability engineer]" in a quote. Not a task box's "[ ]"
+ * or "[x]", which a list item would read as one.
+ */
+const LITERAL_BRACKETS = /(?<!\\)\\\[((?:[^[\]\\\n]|\\[^[\]\n])*)\\\](?![([:]|\\\[)/g;
+const TASK_BOX = /^[ xX]?$/;
+/** A line's start that markdown reads as an item before a star ("\\* item"). */
+const STAR_ITEM = /(?:^|\n)[ \t]*\\\*[ \t]/;
+
+/**
+ * turndown escapes every bracket and star; where markdown could read neither as syntax, the text
+ * is written as the page has it ("[1-3]", "Free*", "*See the full list"): a bracket pair that
+ * cannot be a link (LITERAL_BRACKETS), and the only star of a paragraph, which has no other to
+ * pair with as emphasis (not one starting a line as an item). Fenced code and paragraphs holding
+ * code spans are left as they are.
+ */
+export function unescapeLiteralMarks(markdown: string): string {
+  if (!markdown.includes("\\[") && !markdown.includes("\\*")) return markdown;
+  const fences = fencedRanges(markdown);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of [...fences, [markdown.length, markdown.length] as [number, number]]) {
+    out += markdown.slice(at, start).split("\n\n").map(unescapeParagraph).join("\n\n");
+    out += markdown.slice(start, end);
+    at = end;
+  }
+  return out;
+}
+
+function unescapeParagraph(text: string): string {
+  if (text.includes("`")) return text;
+  let out = text.includes("\\[")
+    ? text.replace(LITERAL_BRACKETS, (pair, inner: string) => (TASK_BOX.test(inner) ? pair : `[${inner}]`))
+    : text;
+  const stars = out.split("*").length - 1;
+  if (stars === 1 && out.includes("\\*") && !STAR_ITEM.test(out)) out = out.replace("\\*", "*");
+  return out;
 }

@@ -59,7 +59,7 @@ function blankRunsOutsideFences(md: string): (run: string, at: number) => string
  * (or the text's end). A backtick fence's info string has no backtick (CommonMark), so a line of
  * inline code with three backticks opens nothing.
  */
-function fencedRanges(md: string): [number, number][] {
+export function fencedRanges(md: string): [number, number][] {
   const out: [number, number][] = [];
   if (!md.includes("```") && !md.includes("~~~")) return out;
   let open: string | null = null;

@@ -110,7 +110,7 @@ test("a link's title is written only when it says more than the link's text", ()
       '<p><a href="/a" title="Permalink to Big [news] today">Big [news] today</a> <a href="/t" title="Titan">Titan</a> <a href="/n" title="news">Big news</a> <a href="/w" title="Opens the annual report (PDF, 2 MB)">Annual report</a> <a href="/q" title="Say &quot;hi&quot;">Greeting</a></p>',
     ),
   ).toBe(
-    '[Big \\[news\\] today](/a) [Titan](/t) [Big news](/n) [Annual report](/w "Opens the annual report (PDF, 2 MB)") [Greeting](/q "Say \\"hi\\"")',
+    '[Big [news] today](/a) [Titan](/t) [Big news](/n) [Annual report](/w "Opens the annual report (PDF, 2 MB)") [Greeting](/q "Say \\"hi\\"")',
   );
 });
 

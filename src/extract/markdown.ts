@@ -3,7 +3,7 @@ import type TurndownService from "turndown";
 import MirrorTurndown from "turndown/lib/turndown.browser.es.js";
 import { emojiOf } from "./emoji.ts";
 import { addCodeRules, linkedCodeText, linksCode } from "./markdown-code.ts";
-import { markdownEscaper } from "./markdown-escape.ts";
+import { markdownEscaper, unescapeLiteralMarks } from "./markdown-escape.ts";
 import { addListRules, insideListItem } from "./markdown-lists.ts";
 import { addTableRules } from "./markdown-tables.ts";
 import { tidyMarkdown } from "./markdown-tidy.ts";
@@ -382,9 +382,12 @@ export function toMarkdown(roots: readonly AnyNode[], notations?: Notations, pag
   takeTextRead(); // no node of an earlier conversion is taken for this one's text
   leadsHere = leadsToPage(pageUrl);
   try {
-    if (typeof input === "string") return tidyMarkdown(markdownService().turndown(input));
+    if (typeof input === "string")
+      return unescapeLiteralMarks(tidyMarkdown(markdownService().turndown(input)));
     collapseWhitespace(input);
-    return tidyMarkdown(mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement));
+    return unescapeLiteralMarks(
+      tidyMarkdown(mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement)),
+    );
   } finally {
     leadsHere = leadsToPage(undefined);
   }

@@ -66,7 +66,8 @@ test("text that needs escaping is still escaped; other text is left alone", () =
     ["literal a\\_b", "literal a\\\\\\_b"],
     ["a *star*", "a \\*star\\*"],
     ["a `tick`", "a \\`tick\\`"],
-    ["a [bracket]", "a \\[bracket\\]"],
+    ["a [bracket](x)", "a \\[bracket\\](x)"],
+    ["a [bracket][ref]", "a \\[bracket\\][ref]"],
     ["a back\\slash", "a back\\\\slash"],
     ["plain words, 2 numbers: 3.5 - done", "plain words, 2 numbers: 3.5 - done"],
   ];

@@ -1,3 +1,4 @@
+import { mayHoldAdmonitions, unwrapAdmonitions } from "./admonitions.ts";
 import { mayHoldCfEmail, revealCfEmails } from "./cf-email.ts";
 import { cleanTree } from "./clean.ts";
 import { dropLineNumbers, mayHoldCodeTables, mayHoldLineNumbers, unwrapCodeTables } from "./code-tables.ts";
@@ -52,6 +53,8 @@ interface ExtractContext {
   readonly tables: boolean;
   /** The markup has a table and a code block: it may lay code out beside line numbers. */
   readonly codeTables: boolean;
+  /** The page may hold Asciidoctor's admonition tables (admonitions.ts). */
+  readonly admonitions: boolean;
   /** Whether the page may number lines inside its code blocks (dropped, see code-tables.ts). */
   readonly lineNumbers: boolean;
   /** Whether the page may annotate text with ruby (readings set in parentheses, see ruby.ts). */
@@ -94,6 +97,7 @@ const STEPS: Step[] = [
   function clean(ctx) {
     cleanTree(ctx.body, ctx.pageText);
     if (ctx.codeTables) unwrapCodeTables(ctx.body);
+    if (ctx.admonitions) unwrapAdmonitions(ctx.body);
     if (ctx.lineNumbers) dropLineNumbers(ctx.body);
     if (ctx.ruby) parenthesizeRuby(ctx.body);
     if (ctx.tables) joinSplitTables(ctx.body);
@@ -223,6 +227,7 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     weakType: false,
     tables: mayHoldSplitTables(html),
     codeTables: mayHoldCodeTables(html),
+    admonitions: mayHoldAdmonitions(html),
     lineNumbers: mayHoldLineNumbers(html),
     ruby: mayHoldRuby(html),
     pageText: 0,

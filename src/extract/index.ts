@@ -6,7 +6,6 @@ import { type CheerioAPI, loadHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
 import { collectImages } from "./images.ts";
-import { joinLabelRows } from "./label-rows.ts";
 import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
@@ -160,10 +159,7 @@ const STEPS: Step[] = [
     const out: Partial<Record<OutputFormat, string>> = {};
     // HTML is the markup as the page has it: rendered before markdown and text set words apart.
     if (wanted.includes("html")) out.html = render(ctx, "html");
-    if (wanted.some((f) => f !== "html")) {
-      joinLabelRows(ctx.roots);
-      settleInlineEdges(ctx.roots);
-    }
+    if (wanted.some((f) => f !== "html")) settleInlineEdges(ctx.roots);
     for (const f of wanted) out[f] ??= render(ctx, f);
     ctx.content = out[format]!;
     if (formats?.length) ctx.formats = out;

@@ -69,3 +69,10 @@ test("a label above code, a list, stacked lines, a long text or another label st
   // A quote's title sits above the words it quotes.
   expect(content).toContain("> khixxx said:\n>\n> What pays best?");
 });
+
+test("lines of code drawn as boxes stay lines, though one reads as a label", () => {
+  const { content } = extract(
+    '<pre class="editor"><div class="content"><div>server:</div><div>  port: 80</div></div></pre>',
+  );
+  expect(content).toContain("```\nserver:\n  port: 80\n```");
+});

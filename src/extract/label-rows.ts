@@ -111,22 +111,16 @@ function labelRow(row: Element): { label: AnyNode; value: AnyNode; boxes: Elemen
 }
 
 /**
- * Reads every label row under `roots` as one line (see above): its boxes become inline markup and a
- * space parts the label from its value. For markdown and text; the `html` format is rendered first.
+ * Reads `el` as one line when it is a label row (see above): its boxes become inline markup and a
+ * space parts the label from its value. True when it was one; its insides are then read.
  */
-export function joinLabelRows(roots: readonly Element[]): void {
-  const stack: Element[] = [...roots];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const row = labelRow(el);
-    if (row) {
-      for (const box of row.boxes) box.name = "span";
-      const { label, value } = row;
-      const end = label.type === "text" ? (label as Text).data : "";
-      const start = value.type === "text" ? (value as Text).data : "";
-      if (!/\s$/.test(end) && !/^\s/.test(start)) prepend(value, new Text(" "));
-      continue;
-    }
-    for (const kid of el.children) if (isElement(kid)) stack.push(kid);
-  }
+export function joinLabelRow(el: Element): boolean {
+  const row = labelRow(el);
+  if (!row) return false;
+  for (const box of row.boxes) box.name = "span";
+  const { label, value } = row;
+  const end = label.type === "text" ? (label as Text).data : "";
+  const start = value.type === "text" ? (value as Text).data : "";
+  if (!/\s$/.test(end) && !/^\s/.test(start)) prepend(value, new Text(" "));
+  return true;
 }

@@ -1,4 +1,5 @@
 import { Text } from "domhandler";
+import { joinLabelRow } from "./label-rows.ts";
 import { type AnyNode, BLOCK_TAGS, type Element, isElement } from "./nodes.ts";
 
 /** Elements whose text is kept exactly as written. */
@@ -194,8 +195,9 @@ function separateAbuttingWords(el: Element): void {
 }
 
 /**
- * Inline markup read as a reader sees it, for markdown and text: line breaks at an inline
- * element's edges go outside it, and the words of inline elements laid out apart are set apart.
+ * Inline markup read as a reader sees it, for markdown and text: a label row's boxes are one line,
+ * line breaks at an inline element's edges go outside it, and the words of inline elements laid
+ * out apart are set apart.
  * Code and other verbatim text are left as written; the `html` format is rendered before this.
  */
 export function settleInlineEdges(roots: readonly Element[]): void {
@@ -208,6 +210,10 @@ export function settleInlineEdges(roots: readonly Element[]): void {
     order.push(el);
     for (const kid of el.children) if (isElement(kid)) stack.push(kid);
   }
+  // A label and its value drawn as a row's boxes read as one line (label-rows.ts); a joined row's
+  // insides are its label and value, not rows of their own.
+  const joined = new Set<AnyNode>();
+  for (const el of order) if ((el.parent && joined.has(el.parent)) || joinLabelRow(el)) joined.add(el);
   // Children first, so that a break leaves nested elements one level at a time.
   for (let i = order.length - 1; i >= 0; i--) hoistEdgeBreaks(order[i]!);
   for (const el of order) separateAbuttingWords(el);

@@ -1,5 +1,5 @@
 import { Element as ElementNode, Text as TextNode } from "domhandler";
-import { replaceElement } from "domutils";
+import { appendChild, replaceElement } from "domutils";
 import { type Element, forEachElement, rowCells, tableRows, textOf } from "./nodes.ts";
 
 /**
@@ -49,9 +49,13 @@ export function unwrapAdmonitions(root: Element): void {
     if (!/(?:^|\s)icon(?:\s|$)/.test(icon.attribs.class ?? "")) continue;
     const kind = kindOf(icon, block);
     if (!kind || kind.length > KIND_TEXT) continue;
-    const label = new ElementNode("p", {}, [new ElementNode("strong", {}, [new TextNode(`${kind}:`)])]);
-    const quote = new ElementNode("blockquote", {}, [label, ...content.children]);
-    for (const child of quote.children) child.parent = quote;
+    const strong = new ElementNode("strong", {});
+    appendChild(strong, new TextNode(`${kind}:`));
+    const label = new ElementNode("p", {});
+    appendChild(label, strong);
+    const quote = new ElementNode("blockquote", {});
+    appendChild(quote, label);
+    for (const child of [...content.children]) appendChild(quote, child);
     replaceElement(table, quote);
   }
 }

@@ -1,4 +1,5 @@
 import { Text } from "domhandler";
+import { appendChild, removeElement } from "domutils";
 import { type Element, forEachElement, type ParentNode } from "./nodes.ts";
 
 /**
@@ -39,9 +40,8 @@ export function decodeCfEmail(hex: string): string | null {
 
 /** Replaces `el`'s content with `text`. */
 function setText(el: Element, text: string): void {
-  const node = new Text(text);
-  node.parent = el;
-  el.children = [node];
+  for (const child of [...el.children]) removeElement(child);
+  appendChild(el, new Text(text));
 }
 
 /** Writes every obfuscated address under `root` back as its text, and its link as `mailto:`. */

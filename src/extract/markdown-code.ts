@@ -93,17 +93,11 @@ function codeText(pre: Node): string {
       out += "\n";
       return;
     }
-    // A line's own span (Gatsby's `gatsby-highlight-code-line`, Shiki's `line`) starts a line; the
-    // line break after it, if any, is the code's text.
-    if (
-      name === "SPAN" &&
-      LINE_SPAN.test((node as Element).getAttribute("class") ?? "") &&
-      out &&
-      !out.endsWith("\n")
-    )
-      out += "\n";
     const line = CODE_LINE_TAGS.has(name);
-    if (line && out && !out.endsWith("\n")) out += "\n";
+    // A line's own span (Gatsby's `gatsby-highlight-code-line`, Shiki's `line`) starts a line too;
+    // the line break after it, if any, is the code's text.
+    const starts = line || (name === "SPAN" && LINE_SPAN.test((node as Element).getAttribute("class") ?? ""));
+    if (starts && out && !out.endsWith("\n")) out += "\n";
     for (let c = node.firstChild; c; c = c.nextSibling) visit(c);
     if (line && !out.endsWith("\n")) out += "\n";
   };

@@ -382,12 +382,13 @@ export function toMarkdown(roots: readonly AnyNode[], notations?: Notations, pag
   takeTextRead(); // no node of an earlier conversion is taken for this one's text
   leadsHere = leadsToPage(pageUrl);
   try {
-    if (typeof input === "string")
-      return unescapeLiteralMarks(tidyMarkdown(markdownService().turndown(input)));
-    collapseWhitespace(input);
-    return unescapeLiteralMarks(
-      tidyMarkdown(mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement)),
-    );
+    let markdown: string;
+    if (typeof input === "string") markdown = markdownService().turndown(input);
+    else {
+      collapseWhitespace(input);
+      markdown = mirrorMarkdownService().turndown(collapsedView(input) as HTMLElement);
+    }
+    return unescapeLiteralMarks(tidyMarkdown(markdown));
   } finally {
     leadsHere = leadsToPage(undefined);
   }

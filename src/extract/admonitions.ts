@@ -10,11 +10,6 @@ import { type Element, forEachElement, rowCells, tableRows, textOf } from "./nod
  * becomes a quote whose first line is the kind in bold ("**Note:**"), then the content.
  */
 
-/** Whether the raw page may hold one: one search of the page, not a walk. */
-export function mayHoldAdmonitions(html: string): boolean {
-  return html.includes("admonitionblock");
-}
-
 const BLOCK = /(?:^|\s)admonitionblock(?:\s|$)/;
 const KIND_TEXT = 40;
 

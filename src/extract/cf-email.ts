@@ -17,11 +17,6 @@ const HEX = /^(?:[0-9a-f]{2}){2,}$/i;
 /** What a decoded address may not hold: control characters (a wrong key reads as them). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Whether the raw page may hold an obfuscated address: one search of the page, not a walk. */
-export function mayHoldCfEmail(html: string): boolean {
-  return html.includes(CF_ATTR) || html.includes("/cdn-cgi/l/email-protection");
-}
-
 /** The address `hex` encodes, or null when it is not one (bad hex, bad UTF-8, control characters). */
 export function decodeCfEmail(hex: string): string | null {
   if (!HEX.test(hex)) return null;

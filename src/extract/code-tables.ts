@@ -1,5 +1,6 @@
 import { Element as ElementNode, Text as TextNode } from "domhandler";
 import { prepend, textContent } from "domutils";
+import type { PageMarks } from "./marks.ts";
 import {
   type AnyNode,
   type Element,
@@ -78,11 +79,11 @@ function codeOf(table: Element): AnyNode[] | null {
 /** What a page laying code out in a table has somewhere: a code block, line numbers, a class naming code. */
 const CODE_MARKS = ["<pre", "<PRE", "data-line-number", "highlight", "code", "blob", "source", "line"];
 
-/** Whether `html` may lay code out in a table, read off the string: most pages spare the walk. */
-export function mayHoldCodeTables(html: string): boolean {
+/** Whether a page with these marks may lay code out in a table: most pages (no table) spare the walk. */
+export function mayHoldCodeTables(html: string, marks: PageMarks): boolean {
   // Plain substring tests: a pattern reaching from a tag to its class word backtracked for minutes
   // on a page of 100,000 unquoted class attributes in one tag.
-  return /<table[\s>]/i.test(html) && CODE_MARKS.some((mark) => html.includes(mark));
+  return marks.tables > 0 && CODE_MARKS.some((mark) => html.includes(mark));
 }
 
 /**
@@ -109,11 +110,9 @@ const LINE_NUMBER = /^\s*\d+\s*$/;
 /** What a page numbering the lines inside its code blocks has: a code block and such a class word. */
 const LINE_NUMBER_MARKS = ["lineno", "line-num", "linenum", "line_num", "gutter"];
 
-/** Whether `html` may number lines inside its code blocks, read off the string. */
-export function mayHoldLineNumbers(html: string): boolean {
-  return (
-    (html.includes("<pre") || html.includes("<PRE")) && LINE_NUMBER_MARKS.some((mark) => html.includes(mark))
-  );
+/** Whether a page with these marks may number lines inside its code blocks: only one with a `<pre>`. */
+export function mayHoldLineNumbers(html: string, marks: PageMarks): boolean {
+  return marks.pre && LINE_NUMBER_MARKS.some((mark) => html.includes(mark));
 }
 
 /**

@@ -27,7 +27,7 @@ export const MAX_DOM_DEPTH = 512;
  * text keeps its document order (Chromium would put it back inside its
  * element, out of order).
  */
-class BoundedDomHandler extends DomHandler {
+export class BoundedDomHandler extends DomHandler {
   override addNode(node: ChildNode): void {
     const stack = this.tagStack;
     // stack[0] is the document; the node would sit at depth stack.length.

@@ -1,5 +1,6 @@
 import { type CheerioAPI, load } from "cheerio/slim";
 import { parseBounded } from "./depth.ts";
+import { type PageMarks, parseMarked } from "./marks.ts";
 
 /**
  * cheerio's switch to htmlparser2 (and to dom-serializer for `.html()`), in HTML mode. The html
@@ -17,6 +18,12 @@ const HTMLPARSER2 = { xml: { xmlMode: false, decodeEntities: true, encodeEntitie
  */
 export function loadHtml(html: string): CheerioAPI {
   return load(parseBounded(html, { decodeEntities: true }), HTMLPARSER2, true);
+}
+
+/** loadHtml's tree with what the parser noted of the page on the way (see marks.ts). */
+export function loadMarkedHtml(html: string): { $: CheerioAPI; marks: PageMarks } {
+  const { document, marks } = parseMarked(html);
+  return { $: load(document, HTMLPARSER2, true), marks };
 }
 
 export type { CheerioAPI };

@@ -1,8 +1,8 @@
-import { mayHoldAdmonitions, unwrapAdmonitions } from "./admonitions.ts";
-import { mayHoldCfEmail, revealCfEmails } from "./cf-email.ts";
+import { unwrapAdmonitions } from "./admonitions.ts";
+import { revealCfEmails } from "./cf-email.ts";
 import { cleanTree } from "./clean.ts";
 import { dropLineNumbers, mayHoldCodeTables, mayHoldLineNumbers, unwrapCodeTables } from "./code-tables.ts";
-import { type CheerioAPI, loadHtml } from "./dom.ts";
+import { type CheerioAPI, loadMarkedHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
 import { collectImages } from "./images.ts";
@@ -10,7 +10,7 @@ import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
 import { baseUrlOf, extractMetadata } from "./metadata.ts";
-import { mayHoldMojibake, repairMojibakeIn } from "./mojibake.ts";
+import { repairMojibakeIn } from "./mojibake.ts";
 import { type AnyNode, type Element, firstElement, isElement, visibleTextLength } from "./nodes.ts";
 import { findNotations, type Notations } from "./notation.ts";
 import { keepPageContent } from "./page-content.ts";
@@ -19,11 +19,11 @@ import { declaredProductDescription, missingDescription } from "./product-data.t
 import { qaThread } from "./qa-thread.ts";
 import { qualityScore } from "./quality.ts";
 import { resolveUrls } from "./resolve-urls.ts";
-import { mayHoldRuby, parenthesizeRuby } from "./ruby.ts";
+import { parenthesizeRuby } from "./ruby.ts";
 import { scanPage } from "./scan.ts";
-import { joinSplitTables, mayHoldSplitTables } from "./split-tables.ts";
+import { joinSplitTables } from "./split-tables.ts";
 import { measure, sumStats } from "./stats.ts";
-import { mayHoldStreamedContent, placeStreamedContent } from "./streamed.ts";
+import { placeStreamedContent } from "./streamed.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import { dropTrailingHeadings } from "./trailing-headings.ts";
@@ -48,7 +48,7 @@ interface ExtractContext {
   pageType: PageType | null;
   /** The page type rests on `og:type` alone (see declaresArticleSchema). */
   weakType: boolean;
-  /** The markup has two tables or more (read off the string: pages without spare a walk). */
+  /** The markup has two tables or more (noted by the parser: pages without spare a walk). */
   readonly tables: boolean;
   /** The markup has a table and a code block: it may lay code out beside line numbers. */
   readonly codeTables: boolean;
@@ -201,13 +201,13 @@ function bodyOf($: CheerioAPI): Element {
  * on malformed HTML.
  */
 export function extractHtml(html: string, url: string, options: ExtractOptions): ExtractedDocument {
-  const $ = loadHtml(html);
+  const { $, marks } = loadMarkedHtml(html);
   // Every step reads the page as a browser shows it: streamed content in its place.
-  if (mayHoldStreamedContent(html)) placeStreamedContent($.root()[0]!, html);
+  if (marks.streamed) placeStreamedContent($.root()[0]!, html);
   // Text encoded twice reads as it was written ("computerâ€™s" is "computer's").
-  if (mayHoldMojibake(html)) repairMojibakeIn($.root()[0]!);
+  if (marks.mojibake) repairMojibakeIn($.root()[0]!);
   // An address Cloudflare hides until its script runs ("[email protected]") reads as the address.
-  if (mayHoldCfEmail(html)) revealCfEmails($.root()[0]!);
+  if (marks.cfEmail) revealCfEmails($.root()[0]!);
   const body = bodyOf($);
   const ctx: ExtractContext = {
     $,
@@ -221,11 +221,11 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     links: [],
     pageType: null,
     weakType: false,
-    tables: mayHoldSplitTables(html),
-    codeTables: mayHoldCodeTables(html),
-    admonitions: mayHoldAdmonitions(html),
-    lineNumbers: mayHoldLineNumbers(html),
-    ruby: mayHoldRuby(html),
+    tables: marks.tables > 1,
+    codeTables: mayHoldCodeTables(html, marks),
+    admonitions: marks.admonitions,
+    lineNumbers: mayHoldLineNumbers(html, marks),
+    ruby: marks.ruby,
     pageText: 0,
     content: "",
     quality: 0,

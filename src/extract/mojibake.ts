@@ -64,9 +64,9 @@ export function repairMojibake(text: string): string {
   });
 }
 
-/** Whether a page's HTML may hold mojibake (a cheap test before reading its text nodes). */
-export function mayHoldMojibake(html: string): boolean {
-  return MAY_HOLD.test(html);
+/** Whether a text may hold mojibake (a cheap test before repairing it; marks.ts reads the page's texts with it). */
+export function mayHoldMojibake(text: string): boolean {
+  return MAY_HOLD.test(text);
 }
 
 /** Attributes whose words the output shows: an image's description, a link's title. */

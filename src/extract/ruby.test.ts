@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { extractHtml } from "./index.ts";
-import { mayHoldRuby } from "./ruby.ts";
+import { parseMarked } from "./marks.ts";
 
 const page = (body: string) =>
   `<html><head><title>t</title></head><body><article><h1>天気</h1><p>今日の天気について、少し長めの文章を書きます。明日も晴れる見込みで、週末は雨が降るかもしれません。</p>${body}</article></body></html>`;
@@ -24,6 +24,7 @@ test("a ruby reading is set in parentheses after its characters, as its fallback
 });
 
 test("pages without ruby are not walked for it", () => {
-  expect(mayHoldRuby("<p>plain</p>")).toBe(false);
-  expect(mayHoldRuby("<ruby>a<rt>b</rt></ruby>")).toBe(true);
+  expect(parseMarked("<p>plain</p>").marks.ruby).toBe(false);
+  expect(parseMarked("<ruby>a<rt>b</rt></ruby>").marks.ruby).toBe(true);
+  expect(parseMarked("<RUBY>a<RT>b</RT></RUBY>").marks.ruby).toBe(true);
 });

@@ -2,11 +2,6 @@ import { Element as ElementNode, Text } from "domhandler";
 import { append, prepend } from "domutils";
 import { type Element, forEachElement, isElement } from "./nodes.ts";
 
-/** Whether `html` may hold ruby annotations, read off the string: most pages spare the walk. */
-export function mayHoldRuby(html: string): boolean {
-  return html.includes("<rt") || html.includes("<RT");
-}
-
 /** The element beside `el` (`side` -1 before, 1 after), text between skipped only when blank. */
 function beside(el: Element, side: -1 | 1): Element | null {
   for (let node = side < 0 ? el.prev : el.next; node; node = side < 0 ? node.prev : node.next) {

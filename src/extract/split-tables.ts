@@ -92,12 +92,6 @@ function join(column: Element, figures: Element): boolean {
   return true;
 }
 
-/** Whether `html` has a second table, read off the string: a page without one spares the walk. */
-export function mayHoldSplitTables(html: string): boolean {
-  const table = /<table[\s>]/gi;
-  return table.test(html) && table.test(html);
-}
-
 /** Joins every frozen first column under `root` to the table of figures beside it. */
 export function joinSplitTables(root: Element): void {
   const tables = outerTables(root);

@@ -18,11 +18,6 @@ import { type AnyNode, type Element, forEachElement, type ParentNode } from "./n
  * A segment is only ever a hidden `<div>`: an instruction naming anything else is not followed.
  */
 
-/** Whether `html` may hold streamed segments, read off the string: most pages spare the walk. */
-export function mayHoldStreamedContent(html: string): boolean {
-  return html.includes('id="S:');
-}
-
 /** A move: the children of `segment` go where `target` stands (a boundary's fallback or a placeholder). */
 interface Move {
   boundary: boolean;

@@ -1,0 +1,79 @@
+import type { Document } from "domhandler";
+import { Parser } from "htmlparser2";
+import { BoundedDomHandler } from "./depth.ts";
+import { mayHoldMojibake } from "./mojibake.ts";
+
+/**
+ * What a page holds that some extraction steps look for, noted by the parser as it builds the
+ * tree: a step whose mark is absent spares its walk. Noting an element costs a few property
+ * reads; searching the page's string for each mark (a page is 260 KB on average, most of it
+ * scripts and styles) cost a fifth of the whole extraction.
+ */
+export interface PageMarks {
+  /** Tables in the markup (split tables need two, code tables one). */
+  tables: number;
+  /** A `<pre>` (code whose lines may be numbered). */
+  pre: boolean;
+  /** An `<rt>` (ruby readings). */
+  ruby: boolean;
+  /** A class naming Asciidoctor's admonition block. */
+  admonitions: boolean;
+  /** An address Cloudflare obfuscates (`data-cfemail`, or a link to its email-protection page). */
+  cfEmail: boolean;
+  /** An element whose id names a streamed segment (`S:1`, see streamed.ts). */
+  streamed: boolean;
+  /** Text a reader sees (not a script's or a style's), an `alt` or a `title` that may be mojibake. */
+  mojibake: boolean;
+}
+
+const CF_PATH = "/cdn-cgi/l/email-protection";
+
+/** The depth-bounded handler of depth.ts, noting each element's and each text's marks as it goes. */
+class MarkingDomHandler extends BoundedDomHandler {
+  readonly marks: PageMarks = {
+    tables: 0,
+    pre: false,
+    ruby: false,
+    admonitions: false,
+    cfEmail: false,
+    streamed: false,
+    mojibake: false,
+  };
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    const marks = this.marks;
+    if (name === "table") marks.tables++;
+    else if (name === "pre") marks.pre = true;
+    else if (name === "rt") marks.ruby = true;
+    const { id, class: cls, href, alt, title } = attribs;
+    if (id?.startsWith("S:")) marks.streamed = true;
+    if (cls?.includes("admonitionblock")) marks.admonitions = true;
+    if (attribs["data-cfemail"] !== undefined || href?.includes(CF_PATH)) marks.cfEmail = true;
+    if (!marks.mojibake && ((alt && mayHoldMojibake(alt)) || (title && mayHoldMojibake(title))))
+      marks.mojibake = true;
+  }
+
+  override ontext(data: string): void {
+    const marks = this.marks;
+    if (!marks.mojibake) {
+      const type = this.tagStack[this.tagStack.length - 1]!.type;
+      if (type === "tag" || type === "root") {
+        // A text arrives in pieces (an entity is a piece of its own): a pair may straddle two.
+        const last = this.lastNode;
+        if (mayHoldMojibake(data)) marks.mojibake = true;
+        else if (last && last.type === "text" && mayHoldMojibake(last.data.slice(-1) + data.slice(0, 1)))
+          marks.mojibake = true;
+      }
+    }
+    super.ontext(data);
+  }
+}
+
+/** Parses HTML as parseBounded does (entities decoded, a TypeError when not a string), noting the page's marks on the way. */
+export function parseMarked(html: string): { document: Document; marks: PageMarks } {
+  if (typeof html !== "string") throw new TypeError("parseMarked() expects a string");
+  const handler = new MarkingDomHandler();
+  new Parser(handler, { decodeEntities: true }).end(html);
+  return { document: handler.root, marks: handler.marks };
+}

@@ -40,18 +40,35 @@ class MarkingDomHandler extends BoundedDomHandler {
     mojibake: false,
   };
 
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    super.onopentag(name, attribs);
+  // The parser's own callbacks, called before the element is built: a name and each attribute once,
+  // with no lookups into the element's attributes.
+  onopentagname(name: string): void {
     const marks = this.marks;
     if (name === "table") marks.tables++;
     else if (name === "pre") marks.pre = true;
     else if (name === "rt") marks.ruby = true;
-    const { id, class: cls, href, alt, title } = attribs;
-    if (id?.startsWith("S:")) marks.streamed = true;
-    if (cls?.includes("admonitionblock")) marks.admonitions = true;
-    if (attribs["data-cfemail"] !== undefined || href?.includes(CF_PATH)) marks.cfEmail = true;
-    if (!marks.mojibake && ((alt && mayHoldMojibake(alt)) || (title && mayHoldMojibake(title))))
-      marks.mojibake = true;
+  }
+
+  onattribute(name: string, value: string): void {
+    const marks = this.marks;
+    switch (name) {
+      case "id":
+        if (value.startsWith("S:")) marks.streamed = true;
+        break;
+      case "class":
+        if (value.includes("admonitionblock")) marks.admonitions = true;
+        break;
+      case "href":
+        if (value.includes(CF_PATH)) marks.cfEmail = true;
+        break;
+      case "data-cfemail":
+        marks.cfEmail = true;
+        break;
+      case "alt":
+      case "title":
+        if (!marks.mojibake && mayHoldMojibake(value)) marks.mojibake = true;
+        break;
+    }
   }
 
   override ontext(data: string): void {

@@ -82,6 +82,37 @@ const TIGHTEN_SHARE = 0.75;
 const REST_PROSE = 300;
 const REST_SHARE = 0.15;
 
+/** Siblings like it (same tag and class, holding text) from which a child is one row of a set. */
+const SET_ROWS = 3;
+
+/**
+ * Whether `el` is one row of a set its parent lays out (a product's rows of label and value, a
+ * thread's posts): siblings of its tag and class, opening with the same kind of element, that
+ * hold text too. One long value (a book's
+ * reviews in one cell) is not the set: the parent is.
+ */
+function isOneOfASet(el: Element, stats: Measured): boolean {
+  const cls = el.attribs.class;
+  const head = firstElement(el);
+  if (!cls || !head) return false;
+  let like = 0;
+  for (const sib of el.parent!.children as AnyNode[]) {
+    if (sib === el || !isElement(sib) || !sameKind(sib, el)) continue;
+    // Rows of a set are built alike; a layout's rows (`row-fluid`) each hold something else.
+    const sibHead = firstElement(sib);
+    if (!sibHead || !sameKind(sibHead, head)) continue;
+    if ((stats.get(sib)?.text ?? 0) > 0 && ++like >= SET_ROWS) return true;
+  }
+  return false;
+}
+
+const sameKind = (a: Element, b: Element) => a.name === b.name && a.attribs.class === b.attribs.class;
+
+function firstElement(el: Element): Element | null {
+  for (const child of el.children as AnyNode[]) if (isElement(child)) return child;
+  return null;
+}
+
 /**
  * Sums favour merging: a wrapper holding the article and, further down, a
  * "more stories" block with prose of its own scores higher than the article.
@@ -123,6 +154,7 @@ function tighten(el: Element, stats: Measured, w: Weights): Element {
       if (before && child.name === "p" && cs && cs.paras > 0) lede++;
     }
     if (lede >= LEDE_PARAGRAPHS) return cur;
+    if (isOneOfASet(next, stats)) return cur;
     cur = next;
   }
 }

@@ -850,3 +850,30 @@ test("a WordPress archive keeps its posts under a category description of any le
     expect(story).not.toContain("Zero waste guide number 3:");
   }
 });
+
+test("a product's rows of label and value stay whole around one long value; a layout's rows do not", () => {
+  const row = (label: string, value: string) =>
+    `<div class="details_row"><div class="details_col"><span class="details_name">${label}</span> <span class="details_value">${value}</span></div></div>`;
+  const reviews = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `"A re-enchantment with the natural world, and a call to restore what was lost, number ${i}." - Review ${i},`,
+  ).join(" ");
+  const html = `<body><h1>Once and Future World</h1><div class="details">
+    ${row("Publisher", "Houghton Mifflin")}${row("ISBN-13", "9780544103054")}${row("Number of Pages", "288 Pages")}
+    ${row("Language", "English")}${row("Reviews", reviews)}</div>
+    <div class="footer"><a href="/help">Help</a></div></body>`;
+  const { content } = extractHtml(html, "https://shop.example/item/1", main);
+  expect(content).toContain("Review 29");
+  expect(content).toContain("Publisher Houghton Mifflin");
+  expect(content).toContain("Language English");
+  // A layout's rows (`row-fluid`) each hold something else: the body's row is stepped into.
+  const layout = `<body><div class="wrap">
+    <div class="row-fluid"><div class="title-bar"><h2>Festival</h2></div></div>
+    <div class="row-fluid"><div class="span12">${para(8, "The light festival returns to the canals with new works from twenty artists.")}</div></div>
+    <div class="row-fluid"><div class="dates"><b>29 November | 20 January</b></div></div>
+    <div class="row-fluid"><div class="box"><p>Other festivals this winter, and a line of prose beside them.</p></div></div></div></body>`;
+  const article = extractHtml(layout, "https://mag.example/festival", main).content;
+  expect(article).toContain("Paragraph 8");
+  expect(article).not.toContain("Other festivals");
+});

@@ -158,3 +158,17 @@ test("a long run of line breaks at an inline element's edges moves out in linear
   expect(b.children.some((c) => (c as Element).name === "br")).toBe(false);
   expect(p.children.filter((c) => (c as Element).name === "br")).toHaveLength(40_000);
 }, 30_000);
+
+test("a label's box beside its value's, named so by their classes, is parted whatever their words' edges", () => {
+  const { content } = extract(
+    '<div class="specs"><div><span class="details_name">ISBN-13</span><span class="details_value">9780544103054</span></div>' +
+      '<div><span class="spec-label">Publication Year</span><span class="spec-value">2013</span></div>' +
+      '<div><span class="attr-key">Author</span><span class="attr-val">J. B. MacKinnon</span></div></div>' +
+      '<p><span class="name">Jo</span><span class="nick">hn</span> and <span class="x">Item</span><span class="value">12</span></p>',
+  );
+  expect(content).toContain("ISBN-13 9780544103054");
+  expect(content).toContain("Publication Year 2013");
+  expect(content).toContain("Author J. B. MacKinnon");
+  // Without both names, the words' edges decide, as before.
+  expect(content).toContain("John and Item12");
+});

@@ -57,6 +57,7 @@ function abut(prev: AnyNode, next: AnyNode, items: boolean): boolean {
   // name and its count, "Adhesives" and "704") are parted whatever their text.
   const apart =
     (isTile(prev) && isTile(next)) ||
+    labelBesideValue(prev, next) ||
     styledBlock(prev) ||
     styledBlock(next) ||
     (items && isElement(prev) && isElement(next));
@@ -64,6 +65,22 @@ function abut(prev: AnyNode, next: AnyNode, items: boolean): boolean {
   const start = nodeEdge(next, false);
   if (start === null) return false;
   return apart ? /^\S/.test(start) : WORD_START.test(start) || numbersMeet(end, start);
+}
+
+/** Class words of a row's label and of its value, as a stylesheet names the two boxes it draws. */
+const LABEL_CLASS = /(?:^|[\s_-])(?:label|name|key|term|title|heading)(?:$|[\s_-])/i;
+const VALUE_CLASS = /(?:^|[\s_-])(?:values?|val|data|desc|description|definition|details?)(?:$|[\s_-])/i;
+
+/**
+ * A label's box beside its value's, named so by their classes (eBay's `details_name` beside
+ * `details_value`, `spec-label` beside `spec-value`): "ISBN-13" + "9780544103054" or "Publication
+ * Year" + "2013" are two boxes, whatever their texts' edges look like.
+ */
+function labelBesideValue(prev: AnyNode, next: AnyNode): boolean {
+  if (!isElement(prev) || !isElement(next)) return false;
+  const label = prev.attribs.class;
+  const value = next.attribs.class;
+  return label !== undefined && value !== undefined && LABEL_CLASS.test(label) && VALUE_CLASS.test(value);
 }
 
 /**

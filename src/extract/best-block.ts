@@ -93,13 +93,13 @@ const SET_ROWS = 3;
  */
 function isOneOfASet(el: Element, stats: Measured): boolean {
   const cls = el.attribs.class;
-  const head = firstElement(el);
+  const head = firstChildElement(el);
   if (!cls || !head) return false;
   let like = 0;
   for (const sib of el.parent!.children as AnyNode[]) {
     if (sib === el || !isElement(sib) || !sameKind(sib, el)) continue;
     // Rows of a set are built alike; a layout's rows (`row-fluid`) each hold something else.
-    const sibHead = firstElement(sib);
+    const sibHead = firstChildElement(sib);
     if (!sibHead || !sameKind(sibHead, head)) continue;
     if ((stats.get(sib)?.text ?? 0) > 0 && ++like >= SET_ROWS) return true;
   }
@@ -108,7 +108,8 @@ function isOneOfASet(el: Element, stats: Measured): boolean {
 
 const sameKind = (a: Element, b: Element) => a.name === b.name && a.attribs.class === b.attribs.class;
 
-function firstElement(el: Element): Element | null {
+/** The first element among `el`'s children (text and comments skipped), or null. */
+function firstChildElement(el: Element): Element | null {
   for (const child of el.children as AnyNode[]) if (isElement(child)) return child;
   return null;
 }

@@ -82,3 +82,22 @@ test("a src a template filled with a whole srcset shows the srcset's widest pict
   expect(content).toContain("![Tee front](https://cdn.example/stencil/1000w/tee-front-hd.jpg?c=1)");
   expect(content).not.toContain("2000w");
 });
+
+test("a pixel-sized image is left out of the markdown; Next.js's 0-by-0 image sized by its class stays", () => {
+  const html = `<html><body><article><h1>Jobs</h1>
+    <p>Hiring this week at the harbour and at the mill across the river, in several teams.</p>
+    <table><tr><td>1.</td><td><img src="s.gif" height="1" width="14"></td><td>Story</td></tr>
+    <tr><td>2.</td><td><img src="s.gif" height="10" width="0"></td><td>Other</td></tr></table>
+    <p><img src="/hero.png" alt="Spring sale" width="0" height="0" class="md:w-full" data-nimg="1"></p>
+    <p><img src="https://track.example/task.php" width="1" height="1"></p>
+  </article></body></html>`;
+  const { content, images } = extractHtml(html, "https://site.example/jobs", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: true,
+  });
+  expect(content).not.toContain("s.gif");
+  expect(content).not.toContain("task.php");
+  expect(content).toContain("![Spring sale](https://site.example/hero.png)");
+  expect(images?.map((i) => i.src)).toEqual(["https://site.example/hero.png"]);
+});

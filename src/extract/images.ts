@@ -7,6 +7,21 @@ function dimension(value: string | undefined): number | null {
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
+/**
+ * An image declared a pixel wide or tall (a tracking pixel, a spacer a table layout pads with:
+ * `<img src="s.gif" height="1" width="14">`), or none and given no size otherwise. Next.js
+ * declares its responsive images `width="0" height="0"` and sizes them with a class or a style
+ * (`md:w-full`, `width:100%`): those show.
+ */
+export function isPixel(el: Element): boolean {
+  const a = el.attribs;
+  const width = dimension(a.width);
+  const height = dimension(a.height);
+  if (width === 1 || height === 1) return true;
+  if (width !== 0 && height !== 0) return false;
+  return a.class === undefined && a.style === undefined && a.sizes === undefined && a.srcset === undefined;
+}
+
 function attr(el: Element, name: string): string | null {
   const value = el.attribs[name]?.replace(/\s+/g, " ").trim();
   return value ? value : null;
@@ -24,9 +39,9 @@ export function collectImages(roots: Element[]): ImageInfo[] {
     if (el.name !== "img") return;
     const src = el.attribs.src?.trim();
     if (!src || /^(?:data|blob|javascript):/i.test(src) || !/^https?:/i.test(src)) return;
+    if (isPixel(el)) return;
     const width = dimension(el.attribs.width);
     const height = dimension(el.attribs.height);
-    if ((width !== null && width <= 1) || (height !== null && height <= 1)) return;
     if (seen.has(src)) return;
     seen.add(src);
     images.push({ src, alt: attr(el, "alt"), title: attr(el, "title"), width, height });

@@ -182,8 +182,25 @@ export function addTableRules(td: TurndownService): void {
             ? cells[0]!
             : Array.from({ length: width }, () => "");
       cells.splice(0, heads);
-      const aligned = alignment(rows, heads, width);
-      const lines = [line(header), `| ${aligned.join(" | ")} |`, ...cells.map(line)];
+      // Without a header, the columns align as the first row with something in it does.
+      const filled = heads
+        ? 0
+        : Math.max(
+            0,
+            cells.findIndex((r) => r.some((c) => c !== "")),
+          );
+      const aligned = alignment(rows.slice(filled), heads, width);
+      // A row with nothing in any cell is a layout's spacer (`<tr class="spacer" style="height:5px">`):
+      // on the page a gap, in markdown a row of blanks.
+      const body = cells.filter((r) => r.some((c) => c !== ""));
+      // So is a column with nothing in any row, its heading included (a spacer cell in every row).
+      const shown = header.map((h, c) => h !== "" || body.some((r) => r[c] !== ""));
+      const keep = <T>(r: T[]): T[] => (shown.filter(Boolean).length >= 2 ? r.filter((_, c) => shown[c]) : r);
+      const lines = [
+        line(keep(header)),
+        `| ${keep(aligned).join(" | ")} |`,
+        ...body.map((r) => line(keep(r))),
+      ];
       return `\n\n${title ? `${title}\n\n` : ""}${lines.join("\n")}\n\n`;
     },
   });

@@ -232,6 +232,25 @@ test("a table without header cells gets an empty header; a one-column layout tab
   );
 });
 
+test("a layout table's spacer rows and columns, empty in every cell, are left out", () => {
+  // Hacker News: a spacer row between items, a spacer cell in every row.
+  const hn =
+    '<table><tr class="spacer" style="height:5px"></tr>' +
+    '<tr><td align="right">1.</td><td></td><td><a href="https://a.example/">Story one</a></td></tr>' +
+    '<tr><td colspan="2"></td><td>17 hours ago</td></tr><tr class="spacer" style="height:5px"></tr>' +
+    '<tr><td align="right">2.</td><td> </td><td>Story two</td></tr></table>';
+  expect(toMarkdown(hn)).toBe(
+    "|   |   |\n| ---: | --- |\n| 1. | [Story one](https://a.example/) |\n|   | 17 hours ago |\n| 2. | Story two |",
+  );
+  // A column with a heading, or a cell anywhere, stays; so does a table of two columns, one empty.
+  expect(
+    toMarkdown("<table><tr><th>A</th><th>B</th><th></th></tr><tr><td>1</td><td></td><td>x</td></tr></table>"),
+  ).toBe("| A | B |   |\n| --- | --- | --- |\n| 1 |   | x |");
+  expect(toMarkdown("<table><tr><td>a</td><td></td></tr><tr><td>b</td><td></td></tr></table>")).toBe(
+    "|   |   |\n| --- | --- |\n| a |   |\n| b |   |",
+  );
+});
+
 test("nested lists keep their levels and numbering", () => {
   expect(
     toMarkdown(

@@ -85,6 +85,15 @@ function isHeaderRow(row: HTMLElement): boolean {
   return cells.length > 0 && cells.every((c) => c.nodeName === "TH");
 }
 
+/** A cell's markdown that is bold as a whole ("**Services**"; not "**$455** an hour", nor "**a** and **b**"). */
+const WHOLLY_BOLD = /^\*\*(?:(?!\*\*).)+\*\*$/;
+
+/** A row whose cells are bold as a whole, two or more of them, the rest empty (a corner cell). */
+function isBoldRow(cells: string[]): boolean {
+  const filled = cells.filter((c) => c !== "");
+  return filled.length >= 2 && filled.every((c) => WHOLLY_BOLD.test(c));
+}
+
 /** A header cell's alignment as a divider writes it, or "" when it sets none. */
 function alignMark(cell: HTMLElement): string {
   const align = cell.getAttribute("align")?.toLowerCase();
@@ -175,11 +184,16 @@ export function addTableRules(td: TurndownService): void {
       // A table of header cells only, or of more header rows than a group of headings has, keeps
       // its first row as the header and the rest as rows.
       if (heads === rows.length || heads > MOST_HEADER_ROWS) heads = Math.min(heads, 1);
+      // A first row set all in bold is the header an editor drew without header cells.
+      const boldHead = heads === 0 && rows.length > 1 && isBoldRow(cells[0]!);
+      if (boldHead) heads = 1;
       const header =
         heads > 1
           ? mergedHeader(rows, heads, width)
           : heads === 1
-            ? cells[0]!
+            ? boldHead
+              ? cells[0]!.map((c) => c.slice(2, -2))
+              : cells[0]!
             : Array.from({ length: width }, () => "");
       cells.splice(0, heads);
       // Without a header, the columns align as the first row with something in it does.

@@ -570,3 +570,25 @@ test("a highlighter's line spans are lines of code, once each, whether or not a 
     toMarkdown('<pre><code><span class="token keyword">let</span> <span class="token">x</span></code></pre>'),
   ).toBe("```\nlet x\n```");
 });
+
+test("a first row set all in bold is the header; a row with one bold figure or mixed bold is not", () => {
+  expect(
+    toMarkdown(
+      "<table><tr><td></td><td><b>What to Do</b></td><td><strong>Why</strong></td></tr><tr><td>1</td><td>Rest</td><td>Heal</td></tr></table>",
+    ),
+  ).toBe("|   | What to Do | Why |\n| --- | --- | --- |\n| 1 | Rest | Heal |");
+  expect(
+    toMarkdown(
+      "<table><tr><td>Part-time</td><td><b>$455</b>/hour</td></tr><tr><td>Full</td><td>$390</td></tr></table>",
+    ),
+  ).toBe("|   |   |\n| --- | --- |\n| Part-time | **$455**/hour |\n| Full | $390 |");
+  expect(
+    toMarkdown(
+      "<table><tr><td><b>a</b> and <b>b</b></td><td><b>c</b></td></tr><tr><td>1</td><td>2</td></tr></table>",
+    ),
+  ).toContain("|   |   |\n| --- | --- |\n| **a** and **b** | **c** |");
+  // A table of one bold row has no rows to head.
+  expect(toMarkdown("<table><tr><td><b>x</b></td><td><b>y</b></td></tr></table>")).toBe(
+    "|   |   |\n| --- | --- |\n| **x** | **y** |",
+  );
+});

@@ -877,3 +877,18 @@ test("a product's rows of label and value stay whole around one long value; a la
   expect(article).toContain("Paragraph 8");
   expect(article).not.toContain("Other festivals");
 });
+
+test("a definition list's terms stay over their definitions, however much of them is a link to their section", () => {
+  const p = (n: number) =>
+    `<p>Some prose paragraph ${n} about services in the cluster that is long enough to matter for the page.</p>`;
+  const dl =
+    "<dl><dt><a href=#type-clusterip><code>ClusterIP</code></a></dt><dd>Exposes the Service on a cluster-internal IP, reachable only from within the cluster.</dd>" +
+    "<dt><a href=#type-nodeport><code>NodePort</code></a></dt><dd>Exposes the Service on each Node's IP at a static port.</dd></dl>" +
+    '<dl><dt><a href="/members/ann">ann</a></dt><dd>Posts: 120</dd><dt><a href="/members/bo">bo</a></dt><dd>Posts: 7</dd></dl>';
+  const html = `<body><div class="td-content"><h1>Service</h1>${p(1)}${p(2)}<h2>Types</h2><p>The available <code>type</code> values are:</p>${dl}${p(3)}<h3 id=type-clusterip>type: ClusterIP</h3>${p(4)}<h3 id=type-nodeport>type: NodePort</h3>${p(5)}</div></body>`;
+  const { content } = extractHtml(html, "https://k8s.example/docs/service", { ...main, format: "markdown" });
+  expect(content).toContain("**`ClusterIP`**\n: Exposes the Service on a cluster-internal IP");
+  expect(content).toContain("**`NodePort`**\n: Exposes the Service on each Node's IP");
+  // Terms over counts define nothing in prose: a box of links to members goes as before.
+  expect(content).not.toContain("[ann]");
+});

@@ -13,6 +13,8 @@ import {
   linkCount,
   nameWords,
   removeNode,
+  textOf,
+  wordsOf,
 } from "./nodes.ts";
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
@@ -103,9 +105,31 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
     // asked first, as it costs nothing once found, and an element entered is read again below.
     posts ??= embeddedPostsAndHolders(root);
     if (posts.has(el)) return "enter";
-    if (isTableData(el) || isTextDespiteLinks(el) || isCardPart(el)) return "keep";
+    if (isTableData(el) || isTextDespiteLinks(el) || isCardPart(el) || isDefinedTerm(el, stats))
+      return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
+}
+
+/** Words from which a definition defines (more than a forum author box's "Posts: 120"). */
+const DEFINITION_WORDS = 4;
+
+/**
+ * A definition list's term with a definition in prose after it (`<dt><a href="#type-clusterip">
+ * ClusterIP</a></dt><dd>Exposes the Service…</dd>`): the term names the definition, however much
+ * of it is a link (to its own section, as documentation links its terms). A forum's author box
+ * (`<dt>` a linked name, `<dd>Posts: 120</dd>`) defines nothing: a definition has words.
+ */
+function isDefinedTerm(el: Element, stats: Measured): boolean {
+  if (el.name !== "dt") return false;
+  let next = el.next;
+  while (next && !isElement(next)) next = next.next;
+  return (
+    next !== null &&
+    next.name === "dd" &&
+    (stats.get(next)?.text ?? 0) > 0 &&
+    wordsOf(textOf(next)).length >= DEFINITION_WORDS
+  );
 }
 
 /**

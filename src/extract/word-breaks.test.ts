@@ -172,3 +172,16 @@ test("a label's box beside its value's, named so by their classes, is parted wha
   // Without both names, the words' edges decide, as before.
   expect(content).toContain("John and Item12");
 });
+
+test("boxes a class or style draws inline are runs of one line; a box holding blocks stays a block", () => {
+  const { content } = extract(
+    '<div class="title-wrap"><div class="u-d-inline"><div class="paragraph-sm u-d-inline">VP Digital Marketing</div>' +
+      '<div class="paragraph-sm u-d-inline-block">, </div></div><div class="u-d-inline">Walker &amp; Dunlop</div></div>' +
+      '<div><div class="d-inline">Model: ZGM-00026</div> <div style="display: inline-block">SKU: 10124570</div></div>' +
+      '<div class="inline"><p>First paragraph.</p><p>Second paragraph.</p></div><div class="inline-form">Alone</div><div>After</div>',
+  );
+  expect(content).toContain("VP Digital Marketing, Walker & Dunlop");
+  expect(content).toContain("Model: ZGM-00026 SKU: 10124570");
+  expect(content).toContain("First paragraph.\n\nSecond paragraph.");
+  expect(content).toContain("Alone\n\nAfter");
+});

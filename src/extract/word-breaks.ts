@@ -97,6 +97,20 @@ const NUMBER_END = /\p{N}$/u;
 const NUMBER_START = /^\p{N}/u;
 const DIGITS = /^\s*\p{N}+\s*$/u;
 
+/** A class or an inline style laying a box out inline: Tailwind's `inline`, Bootstrap's `d-inline`, Webflow's `u-d-inline`. */
+const INLINE_CLASS = /(?:^|\s)(?:[a-z0-9]{1,8}-)?(?:d-)?inline(?:-block|-flex)?(?:$|\s)/;
+const INLINE_STYLE = /(?:^|;)\s*display\s*:\s*inline(?:-block|-flex)?\s*(?:!important\s*)?(?:;|$)/i;
+
+/**
+ * A `<div>` its class or style draws inline: a person's title, its comma and their company as three
+ * such boxes ("VP Digital Marketing" "," "Walker & Dunlop") are one line on the page, and read as
+ * three paragraphs. Blocks inside it (paragraphs, lists) stay blocks of their own.
+ */
+function drawnInline(el: Element): boolean {
+  const { class: cls, style } = el.attribs;
+  return (cls !== undefined && INLINE_CLASS.test(cls)) || (style !== undefined && INLINE_STYLE.test(style));
+}
+
 /** An inline style laying an element out as a block of its own (`<span style="display:block">`). */
 const BLOCK_DISPLAY =
   /(?:^|;)\s*display\s*:\s*(?:block|flex|grid|table|list-item)\s*(?:!important\s*)?(?:;|$)/i;
@@ -227,6 +241,10 @@ export function settleInlineEdges(roots: readonly Element[]): void {
     order.push(el);
     for (const kid of el.children) if (isElement(kid)) stack.push(kid);
   }
+  // A box its class or style lays out inline is a run of its line, as a span is (children first:
+  // a box of such boxes holds spans by the time it is asked).
+  for (let i = order.length - 1; i >= 0; i--)
+    if (order[i]!.name === "div" && drawnInline(order[i]!)) order[i]!.name = "span";
   // A label and its value drawn as a row's boxes read as one line (label-rows.ts); a joined row's
   // insides are its label and value, not rows of their own.
   const joined = new Set<AnyNode>();

@@ -1,6 +1,6 @@
 import { isHiddenChrome, isTabPanel, WORD_CHAR } from "./hidden.ts";
 import { dropHoverCards } from "./hover-cards.ts";
-import { isPixel } from "./images.ts";
+import { isIconBesideText, isPixel } from "./images.ts";
 import { JUNK_WORDS } from "./junk-words.ts";
 import {
   type AnyNode,
@@ -337,7 +337,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         isHiddenChrome(child) ||
         (!inCode && isJunk(child, insideContent, pageText, inPanel, inSection, sections)) ||
         (child.name === "label" && labelsSelect(child)) ||
-        (child.name === "img" && isPixel(child)) ||
+        (child.name === "img" && (isPixel(child) || isIconBesideText(child))) ||
         isEmptyNoscript(child) ||
         (!inCode &&
           (isMachineText(child) ||

@@ -101,3 +101,25 @@ test("a pixel-sized image is left out of the markdown; Next.js's 0-by-0 image si
   expect(content).toContain("![Spring sale](https://site.example/hero.png)");
   expect(images?.map((i) => i.src)).toEqual(["https://site.example/hero.png"]);
 });
+
+test("an SVG icon without a description beside words is left out; a logo alone in its cell, or described, stays", () => {
+  const html = `<html><body><article><h1>Feeder</h1>
+    <p>The feeder takes photos of every visitor and sends them to your phone within seconds of landing.</p>
+    <div class="feature"><img src="/icons/hd.svg"><p>HD camera</p></div>
+    <ul><li><img src="/icons/check.svg" alt=""> Free returns</li></ul>
+    <table><tr><th><img src="/logos/netsuite.svg"></th><th><img src="/logos/hubspot.svg"></th></tr><tr><td>Yes</td><td>No</td></tr></table>
+    <p><img src="/icons/award.svg" alt="CES award"> Winner at CES</p>
+    <p><img src="/photos/bird.png"> A robin at dawn</p>
+  </article></body></html>`;
+  const { content } = extractHtml(html, "https://shop.example/feeder", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).not.toContain("hd.svg");
+  expect(content).not.toContain("check.svg");
+  expect(content).toContain("HD camera");
+  expect(content).toContain("netsuite.svg");
+  expect(content).toContain("![CES award](https://shop.example/icons/award.svg)");
+  expect(content).toContain("bird.png");
+});

@@ -1,4 +1,4 @@
-import { type Element, forEachElement } from "./nodes.ts";
+import { BLOCK_TAGS, type Element, forEachElement, isElement, visibleTextLength } from "./nodes.ts";
 import type { ImageInfo } from "./types.ts";
 
 function dimension(value: string | undefined): number | null {
@@ -20,6 +20,24 @@ export function isPixel(el: Element): boolean {
   if (width === 1 || height === 1) return true;
   if (width !== 0 && height !== 0) return false;
   return a.class === undefined && a.style === undefined && a.sizes === undefined && a.srcset === undefined;
+}
+
+/** A drawing's file: an icon set's glyph more often than a picture. */
+const SVG_FILE = /\.svg(?:[?#]|$)/i;
+
+/**
+ * An icon beside words: an SVG image without a description (`alt` absent or empty, so a screen
+ * reader skips it too) whose box holds text (`<div class="feature"><img src="hd.svg"><p>HD
+ * camera</p></div>`, `<li><img src="check.svg"> Free returns</li>`). It decorates the words, and
+ * in markdown it is a bare `![](…svg)` line. An image alone in its box (a logo heading a
+ * comparison table's column) stays.
+ */
+export function isIconBesideText(el: Element): boolean {
+  const src = el.attribs.src;
+  if (src === undefined || !SVG_FILE.test(src) || (el.attribs.alt ?? "").trim() !== "") return false;
+  let box = el.parent;
+  while (box && isElement(box) && !BLOCK_TAGS.has(box.name)) box = box.parent;
+  return box !== null && isElement(box) && visibleTextLength(box, 1) > 0;
 }
 
 function attr(el: Element, name: string): string | null {

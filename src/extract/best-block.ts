@@ -1,5 +1,5 @@
 import { isFactBox } from "./fact-box.ts";
-import { type AnyNode, type Element, forEachElement, isElement } from "./nodes.ts";
+import { type AnyNode, type Element, firstChildElement, forEachElement, isElement } from "./nodes.ts";
 import type { Measured, TextStats } from "./stats.ts";
 
 /**
@@ -88,8 +88,7 @@ const SET_ROWS = 3;
 /**
  * Whether `el` is one row of a set its parent lays out (a product's rows of label and value, a
  * thread's posts): siblings of its tag and class, opening with the same kind of element, that
- * hold text too. One long value (a book's
- * reviews in one cell) is not the set: the parent is.
+ * hold text too. One long value (a book's reviews in one cell) is not the set: the parent is.
  */
 function isOneOfASet(el: Element, stats: Measured): boolean {
   const cls = el.attribs.class;
@@ -107,12 +106,6 @@ function isOneOfASet(el: Element, stats: Measured): boolean {
 }
 
 const sameKind = (a: Element, b: Element) => a.name === b.name && a.attribs.class === b.attribs.class;
-
-/** The first element among `el`'s children (text and comments skipped), or null. */
-function firstChildElement(el: Element): Element | null {
-  for (const child of el.children as AnyNode[]) if (isElement(child)) return child;
-  return null;
-}
 
 /**
  * Sums favour merging: a wrapper holding the article and, further down, a

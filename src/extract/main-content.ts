@@ -12,6 +12,7 @@ import {
   isEmbeddedPost,
   linkCount,
   nameWords,
+  nextElement,
   removeNode,
   textOf,
   wordsOf,
@@ -105,8 +106,7 @@ function dropLinkBlocks(root: Element, stats: Measured, page = false): void {
     // asked first, as it costs nothing once found, and an element entered is read again below.
     posts ??= embeddedPostsAndHolders(root);
     if (posts.has(el)) return "enter";
-    if (isTableData(el) || isTextDespiteLinks(el) || isCardPart(el) || isDefinedTerm(el, stats))
-      return "keep";
+    if (isTableData(el) || isTextDespiteLinks(el) || isCardPart(el) || isDefinedTerm(el)) return "keep";
     return page && oneLinkBesideText(el, stats) ? "keep" : "drop";
   });
 }
@@ -120,16 +120,10 @@ const DEFINITION_WORDS = 4;
  * of it is a link (to its own section, as documentation links its terms). A forum's author box
  * (`<dt>` a linked name, `<dd>Posts: 120</dd>`) defines nothing: a definition has words.
  */
-function isDefinedTerm(el: Element, stats: Measured): boolean {
+function isDefinedTerm(el: Element): boolean {
   if (el.name !== "dt") return false;
-  let next = el.next;
-  while (next && !isElement(next)) next = next.next;
-  return (
-    next !== null &&
-    next.name === "dd" &&
-    (stats.get(next)?.text ?? 0) > 0 &&
-    wordsOf(textOf(next)).length >= DEFINITION_WORDS
-  );
+  const definition = nextElement(el);
+  return definition?.name === "dd" && wordsOf(textOf(definition)).length >= DEFINITION_WORDS;
 }
 
 /**

@@ -88,6 +88,9 @@ function isHeaderRow(row: HTMLElement): boolean {
 /** A cell's markdown that is bold as a whole ("**Services**"; not "**$455** an hour", nor "**a** and **b**"). */
 const WHOLLY_BOLD = /^\*\*(?:(?!\*\*).)+\*\*$/;
 
+/** A row with something in one of its cells. */
+const isFilled = (cells: string[]): boolean => cells.some((c) => c !== "");
+
 /** A row whose cells are bold as a whole, two or more of them, the rest empty (a corner cell). */
 function isBoldRow(cells: string[]): boolean {
   const filled = cells.filter((c) => c !== "");
@@ -197,19 +200,16 @@ export function addTableRules(td: TurndownService): void {
             : Array.from({ length: width }, () => "");
       cells.splice(0, heads);
       // Without a header, the columns align as the first row with something in it does.
-      const filled = heads
-        ? 0
-        : Math.max(
-            0,
-            cells.findIndex((r) => r.some((c) => c !== "")),
-          );
+      const filled = heads ? 0 : Math.max(0, cells.findIndex(isFilled));
       const aligned = alignment(rows.slice(filled), heads, width);
       // A row with nothing in any cell is a layout's spacer (`<tr class="spacer" style="height:5px">`):
       // on the page a gap, in markdown a row of blanks.
-      const body = cells.filter((r) => r.some((c) => c !== ""));
-      // So is a column with nothing in any row, its heading included (a spacer cell in every row).
+      const body = cells.filter(isFilled);
+      // So is a column with nothing in any row, its heading included (a spacer cell in every row),
+      // as long as two columns are left.
       const shown = header.map((h, c) => h !== "" || body.some((r) => r[c] !== ""));
-      const keep = <T>(r: T[]): T[] => (shown.filter(Boolean).length >= 2 ? r.filter((_, c) => shown[c]) : r);
+      const dropColumns = shown.filter(Boolean).length >= 2 && shown.includes(false);
+      const keep = <T>(r: T[]): T[] => (dropColumns ? r.filter((_, c) => shown[c]) : r);
       const lines = [
         line(keep(header)),
         `| ${keep(aligned).join(" | ")} |`,

@@ -148,6 +148,19 @@ export function previousElement(node: AnyNode): Element | null {
   return before;
 }
 
+/** The nearest element after `node` among its siblings (text and comments skipped), or null. */
+export function nextElement(node: AnyNode): Element | null {
+  let after = node.next;
+  while (after && !isElement(after)) after = after.next;
+  return after;
+}
+
+/** The first element among `el`'s children (text and comments skipped), or null. */
+export function firstChildElement(el: Element): Element | null {
+  for (const child of el.children) if (isElement(child)) return child;
+  return null;
+}
+
 /** True when `ancestor` is `node` or contains it. */
 export function contains(ancestor: AnyNode, node: AnyNode): boolean {
   for (let cur: AnyNode | null = node; cur; cur = cur.parent) if (cur === ancestor) return true;

@@ -6,6 +6,7 @@ import { type CheerioAPI, loadMarkedHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
 import { collectImages } from "./images.ts";
+import { dropPhoneTwins } from "./layout-twins.ts";
 import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
 import { toMarkdown } from "./markdown.ts";
@@ -139,6 +140,10 @@ const STEPS: Step[] = [
     const { includeTags, excludeTags } = ctx.options;
     if (includeTags?.length) ctx.roots = includeElements(ctx.$, ctx.roots, includeTags);
     if (excludeTags?.length) excludeElements(ctx.$, ctx.roots, excludeTags);
+  },
+  function layoutTwins(ctx) {
+    // Chosen elements are the caller's, as the page marks them up.
+    if (!ctx.options.includeTags?.length) ctx.roots = dropPhoneTwins(ctx.roots);
   },
   function trailingHeadings(ctx) {
     // Chosen elements are the caller's: a selection of headings is all headings.

@@ -49,6 +49,12 @@ test("a phone's copy goes only when every run of its text is printed for desktop
   }
 });
 
+test("a phone's part holding a picture stays: the picture is no run of text", () => {
+  const html = `<main><article><div class="post"><figure class="md:hidden"><img src="https://forum.example/ports-mobile.jpg" alt=""><figcaption>The two ports</figcaption></figure>
+    <figure class="hidden md:block"><figcaption>The two ports</figcaption></figure>${POST}</div></article></main>`;
+  for (const markdown of both(html)) expect(markdown).toContain("ports-mobile.jpg");
+});
+
 test("a run is matched as whole words: a phone's 'Pay in 4' is not in 'Pay in 48'", () => {
   const html = `<main><article><p class="show-mobile">Pay in 4</p>${POST}<p>Pay in 48 monthly instalments, with no interest.</p></article></main>`;
   for (const markdown of both(html)) expect(markdown).toContain("Pay in 4\n");

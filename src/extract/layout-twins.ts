@@ -1,5 +1,5 @@
 import { WORD_CHAR } from "./hidden.ts";
-import { type AnyNode, type Element, isElement, removeNode } from "./nodes.ts";
+import { type AnyNode, type Element, hasDescendant, isElement, removeNode } from "./nodes.ts";
 
 /**
  * A page laid out twice, once for phones and once for desktops, prints some things twice: a post's
@@ -44,6 +44,9 @@ export function isPhoneOnly(el: Element): boolean {
   return hidden;
 }
 
+/** What a part shows besides text. */
+const MEDIA = new Set(["img", "picture", "video", "audio", "iframe", "canvas", "object", "embed"]);
+
 /** Text with its whitespace collapsed and trimmed. */
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -83,6 +86,8 @@ export function dropPhoneTwins(roots: Element[]): Element[] {
   const dropped = new Set<Element>();
   for (const el of phoneOnly) {
     const runs = runsOf(el);
+    // A picture or video is no run of text: a part holding one is the phone's own (its image sized for phones).
+    if (hasDescendant(el, MEDIA)) continue;
     if (runs.length && runs.every((run) => holdsWords(desktop, run))) {
       removeNode(el);
       dropped.add(el);

@@ -60,6 +60,13 @@ test("a run is matched as whole words: a phone's 'Pay in 4' is not in 'Pay in 48
   for (const markdown of both(html)) expect(markdown).toContain("Pay in 4\n");
 });
 
+test("a run's places are looked at up to a bound: a word met inside others first stays", () => {
+  // "Kit" sits inside 80 words before it stands alone: judging it costs 64 looks, and it stays.
+  const inside = Array.from({ length: 80 }, (_, i) => `Kitchen${i}`).join(" ");
+  const html = `<main><article><p class="md:hidden">Kit</p>${POST}<p>${inside} and the Kit itself.</p></article></main>`;
+  for (const markdown of both(html)) expect(markdown).toContain("Kit\n");
+});
+
 test("a comparison grid's labels for phones go where the desktop's row header says them", () => {
   const cell = (value: string) => `<td><span class="block md:hidden">Bit count</span>${value}</td>`;
   const html = `<main><article>${POST}<table><tr><th>Bit count</th>${cell("16")}${cell("32")}${cell("64")}</tr>

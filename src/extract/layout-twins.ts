@@ -28,12 +28,12 @@ const PHONE_ONLY =
 /** What every class above holds somewhere: elements without it are not looked at further. */
 const MAY_BE_PHONE_ONLY = /:hidden|-none|showPhone|visible-xs|hidden-lg|desktop|mobile|small-only|for-large/;
 
-/** True for an element the phone layout shows and the desktop layout hides. */
+/** True for an element shown below a desktop's width and hidden at it: a phone's (or a tablet's) part. */
 export function isPhoneOnly(el: Element): boolean {
   const cls = el.attribs.class;
   if (cls === undefined || !MAY_BE_PHONE_ONLY.test(cls)) return false;
   if (PHONE_ONLY.test(cls)) return true;
-  // Shown on a phone (no base `hidden`: cleaning took those), hidden by the last breakpoint rule up to a desktop.
+  // Hidden by the last breakpoint rule up to a desktop's width (cleaning took what no width shows).
   const rules = new Map<string, boolean>();
   for (const word of cls.split(/\s+/)) {
     const m = AT_WIDTH.exec(word);
@@ -50,9 +50,13 @@ const MEDIA = new Set(["img", "picture", "video", "audio", "iframe", "canvas", "
 /** Text with its whitespace collapsed and trimmed. */
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
+/** Places of a run looked at, at most, for one as whole words: a letter found inside every word of a page costs no more. */
+const MAX_PLACES = 64;
+
 /** True when `text` is in `within` as whole words (not "Cancel" inside "Cancellation"). */
 function holdsWords(within: string, text: string): boolean {
-  for (let at = within.indexOf(text); at >= 0; at = within.indexOf(text, at + 1)) {
+  let places = 0;
+  for (let at = within.indexOf(text); at >= 0 && places++ < MAX_PLACES; at = within.indexOf(text, at + 1)) {
     const before = within[at - 1];
     const after = within[at + text.length];
     if (
@@ -85,9 +89,9 @@ export function dropPhoneTwins(roots: Element[]): Element[] {
   const desktop = collapse(desktopRuns.join(" "));
   const dropped = new Set<Element>();
   for (const el of phoneOnly) {
-    const runs = runsOf(el);
     // A picture or video is no run of text: a part holding one is the phone's own (its image sized for phones).
     if (hasDescendant(el, MEDIA)) continue;
+    const runs = runsOf(el);
     if (runs.length && runs.every((run) => holdsWords(desktop, run))) {
       removeNode(el);
       dropped.add(el);

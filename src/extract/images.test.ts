@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { extractHtml } from "./index.ts";
 
 test("images are absolute, deduplicated, typed, without data: URIs or tracking pixels", () => {
@@ -122,4 +122,77 @@ test("an SVG icon without a description beside words is left out; a logo alone i
   expect(content).toContain("netsuite.svg");
   expect(content).toContain("![CES award](https://shop.example/icons/award.svg)");
   expect(content).toContain("bird.png");
+});
+
+describe("people's pictures (avatars)", () => {
+  const extract = (body: string, onlyMainContent: boolean) =>
+    extractHtml(`<html><body>${body}</body></html>`, "https://forum.example/threads/ports.1/", {
+      format: "markdown",
+      onlyMainContent,
+      images: true,
+    });
+  const post = (member: string, avatar: string, text: string) =>
+    `<article class="message"><div class="message-user"><a href="/members/${member}.9/" class="avatar"><img src="${avatar}" alt="${member}" width="96" height="96"></a>
+      <h4><a href="/members/${member}.9/">${member}</a></h4></div><div class="message-content"><p>${text}</p></div></article>`;
+  const THREAD =
+    `<main><h1>What are these two ports for?</h1>` +
+    post(
+      "djberta",
+      "https://forum.example/data/avatars/m/2/2708.jpg?1713",
+      "One is on the outside right below the power supply, and the other is on the inside of the bottom panel, where the intake fans would go. Does anyone know what they are for?",
+    ) +
+    post(
+      "mickeyf",
+      "https://secure.gravatar.com/avatar/4ee10b73?s=96&d=mm",
+      "The rear one takes the cable of the lighting hub, so that the fans can be driven from outside the case without opening it; the bottom one holds a second fan bracket.",
+    ) +
+    `</main>`;
+
+  test("a member's avatar goes, by its folder, Gravatar or its link's class; the member's name stays", () => {
+    for (const onlyMainContent of [true, false]) {
+      const { content, images } = extract(THREAD, onlyMainContent);
+      expect(content).not.toContain("avatars/m/2/2708.jpg");
+      expect(content).not.toContain("gravatar.com");
+      // The profile link held only the picture: it goes with it, no `[](…)` left.
+      expect(content).not.toContain("[](");
+      expect(content).toContain("[djberta](https://forum.example/members/djberta.9/)");
+      expect(content).toContain("[mickeyf](https://forum.example/members/mickeyf.9/)");
+      expect(content).toContain("lighting hub");
+      expect(images ?? []).toEqual([]);
+    }
+  });
+
+  test("a byline keeps its author's name once the headshot beside it goes", () => {
+    const html = `<main><article><h1>Cable or streaming: what a household pays in 2025</h1>
+      <div class="byline"><span class="author-photo"><img src="https://cdn.example/staff/logan-96x96.jpg" alt=""></span> By <a href="/author/logan-jones">Logan Jones</a></div>
+      <p>A household that streams four services pays about as much as one on a basic cable plan, and it keeps the freedom to cancel any month, which the cable contract does not give.</p>
+      <p>The difference grows with sports: the leagues' own services cost more each year, while the cable sports tier has held its price since the last contract round.</p></article></main>`;
+    for (const onlyMainContent of [true, false]) {
+      const { content } = extract(html, onlyMainContent);
+      expect(content).not.toContain("logan-96x96.jpg");
+      expect(content).toContain("Logan Jones");
+    }
+  });
+
+  test("a listing's bylines keep their authors once the Gravatar beside each goes", () => {
+    // Taken while cleaning, the picture left each byline a lone link, and the bylines went with it.
+    const card = (title: string, author: string) =>
+      `<article class="post-card"><h2><a href="/blog/${title.replaceAll(" ", "-")}">${title}</a></h2>
+      <div class="meta"><a href="/author/${author}"><img src="https://secure.gravatar.com/avatar/4ee10b7357f4?s=28&d=mm" alt="${author}'s Author Page" width="28" height="28"></a> <span>By <a href="/author/${author}">${author}</a></span></div>
+      <p>${title} explained: what it costs, what it includes and who it suits, in a few paragraphs for readers comparing plans this year.</p></article>`;
+    const html = `<main><h1>News</h1>${card("Cable prices rise", "Logan Jones")}${card("Streaming bundles compared", "Mike Strayer")}${card("Sports tiers explained", "Alex Vejar")}${card("Fiber reaches rural towns", "Logan Jones")}</main>`;
+    for (const onlyMainContent of [true, false]) {
+      const { content } = extract(html, onlyMainContent);
+      expect(content.match(/By \[/g)?.length).toBe(4);
+      expect(content).not.toContain("gravatar.com");
+    }
+  });
+
+  test("a picture that only shares the word stays: a film's poster named avatar", () => {
+    const html = `<main><article><h1>Avatar, fifteen years on</h1><img src="https://cdn.example/films/avatar-poster.jpg" alt="Avatar poster">
+      <p>The film's blue moon and its floating mountains were drawn frame by frame by a team of hundreds, and the studio still shows the poster in its lobby.</p>
+      <p>Its sequels kept the look and the length, and the third is due in December, with the same cast and a new tribe by the sea.</p></article></main>`;
+    for (const onlyMainContent of [true, false])
+      expect(extract(html, onlyMainContent).content).toContain("avatar-poster.jpg");
+  });
 });

@@ -1,4 +1,11 @@
-import { BLOCK_TAGS, type Element, forEachElement, isElement, visibleTextLength } from "./nodes.ts";
+import {
+  BLOCK_TAGS,
+  type Element,
+  forEachElement,
+  isElement,
+  removeNode,
+  visibleTextLength,
+} from "./nodes.ts";
 import type { ImageInfo } from "./types.ts";
 
 function dimension(value: string | undefined): number | null {
@@ -38,6 +45,51 @@ export function isIconBesideText(el: Element): boolean {
   let box = el.parent;
   while (box && isElement(box) && !BLOCK_TAGS.has(box.name)) box = box.parent;
   return box !== null && isElement(box) && visibleTextLength(box, 1) > 0;
+}
+
+/** Class words of a person's picture beside their name: a member's avatar, a byline's headshot. */
+const AVATAR_CLASS =
+  /(?:^|[\s_-])(?:avatars?|gravatar|userpic|user-?pic|profile-?(?:pic|photo|image|img)|author-?(?:avatar|photo|image|img|pic))(?:$|[\s_-])/i;
+
+/** Where sites keep those pictures: an `avatars` folder, Gravatar, a default profile picture. */
+const AVATAR_SRC =
+  /(?:\/avatars?\/|gravatar\.com\/|[/_-]default[_-](?:profile|avatar|user)|\/avatar[_-]default|\/profile[_-](?:pic|photo|image)s?\/)/i;
+
+/** Levels of inline wrappers (a profile link, a span) whose class may name the picture. */
+const AVATAR_WRAPPERS = 2;
+
+/**
+ * A person's picture beside their name (a forum member's avatar, a commenter's Gravatar, a
+ * byline's headshot): named so by its class or its wrappers' (`avatar`, `userpic`,
+ * `author-photo`) or kept where sites keep them (`/data/avatars/m/2/2708.jpg`,
+ * `secure.gravatar.com/avatar/...`, `avatar-default.png`). The name is the text beside it; in
+ * markdown the picture is a `![name](…)` line before every post.
+ */
+export function isAvatar(el: Element): boolean {
+  const src = el.attribs.src ?? "";
+  if (AVATAR_SRC.test(src)) return true;
+  let node: Element | null = el;
+  for (let level = 0; node && level <= AVATAR_WRAPPERS; level++) {
+    const cls = node.attribs.class;
+    if (cls !== undefined && AVATAR_CLASS.test(cls)) return true;
+    const parent: Element["parent"] = node.parent;
+    node = parent && isElement(parent) && !BLOCK_TAGS.has(parent.name) ? parent : null;
+  }
+  return false;
+}
+
+/**
+ * Removes, under `roots`, the people's pictures (isAvatar). Run once the content is chosen: the name
+ * beside a picture still reads as it did when choosing (a post's author, a byline), only the
+ * picture goes (a link left empty writes nothing in markdown).
+ */
+export function dropAvatars(roots: Element[]): void {
+  const doomed: Element[] = [];
+  for (const root of roots)
+    forEachElement(root, (el) => {
+      if (el.name === "img" && isAvatar(el)) doomed.push(el);
+    });
+  for (const img of doomed) removeNode(img);
 }
 
 function attr(el: Element, name: string): string | null {

@@ -5,7 +5,7 @@ import { dropLineNumbers, mayHoldCodeTables, mayHoldLineNumbers, unwrapCodeTable
 import { type CheerioAPI, loadMarkedHtml } from "./dom.ts";
 import { excludeElements, includeElements } from "./filter.ts";
 import { dropImageVariants } from "./image-variants.ts";
-import { collectImages } from "./images.ts";
+import { collectImages, dropAvatars } from "./images.ts";
 import { dropPhoneTwins } from "./layout-twins.ts";
 import { extractLinks } from "./links.ts";
 import { selectMainContent } from "./main-content.ts";
@@ -154,6 +154,7 @@ const STEPS: Step[] = [
   },
   function imageVariants(ctx) {
     dropImageVariants(ctx.roots);
+    dropAvatars(ctx.roots);
   },
   function images(ctx) {
     if (ctx.options.images) ctx.images = collectImages(ctx.roots);

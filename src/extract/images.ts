@@ -48,11 +48,11 @@ export function isIconBesideText(el: Element): boolean {
 }
 
 /** Class words of a person's picture beside their name: a member's avatar, a byline's headshot. */
-const AVATAR_CLASS =
+export const AVATAR_CLASS =
   /(?:^|[\s_-])(?:avatars?|gravatar|userpic|user-?pic|profile-?(?:pic|photo|image|img)|author-?(?:avatar|photo|image|img|pic))(?:$|[\s_-])/i;
 
 /** Where sites keep those pictures: an `avatars` folder, Gravatar, a default profile picture. */
-const AVATAR_SRC =
+export const AVATAR_SRC =
   /(?:\/avatars?\/|gravatar\.com\/|[/_-]default[_-](?:profile|avatar|user)|\/avatar[_-]default|\/profile[_-](?:pic|photo|image)s?\/)/i;
 
 /** Levels of inline wrappers (a profile link, a span) whose class may name the picture. */

@@ -59,6 +59,10 @@ interface ExtractContext {
   readonly lineNumbers: boolean;
   /** Whether the page may annotate text with ruby (readings set in parentheses, see ruby.ts). */
   readonly ruby: boolean;
+  /** Whether a class may name a part only phones show (layout-twins.ts). */
+  readonly phoneOnly: boolean;
+  /** Whether a class or an image source may name a person's picture (images.ts). */
+  readonly avatars: boolean;
   /** Visible text of the whole body before cleaning (for the quality score). */
   pageText: number;
   content: string;
@@ -143,7 +147,7 @@ const STEPS: Step[] = [
   },
   function layoutTwins(ctx) {
     // Chosen elements are the caller's, as the page marks them up.
-    if (!ctx.options.includeTags?.length) ctx.roots = dropPhoneTwins(ctx.roots);
+    if (ctx.phoneOnly && !ctx.options.includeTags?.length) ctx.roots = dropPhoneTwins(ctx.roots);
   },
   function trailingHeadings(ctx) {
     // Chosen elements are the caller's: a selection of headings is all headings.
@@ -154,7 +158,7 @@ const STEPS: Step[] = [
   },
   function imageVariants(ctx) {
     dropImageVariants(ctx.roots);
-    dropAvatars(ctx.roots);
+    if (ctx.avatars) dropAvatars(ctx.roots);
   },
   function images(ctx) {
     if (ctx.options.images) ctx.images = collectImages(ctx.roots);
@@ -232,6 +236,8 @@ export function extractHtml(html: string, url: string, options: ExtractOptions):
     admonitions: marks.admonitions,
     lineNumbers: mayHoldLineNumbers(html, marks),
     ruby: marks.ruby,
+    phoneOnly: marks.phoneOnly,
+    avatars: marks.avatars,
     pageText: 0,
     content: "",
     quality: 0,

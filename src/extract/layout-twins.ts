@@ -31,7 +31,12 @@ const MAY_BE_PHONE_ONLY = /:hidden|-none|showPhone|visible-xs|hidden-lg|desktop|
 /** True for an element shown below a desktop's width and hidden at it: a phone's (or a tablet's) part. */
 export function isPhoneOnly(el: Element): boolean {
   const cls = el.attribs.class;
-  if (cls === undefined || !MAY_BE_PHONE_ONLY.test(cls)) return false;
+  return cls !== undefined && isPhoneOnlyClass(cls);
+}
+
+/** True for a class attribute that shows its element below a desktop's width only. */
+export function isPhoneOnlyClass(cls: string): boolean {
+  if (!MAY_BE_PHONE_ONLY.test(cls)) return false;
   if (PHONE_ONLY.test(cls)) return true;
   // Hidden by the last breakpoint rule up to a desktop's width (cleaning took what no width shows).
   const rules = new Map<string, boolean>();

@@ -48,3 +48,16 @@ test("mojibake is noted in text a reader sees and in alt and title, not in scrip
 test("what is not a string is refused as parseBounded refuses it", () => {
   expect(() => parseMarked(null as unknown as string)).toThrow(TypeError);
 });
+
+test("a phone-only part and a person's picture are noted from classes and sources", () => {
+  expect(marks('<div class="flex md:hidden">x</div>').phoneOnly).toBe(true);
+  expect(marks('<div class="ipsResponsive_showPhone">x</div>').phoneOnly).toBe(true);
+  // Shown again at a desktop's width, or only hidden everywhere: no phone-only part.
+  expect(marks('<div class="md:hidden xl:block">x</div><div class="d-none">y</div>').phoneOnly).toBe(false);
+  expect(marks("<p>md:hidden</p>").phoneOnly).toBe(false);
+  expect(marks('<a class="avatar"><img src="/u/1.jpg"></a>').avatars).toBe(true);
+  expect(marks('<img src="https://secure.gravatar.com/avatar/4e?s=28">').avatars).toBe(true);
+  // A lazy image's source is its data-src.
+  expect(marks('<img class="lazyload" data-src="/images/avatar-default.png">').avatars).toBe(true);
+  expect(marks('<img src="/films/avatar-poster.jpg"><p>avatar</p>').avatars).toBe(false);
+});

@@ -1,6 +1,8 @@
 import type { Document } from "domhandler";
 import { Parser } from "htmlparser2";
 import { BoundedDomHandler } from "./depth.ts";
+import { AVATAR_CLASS, AVATAR_SRC } from "./images.ts";
+import { isPhoneOnlyClass } from "./layout-twins.ts";
 import { mayHoldMojibake } from "./mojibake.ts";
 
 /**
@@ -24,9 +26,22 @@ export interface PageMarks {
   streamed: boolean;
   /** Text a reader sees (not a script's or a style's), an `alt` or a `title` that may be mojibake. */
   mojibake: boolean;
+  /** A class that may name a part only phones show (layout-twins.ts). */
+  phoneOnly: boolean;
+  /** A class or an image source that may name a person's picture (images.ts, isAvatar). */
+  avatars: boolean;
 }
 
 const CF_PATH = "/cdn-cgi/l/email-protection";
+
+/**
+ * What a class names somewhere when it may name a phone-only part (isPhoneOnlyClass: a breakpoint's
+ * `:hidden` or `-none`, `showPhone`, `visible-xs`, `hidden-lg`, `desktop`, `mobile`, `small-only`,
+ * `for-large`) or a person's picture (AVATAR_CLASS, in either case: `avatar`, `userpic`, `profile`,
+ * `author`).
+ */
+const MAY_MARK_CLASS =
+  /:hidden|-none|showPhone|visible-xs|hidden-lg|desktop|mobile|small-only|for-large|[Aa]vatar|AVATAR|[Uu]ser-?[Pp]ic|[Pp]rofile|[Aa]uthor/;
 
 /** The depth-bounded handler of depth.ts, noting each element's and each text's marks as it goes. */
 class MarkingDomHandler extends BoundedDomHandler {
@@ -38,6 +53,8 @@ class MarkingDomHandler extends BoundedDomHandler {
     cfEmail: false,
     streamed: false,
     mojibake: false,
+    phoneOnly: false,
+    avatars: false,
   };
 
   // The parser's own callbacks, called before the element is built: a name and each attribute once,
@@ -51,12 +68,19 @@ class MarkingDomHandler extends BoundedDomHandler {
 
   onattribute(name: string, value: string): void {
     const marks = this.marks;
+    // A lazy image's source is read from its `data-src` (or the like) later: any `…src` may be it.
+    if (!marks.avatars && name.endsWith("src") && AVATAR_SRC.test(value)) marks.avatars = true;
     switch (name) {
       case "id":
         if (value.startsWith("S:")) marks.streamed = true;
         break;
       case "class":
         if (value.includes("admonitionblock")) marks.admonitions = true;
+        // One scan of the class for what either mark needs; the exact tests only on a hit.
+        if ((!marks.phoneOnly || !marks.avatars) && MAY_MARK_CLASS.test(value)) {
+          if (!marks.phoneOnly && isPhoneOnlyClass(value)) marks.phoneOnly = true;
+          if (!marks.avatars && AVATAR_CLASS.test(value)) marks.avatars = true;
+        }
         break;
       case "href":
         if (value.includes(CF_PATH)) marks.cfEmail = true;

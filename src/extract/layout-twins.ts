@@ -1,5 +1,5 @@
 import { WORD_CHAR } from "./hidden.ts";
-import { type AnyNode, type Element, hasDescendant, isElement, removeNode } from "./nodes.ts";
+import { type AnyNode, type Element, hasDescendant, isElement, removeNode, textOf } from "./nodes.ts";
 
 /**
  * A page laid out twice, once for phones and once for desktops, prints some things twice: a post's
@@ -52,21 +52,21 @@ export function isPhoneOnlyClass(cls: string): boolean {
 /** What a part shows besides text. */
 const MEDIA = new Set(["img", "picture", "video", "audio", "iframe", "canvas", "object", "embed"]);
 
-/** Text with its whitespace collapsed and trimmed. */
-const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
-
 /** Places of a run looked at, at most, for one as whole words: a letter found inside every word of a page costs no more. */
 const MAX_PLACES = 64;
 
 /** True when `text` is in `within` as whole words (not "Cancel" inside "Cancellation"). */
 function holdsWords(within: string, text: string): boolean {
+  // A run's edge that is no letter or digit (a comma, a bracket) needs no word edge beside it.
+  const opensWord = WORD_CHAR.test(text[0] as string);
+  const closesWord = WORD_CHAR.test(text.at(-1) as string);
   let places = 0;
   for (let at = within.indexOf(text); at >= 0 && places++ < MAX_PLACES; at = within.indexOf(text, at + 1)) {
     const before = within[at - 1];
     const after = within[at + text.length];
     if (
-      (before === undefined || !WORD_CHAR.test(before) || !WORD_CHAR.test(text[0] as string)) &&
-      (after === undefined || !WORD_CHAR.test(after) || !WORD_CHAR.test(text.at(-1) as string))
+      (!opensWord || before === undefined || !WORD_CHAR.test(before)) &&
+      (!closesWord || after === undefined || !WORD_CHAR.test(after))
     )
       return true;
   }
@@ -91,7 +91,7 @@ export function dropPhoneTwins(roots: Element[]): Element[] {
     else if (isElement(node) && node.type === "tag" && !skip.has(node))
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-  const desktop = collapse(desktopRuns.join(" "));
+  const desktop = desktopRuns.join(" ").replace(/\s+/g, " ").trim();
   const dropped = new Set<Element>();
   for (const el of phoneOnly) {
     // A picture or video is no run of text: a part holding one is the phone's own (its image sized for phones).
@@ -125,8 +125,8 @@ function runsOf(el: Element): string[] {
   while (stack.length) {
     const node = stack.pop()!;
     if (node.type === "text") {
-      const run = collapse(node.data);
-      if (run && WORD_CHAR.test(run)) runs.push(run);
+      const run = textOf(node);
+      if (WORD_CHAR.test(run)) runs.push(run);
     } else if (isElement(node) && node.type === "tag") for (const child of node.children) stack.push(child);
   }
   return runs;

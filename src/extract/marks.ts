@@ -34,15 +34,6 @@ export interface PageMarks {
 
 const CF_PATH = "/cdn-cgi/l/email-protection";
 
-/**
- * What a class names somewhere when it may name a phone-only part (isPhoneOnlyClass: a breakpoint's
- * `:hidden` or `-none`, `showPhone`, `visible-xs`, `hidden-lg`, `desktop`, `mobile`, `small-only`,
- * `for-large`) or a person's picture (AVATAR_CLASS, in either case: `avatar`, `userpic`, `profile`,
- * `author`).
- */
-const MAY_MARK_CLASS =
-  /:hidden|-none|showPhone|visible-xs|hidden-lg|desktop|mobile|small-only|for-large|[Aa]vatar|AVATAR|[Uu]ser-?[Pp]ic|[Pp]rofile|[Aa]uthor/;
-
 /** The depth-bounded handler of depth.ts, noting each element's and each text's marks as it goes. */
 class MarkingDomHandler extends BoundedDomHandler {
   readonly marks: PageMarks = {
@@ -76,11 +67,8 @@ class MarkingDomHandler extends BoundedDomHandler {
         break;
       case "class":
         if (value.includes("admonitionblock")) marks.admonitions = true;
-        // One scan of the class for what either mark needs; the exact tests only on a hit.
-        if ((!marks.phoneOnly || !marks.avatars) && MAY_MARK_CLASS.test(value)) {
-          if (!marks.phoneOnly && isPhoneOnlyClass(value)) marks.phoneOnly = true;
-          if (!marks.avatars && AVATAR_CLASS.test(value)) marks.avatars = true;
-        }
+        if (!marks.phoneOnly && isPhoneOnlyClass(value)) marks.phoneOnly = true;
+        if (!marks.avatars && AVATAR_CLASS.test(value)) marks.avatars = true;
         break;
       case "href":
         if (value.includes(CF_PATH)) marks.cfEmail = true;

@@ -60,6 +60,28 @@ test("a blog's flat list of related articles goes with its heading", () => {
   expect(text).toContain("ConclusionAudit often.");
 });
 
+test("a news story's 'More:' or 'Read more' between its paragraphs goes with the headlines it lists", () => {
+  const story = (title: string, i: number) =>
+    `<ul><li><h4><a href="https://news.example/2019/10/${i}.html">${title}</a></h4></li></ul>`;
+  const text = railsDropped(`<article><h1>Crash in Afghanistan</h1>${STORY}<h4>More:</h4>
+    ${["Afghan politician sees talks as only hope", "Young people must be heard: envoy"].map(story).join("")}
+    <p>It did not say where the crash happened.</p><h3>Read more</h3></article>`);
+  expect(text).toContain("A relaxed linen shirt");
+  expect(text).toContain("It did not say where the crash happened.");
+  for (const gone of ["More:", "Afghan politician", "must be heard", "Read more"])
+    expect(text).not.toContain(gone);
+});
+
+test("a section headed 'More' or 'Related' that holds prose stays", () => {
+  const prose =
+    "<p>Each of the tools below reads the same configuration file, so settings made for one apply to all of them.</p>";
+  const text = railsDropped(
+    `<main><h1>Tools</h1>${STORY}<h2>More</h2>${prose}<h2>Related</h2>${prose}</main>`,
+  );
+  expect(text).toContain("MoreEach of the tools");
+  expect(text).toContain("RelatedEach of the tools");
+});
+
 test("a short text before the rail's heading in the same block is not taken with the rail", () => {
   const text = railsDropped(`<div><p>Our shop ships linen worldwide.</p><h2>Related products</h2>
     <ul><li><a href="/a">Linen towel</a></li><li><a href="/b">Linen apron</a></li></ul></div>`);

@@ -13,11 +13,12 @@ import { type Measured, measure, type TextStats } from "./stats.ts";
  * What a shop heads its rails of other products with, or a blog its rails of other posts: "People
  * who viewed this item also viewed", "Customers also bought", "Similar items", "Related products",
  * "Related articles", "Explore related items", "You may also like", "Recently viewed", "Frequently
- * bought together", "Sponsored products related to this item". The whole heading is the phrase (with a trailing colon at most): a heading that goes on
+ * bought together", "Sponsored products related to this item"; a news story's "More:", "Read more",
+ * "Related", "Read also", "Don't miss" over the headlines it lists. The whole heading is the phrase (with a trailing colon at most): a heading that goes on
  * ("Similar items we tested, and why we chose this one") is the page's own.
  */
 const RAIL_HEADING =
-  /^(?:(?:people|customers|shoppers) (?:who (?:viewed|bought|searched for) this (?:item|product) )?also (?:viewed|bought|liked|searched for)|(?:similar|related|recommended|sponsored) (?:items|products|articles|stories|posts)(?: (?:for you|related to this (?:item|product)))?|explore (?:more |related )?(?:items|products)|you (?:may|might) also like|recently viewed(?: items| products)?|frequently bought together|more (?:items )?like this|more from this seller)\s*:?$/i;
+  /^(?:(?:people|customers|shoppers) (?:who (?:viewed|bought|searched for) this (?:item|product) )?also (?:viewed|bought|liked|searched for)|(?:similar|related|recommended|sponsored) (?:items|products|articles|stories|posts)(?: (?:for you|related to this (?:item|product)))?|explore (?:more |related )?(?:items|products)|you (?:may|might) also like|recently viewed(?: items| products)?|frequently bought together|more (?:items )?like this|more from this seller|more|read more|related|related (?:coverage|content|links|reading|news)|more (?:on this(?: story| topic)?|stories|news)|(?:also|further) read(?:ing)?|read (?:also|next)|don'?t miss)\s*:?$/i;
 
 /** Text of a rail besides its heading under which it is a rail whatever its links (a rail a script never filled). */
 const RAIL_TEXT_MAX = 400;

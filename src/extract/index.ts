@@ -28,6 +28,7 @@ import { placeStreamedContent } from "./streamed.ts";
 import { toText } from "./text.ts";
 import { titleHeading } from "./title-heading.ts";
 import { dropTrailingHeadings } from "./trailing-headings.ts";
+import { dropTrailingPrompts } from "./trailing-prompts.ts";
 import type { ExtractedDocument, ExtractOptions, ImageInfo, OutputFormat, PageMetadata } from "./types.ts";
 import { settleInlineEdges } from "./word-breaks.ts";
 
@@ -151,7 +152,10 @@ const STEPS: Step[] = [
   },
   function trailingHeadings(ctx) {
     // Chosen elements are the caller's: a selection of headings is all headings.
-    if (!ctx.options.includeTags?.length) dropTrailingHeadings(ctx.roots);
+    if (ctx.options.includeTags?.length) return;
+    // A prompt first: the heading over it ("Newsletter:") then ends the content.
+    dropTrailingPrompts(ctx.roots);
+    dropTrailingHeadings(ctx.roots);
   },
   function absoluteUrls(ctx) {
     resolveUrls(ctx.roots, ctx.baseUrl);

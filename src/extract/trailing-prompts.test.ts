@@ -1,0 +1,82 @@
+import { expect, test } from "bun:test";
+import { loadHtml } from "./dom.ts";
+import { extractHtml } from "./index.ts";
+import { type Element, textOf } from "./nodes.ts";
+import { dropTrailingPrompts } from "./trailing-prompts.ts";
+
+/** The body's text after dropTrailingPrompts. */
+function promptsDropped(body: string): string {
+  const $ = loadHtml(`<html><body>${body}</body></html>`);
+  const el = $("body")[0] as Element;
+  dropTrailingPrompts([el]);
+  return textOf(el);
+}
+
+const STORY =
+  "<p>The museum reopened its east wing on Saturday after two years of work on the roof, the floors and the lighting of its oldest rooms.</p>" +
+  "<p>Visitors queued from early morning, and the first thousand were given a print of the building as it looked in 1890.</p>";
+
+test("the prompts that end a story go, one after another, and the story stays", () => {
+  const text = promptsDropped(`<article><h1>East wing reopens</h1>${STORY}
+    <p><em>Have a tip? Amy Kuperinsky may be reached at <a href="mailto:a@news.example">a@news.example</a>. Follow her on Twitter <a href="https://twitter.com/x">@x</a>.</em></p>
+    <div class="tagline"><p><em>Get the latest updates right in your inbox. <a href="/newsletters">Subscribe to our newsletters</a>.</em></p></div></article>`);
+  expect(text).toContain("the first thousand were given a print");
+  for (const gone of ["Have a tip", "Follow her", "Subscribe"]) expect(text).not.toContain(gone);
+});
+
+test("a writer's address, a share prompt and a follow prompt each count", () => {
+  for (const prompt of [
+    "<p><strong><em>Like this story? Share it with a friend!</em></strong></p>",
+    '<p><em>Email Tariq Malik at tmalik@news.example or follow him <a href="https://twitter.com/t">@t</a>.</em></p>',
+    '<p><em>Follow <a href="https://twitter.com/deals">@Deals on Twitter</a> to keep up with the latest deals.</em></p>',
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${prompt}</article>`);
+    expect(text).toContain("given a print of the building");
+    expect(text).not.toMatch(/Share it|Tariq|@Deals/);
+  }
+});
+
+test("a prompt amid the story, a long closing paragraph, a closing list and a sentence that only looks like one stay", () => {
+  const amid = promptsDropped(`<article><p>Follow us on Twitter for updates.</p>${STORY}</article>`);
+  expect(amid).toContain("Follow us on Twitter");
+  const long = `<p>${"Members who subscribe to the museum's friends scheme get in free all year, and may bring a guest on weekdays. ".repeat(5)}</p>`;
+  expect(promptsDropped(`<article>${STORY.repeat(8)}${long}</article>`)).toContain("Members who subscribe");
+  const list = promptsDropped(
+    `<article>${STORY}<ul><li>Open daily</li><li>Follow us on Twitter</li></ul></article>`,
+  );
+  expect(list).toContain("Follow us on Twitter");
+  // "email" lower-case before a word lower-case is no writer's address.
+  const filing = promptsDropped(
+    `<article>${STORY}<p>Receipts are emailed to the email address given at the time of filing.</p></article>`,
+  );
+  expect(filing).toContain("Receipts are emailed");
+});
+
+test("a prompt that is nearly all the content stays", () => {
+  const text = promptsDropped(`<main><p>Sign up for our newsletter.</p></main>`);
+  expect(text).toContain("Sign up for our newsletter.");
+});
+
+test("a chosen root that is itself a prompt is left to the selection", () => {
+  const $ = loadHtml(
+    `<html><body><article>${STORY}</article><p>Sign up for our newsletter.</p></body></html>`,
+  );
+  const roots = [$("article")[0] as Element, $("body > p")[0] as Element];
+  dropTrailingPrompts(roots);
+  expect(roots[1]!.parent).not.toBeNull();
+  expect(textOf($("body")[0] as Element)).toContain("Sign up for our newsletter.");
+});
+
+test("extraction drops a closing prompt in both modes", () => {
+  const html = `<html><body><main><article><h1>East wing reopens</h1>${STORY}
+    <p><em>Follow us on Instagram and sign up for our weekly letter.</em></p></article></main></body></html>`;
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(html, "https://news.example/east-wing", {
+      format: "markdown",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("the first thousand were given a print");
+    expect(content).not.toContain("Instagram");
+  }
+});

@@ -1,0 +1,85 @@
+import { type AnyNode, type Element, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
+
+/**
+ * The site's prompts that end a story: "Follow her on Twitter", "Like this story? Share it with a
+ * friend!", "Get the latest updates right in your inbox. Subscribe to our newsletters", "Email
+ * Tariq Malik at ...". A paragraph that ends the content, says one of these and is short (up to
+ * PROMPT_MAX characters) goes, and then the one before it, if it too is one. The phrases are
+ * English; a story's own sentences about following or subscribing sit among its paragraphs, not
+ * after the last one, and a paragraph longer than a prompt stays whatever it says.
+ */
+const PROMPT =
+  /\b(?:[Ff]ollow (?:us|him|her|them|me)\b|[Ss]ubscribe to\b|[Ss]ign up (?:for|to)\b|[Ss]hare (?:it|this)(?: story| article| post)? with\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b)/u;
+
+/** A prompt's length at most, in characters: two or three sentences. */
+const PROMPT_MAX = 400;
+/** Prompts taken off the end at most. */
+const MOST_TAKEN = 4;
+
+/** Elements that hold a paragraph's words: a block whose last visible child is one of these is the paragraph. */
+const INLINE = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "br",
+  "cite",
+  "em",
+  "font",
+  "i",
+  "mark",
+  "q",
+  "s",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "u",
+]);
+/** Blocks a prompt may be, or sit in. Lists, tables, headings, quotes and figures are content of their own. */
+const BLOCKS = new Set(["p", "div", "section", "aside", "footer", "center", "article", "main"]);
+
+/** Whether `node` shows nothing: blank text, or an element without visible text or a picture. */
+function blank(node: AnyNode): boolean {
+  if (!isElement(node)) return node.type !== "text" || !/\S/.test(node.data);
+  return (
+    visibleTextLength(node, 0) === 0 && !/^(?:img|picture|video|audio|svg|iframe|canvas)$/.test(node.name)
+  );
+}
+
+/** The paragraph that ends `root`'s content: the block its last visible words sit in; null when the content ends otherwise. */
+function lastParagraph(root: Element): Element | null {
+  let block = root;
+  for (;;) {
+    let last: AnyNode | null = null;
+    for (let i = block.children.length - 1; i >= 0 && !last; i--) {
+      const child = block.children[i]!;
+      if (!blank(child)) last = child;
+    }
+    if (!last) return null;
+    if (!isElement(last) || INLINE.has(last.name)) return block;
+    if (!BLOCKS.has(last.name)) return null;
+    block = last;
+  }
+}
+
+/**
+ * Drops the prompts that end the content (see PROMPT): each a paragraph of its own, never one of
+ * `roots` itself, and never the content's only words.
+ */
+export function dropTrailingPrompts(roots: readonly Element[]): void {
+  for (let taken = 0; taken < MOST_TAKEN; taken++) {
+    const last = roots.findLast((root) => visibleTextLength(root, 0) > 0);
+    const end = last ? lastParagraph(last) : null;
+    if (!end || end === last) return;
+    // Measured before it is read: the block may be most of the page.
+    if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
+    const text = textOf(end);
+    if (!PROMPT.test(text)) return;
+    const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
+    if (total < text.length * 3) return;
+    removeNode(end);
+  }
+}

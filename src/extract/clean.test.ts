@@ -536,6 +536,26 @@ test("links that go nowhere with a few words are controls and are dropped; a hea
   expect(content).toContain("Fry the chicken twice");
 });
 
+test("a link without an address drawn as a button is a control; one without the role or with a question's words stays", () => {
+  const html = `<html><body><main>
+    <p>Fry the chicken twice for a crisp crust.</p>
+    <blockquote><div><a href="/goto/post?id=1">cook said:</a></div><div>Rest it first.</div>
+      <div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div></blockquote>
+    <p>I rest it for ten minutes.</p>
+    <div class="faq"><a role="button" tabindex="0">How long should the chicken rest after frying?</a></div>
+    <p><a name="notes" id="notes">Cook's notes</a> keep for a week.</p>
+  </main></body></html>`;
+  const { content } = extractHtml(html, "https://forum.example/threads/1", {
+    format: "markdown",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).not.toContain("Click to expand");
+  expect(content).toContain("Rest it first.");
+  expect(content).toContain("How long should the chicken rest after frying?");
+  expect(content).toContain("Cook's notes keep for a week.");
+});
+
 test("a drop-down list goes with its label; other labels stay", () => {
   const html = `<html><body><main>
     <h2>2 Answers</h2><div><label for="answer-sort">Sorted by:</label><select id="answer-sort"><option>Highest score</option></select></div>

@@ -94,7 +94,8 @@ function isPermalink(el: Element, href: string): boolean {
 const CONTROL_WORDS = 3;
 
 /**
- * A link that goes nowhere (`#` alone, `javascript:`) with a few words: a
+ * A link that goes nowhere (`#` alone, `javascript:`, or no `href` and
+ * `role="button"`: XenForo's "Click to expand...") with a few words: a
  * button drawn as a link, which a script makes work ("Reply", "Add a
  * comment", "Show more"). Its words are no more the page's text than a
  * button's are, unless they are words of the sentence around it ("Click
@@ -208,7 +209,7 @@ function isJunk(
   if (el.name === "a" && a.href !== undefined) {
     const href = a.href.trim();
     if (SHARE_HREF.test(href) || isPermalink(el, href) || isControlLink(el, href)) return true;
-  }
+  } else if (el.name === "a" && a.role === "button" && isControlLink(el, "#")) return true;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;

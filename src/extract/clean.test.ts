@@ -536,9 +536,12 @@ test("links that go nowhere with a few words are controls and are dropped; a hea
   expect(content).toContain("Fry the chicken twice");
 });
 
-test("a link without an address drawn as a button is a control; one without the role or with a question's words stays", () => {
+test("a link without an address or an element drawn as a button is a control; one without the role, with a question's words or opening a part it names stays", () => {
   const html = `<html><body><main>
     <p>Fry the chicken twice for a crisp crust.</p>
+    <div class="card"><a href="/recipes/fried-chicken">Fried chicken</a><div role="button" tabindex="0"><svg viewBox="0 0 10 10"></svg><div>Add to wishlist</div></div></div>
+    <div class="accordion"><div role="button" tabindex="0" aria-expanded="false"><h3>Undergraduate</h3></div><div role="region"><p>Part-time rate below twelve hours.</p></div>
+      <div role="button" tabindex="0" aria-expanded="false">Graduate</div><div role="region"><p>One rate for every course.</p></div></div>
     <blockquote><div><a href="/goto/post?id=1">cook said:</a></div><div>Rest it first.</div>
       <div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div></blockquote>
     <p>I rest it for ten minutes.</p>
@@ -551,6 +554,10 @@ test("a link without an address drawn as a button is a control; one without the 
     images: false,
   });
   expect(content).not.toContain("Click to expand");
+  expect(content).not.toContain("wishlist");
+  expect(content).toContain("Fried chicken");
+  expect(content).toContain("### Undergraduate");
+  expect(content).toContain("Graduate\n\nOne rate for every course.");
   expect(content).toContain("Rest it first.");
   expect(content).toContain("How long should the chicken rest after frying?");
   expect(content).toContain("Cook's notes keep for a week.");

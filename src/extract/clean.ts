@@ -94,16 +94,27 @@ function isPermalink(el: Element, href: string): boolean {
 const CONTROL_WORDS = 3;
 
 /**
- * A link that goes nowhere (`#` alone, `javascript:`, or no `href` and
- * `role="button"`: XenForo's "Click to expand...") with a few words: a
- * button drawn as a link, which a script makes work ("Reply", "Add a
- * comment", "Show more"). Its words are no more the page's text than a
+ * A link that goes nowhere (`#` alone, `javascript:`), or an element other
+ * than a link with an address that says it is a button (`role="button"`:
+ * XenForo's `<a role="button">Click to expand...</a>`, a shop's `<div
+ * role="button">Add to wishlist</div>`), with a few words: a button drawn
+ * otherwise, which a script makes work ("Reply", "Add a comment", "Show more"). Its words are no more the page's text than a
  * button's are, unless they are words of the sentence around it ("Click
  * <a href=#>here</a> to expand"): those stay, as text.
  */
 function isControlLink(el: Element, href: string): boolean {
   if (href !== "#" && !/^javascript:/i.test(href)) return false;
   return !hasDescendant(el, IMAGES) && wordsOf(textOf(el)).length <= CONTROL_WORDS && !inSentence(el);
+}
+
+/**
+ * Whether a button opens a part of the page it names (an accordion's `<div role="button"
+ * aria-expanded="false"><h3>Undergraduate</h3></div>` over its panel): its words title that part.
+ */
+function isDisclosure(el: Element): boolean {
+  return (
+    el.attribs["aria-expanded"] !== undefined || HEADING_TAGS.has(el.name) || hasDescendant(el, HEADING_TAGS)
+  );
 }
 
 /** Whether text with a word runs right up to `el` on either side: it is read as part of a sentence. */
@@ -209,7 +220,7 @@ function isJunk(
   if (el.name === "a" && a.href !== undefined) {
     const href = a.href.trim();
     if (SHARE_HREF.test(href) || isPermalink(el, href) || isControlLink(el, href)) return true;
-  } else if (el.name === "a" && a.role === "button" && isControlLink(el, "#")) return true;
+  } else if (a.role === "button" && !isDisclosure(el) && isControlLink(el, "#")) return true;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;

@@ -144,6 +144,31 @@ test("a cookie banner goes by what it says, whatever its class; a text about coo
   expect(content).not.toContain("anonymously count visitor numbers");
 });
 
+test("a cookie dialog goes however long it runs; a page about cookies named for them stays", () => {
+  const kind = (name: string) =>
+    `<h4>${name} cookies <label class="switch"><input type="checkbox"></label></h4><p>${`${name} cookies remember the choices a visitor makes on the platform and the pages they have seen, for up to a year. `.repeat(3)}</p>`;
+  const dialog = `<div id="modal_cookie-consent" class="modal_"><div class="modal_content"><p>Our platform uses various types of cookies.</p>
+    ${["Technical", "Analytics", "Marketing", "Social"].map(kind).join("")}<button>Save preferences</button></div></div>`;
+  const html = `<body><main><h1>Pre-owned watches</h1><p>Every watch we sell is serviced, checked by our watchmakers and sold with a two-year warranty.</p>
+    <p>Prices follow the market, and we buy watches outright or take them in part exchange.</p></main>${dialog}</body>`;
+  for (const onlyMainContent of [true, false]) {
+    const { content } = extractHtml(html, "https://watches.example/", {
+      format: "text",
+      onlyMainContent,
+      images: false,
+    });
+    expect(content).toContain("Every watch we sell is serviced");
+    expect(content).not.toContain("remember the choices");
+  }
+  const policy = `<body><div class="cookie-policy"><h1>Cookie policy</h1>${["Technical", "Analytics", "Marketing", "Social"].map(kind).join("")}</div></body>`;
+  const { content } = extractHtml(policy, "https://watches.example/cookie-policy", {
+    format: "text",
+    onlyMainContent: false,
+    images: false,
+  });
+  expect(content).toContain("Marketing cookies remember the choices");
+});
+
 test("a footer named inside a longer class token is chrome", () => {
   const html = `<body><div class="story"><p>The son of a former president was stabbed during a lecture at a Berlin clinic on Tuesday evening.</p></div>
     <div class="all-screen-footer-wrap"><p>All rights reserved to the publisher. Reproduction of any of the material on this site is forbidden without permission.</p></div></body>`;

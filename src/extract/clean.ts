@@ -22,7 +22,7 @@ import {
 } from "./nodes.ts";
 import { emptyInvisibleText, isMachineText } from "./non-words.ts";
 import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
-import { IMAGES, isPanelSection, opensOverlay, PANEL_WORDS } from "./panels.ts";
+import { DIALOG_CONTROLS, IMAGES, isPanelSection, opensOverlay, PANEL_WORDS } from "./panels.ts";
 import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
 import { dropTickerCopies } from "./tickers.ts";
@@ -54,6 +54,8 @@ const DROP_TAGS = new Set([
 
 /** Consent and cookie banners, matched anywhere in class or id ("ngCookiePrompt", "bbccookies-banner"). */
 const CONSENT = /cookie|consent|gdpr/;
+/** What names a consent box a dialog of its own, not a page about cookies (a cookie policy). */
+const CONSENT_DIALOG = /(?:^|[\s_-])(?:modal|dialog|popup|pop-up|banner)(?=$|[\s_-])/;
 
 /** ARIA roles that are site chrome wherever they sit (a tooltip is shown only while hovered). */
 const CHROME_ROLES = new Set([
@@ -240,6 +242,8 @@ function isJunk(
   const words = nameWords(el);
   if (words.length < 2) return false;
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
+    // A cookie dialog is consent however long it describes each kind of cookie: named for both, with its switches.
+    if (CONSENT.test(words) && CONSENT_DIALOG.test(words) && hasDescendant(el, DIALOG_CONTROLS)) return true;
     // A chapter's table of contents, listing its pages, is what the chapter page says.
     if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.

@@ -22,7 +22,7 @@ const PANEL_WORD = /(?:^|[\s_-])(?:drawers?|modal)(?=$|[\s_-])/;
 export const PANEL_WORDS = new RegExp(PANEL_WORD.source, "g");
 const MODAL_WORD = /(?:^|[\s_-])modal(?=$|[\s_-])/;
 /** What a dialog shows beside what it says: its close button, a field, a choice. */
-const DIALOG_CONTROLS = new Set(["button", "input", "select", "textarea", "form"]);
+export const DIALOG_CONTROLS = new Set(["button", "input", "select", "textarea", "form"]);
 /** Words naming an overlay: on a link, the overlay it opens (a product's details, a photo's lightbox). */
 const OVERLAY_WORDS = /(?:^|[\s_-])(?:popup|pop-up|modal|dialog|lightbox|flyout|tooltip)(?=$|[\s_-])/g;
 

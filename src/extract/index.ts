@@ -132,6 +132,7 @@ const STEPS: Step[] = [
     keepPageContent(
       ctx.body,
       roots.filter((root) => root.parent),
+      ctx.pageType === "article" && !ctx.weakType,
     );
     ctx.roots = [ctx.body];
   },

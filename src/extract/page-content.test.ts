@@ -94,10 +94,10 @@ test("a picture beside the text stays; a linked one (a logo, an ad) goes", () =>
 });
 
 /** keepPageContent on `html`, the element with id "main" as the main content; the text left in the body. */
-function kept(html: string): string {
+function kept(html: string, article = false): string {
   const $ = loadHtml(`<html><body>${html}</body></html>`);
   const body = $("body")[0] as Element;
-  keepPageContent(body, [$("#main")[0] as Element]);
+  keepPageContent(body, [$("#main")[0] as Element], article);
   return $(body).text().replace(/\s+/g, " ");
 }
 
@@ -120,6 +120,44 @@ test("teasers that outweigh the main content's prose are its listing; fewer are 
   expect(kept(`<div id="main"><h1>Tides</h1></div><div class="next">${teaser(9)}</div>`)).not.toContain(
     "Story 9",
   );
+});
+
+test("on a page that says it is an article, teasers beside it are other stories however many", () => {
+  const story = `<div id="main">${[1, 2, 3].map(prose).join("")}</div>`;
+  const rails = [1, 2, 3].map(
+    (r) =>
+      `<section><h3>Section ${r}</h3>${[1, 2, 3, 4, 5].map((n) => teaser(r * 10 + n)).join("")}</section>`,
+  );
+  const html = `${story}<div class="rails">${rails.join("")}</div>`;
+  // Read as a listing by their weight alone; gone once the page says it is an article.
+  expect(kept(html)).toContain("Story 35 about the coast");
+  const out = kept(html, true);
+  expect(out).not.toContain("Story 35");
+  expect(out).not.toContain("Section 2");
+  expect(out).toContain("Paragraph 3 of the introduction");
+  // The page's own posts right after it stay.
+  const post = (n: number) =>
+    teaser(n)
+      .replace('<div class="card">', "<article>")
+      .replace(/<\/div>$/, "</article>");
+  expect(kept(`${story}<div class="loop">${[1, 2, 3, 4].map(post).join("")}</div>`, true)).toContain(
+    "Story 4 about the coast",
+  );
+});
+
+test("extraction reads a news story's schema: its rails go in the default mode", () => {
+  const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Harbour tides"}</script>`;
+  const rails = [1, 2, 3]
+    .map(
+      (r) =>
+        `<section><h3>Section ${r}</h3>${[1, 2, 3, 4, 5].map((n) => teaser(r * 10 + n)).join("")}</section>`,
+    )
+    .join("");
+  const html = page(`<div class="rails">${rails}</div>`).replace("</head>", `${ld}</head>`);
+  const md = text(html);
+  expect(md).toContain("Paragraph 4 of the report");
+  expect(md).not.toContain("Story 35");
+  expect(text(html.replace(ld, ""))).toContain("Story 35 about the coast");
 });
 
 test("posts right after the main content in its container are the page's own listing, however long its introduction", () => {

@@ -49,6 +49,8 @@ interface Place {
   /** The block comes right after a part of the main content, in the same container. */
   follows: boolean;
   prose: number;
+  /** The page says it is an article (its schema): teasers beside it are other stories, however many. */
+  article: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ interface Place {
  * The main content stays whole, so the page never holds less than
  * onlyMainContent gives.
  */
-export function keepPageContent(body: Element, roots: Element[]): void {
+export function keepPageContent(body: Element, roots: Element[], article = false): void {
   // Main content that is the whole body leaves nothing outside it.
   if (roots.includes(body)) return;
   // The elements holding a part of the main content (its ancestors), so that what holds it is never dropped.
@@ -110,6 +112,7 @@ export function keepPageContent(body: Element, roots: Element[]): void {
         beside,
         follows: followsRoot(child, isRoot),
         prose,
+        article,
       });
       // A heading alone does not keep its section: it names what follows, and goes with it.
       if (v === "keep") {
@@ -129,7 +132,11 @@ export function keepPageContent(body: Element, roots: Element[]): void {
 }
 
 /** What becomes of a block outside the main content: it stays whole, goes whole, or is decided part by part. */
-function verdict(el: Element, s: TextStats | undefined, { between, beside, follows, prose }: Place): Verdict {
+function verdict(
+  el: Element,
+  s: TextStats | undefined,
+  { between, beside, follows, prose, article }: Place,
+): Verdict {
   // Pictures stay beside the main content, a figure with its caption (not linked: a linked one is a logo, a teaser or an ad).
   const picture =
     (el.name === "img" || hasDescendant(el, PICTURES)) && el.name !== "a" && !hasDescendant(el, LINKS);
@@ -153,7 +160,7 @@ function verdict(el: Element, s: TextStats | undefined, { between, beside, follo
   // going on right after it in its container (a blog's own posts after its introduction); else a rail of
   // other stories; one teaser alone goes.
   if (s.card >= 0.5 * s.text)
-    return s.card >= RAIL && ((follows && isPostList(el)) || s.card >= LISTING_SHARE * prose)
+    return s.card >= RAIL && ((follows && isPostList(el)) || (!article && s.card >= LISTING_SHARE * prose))
       ? "keep"
       : "drop";
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.

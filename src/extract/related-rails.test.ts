@@ -72,6 +72,30 @@ test("a news story's 'More:' or 'Read more' between its paragraphs goes with the
     expect(text).not.toContain(gone);
 });
 
+test("rails headed in other languages go like English ones, and so does a heading ending in an ellipsis", () => {
+  const links = (n: number) =>
+    `<ul>${[1, 2, 3].map((i) => `<li><a href="/noticias/${n}-${i}">Titular ${n}-${i} del día</a></li>`).join("")}</ul>`;
+  const headings = [
+    "Artículos relacionados",
+    "Você pode gostar...",
+    "Das könnte Sie auch interessieren",
+    "À lire aussi :",
+    "Leggi anche",
+    "Читайте также",
+    "You may also like…",
+  ];
+  const text = railsDropped(
+    `<article><h1>Crónica</h1>${STORY}${headings.map((h, n) => `<h3>${h}</h3>${links(n)}`).join("")}</article>`,
+  );
+  expect(text).toContain("A relaxed linen shirt");
+  for (const gone of [...headings, "Titular"]) expect(text).not.toContain(gone);
+  // The phrase must be the whole heading.
+  const kept = railsDropped(
+    `<article>${STORY}<h3>Artículos relacionados con la pesca</h3>${links(9)}</article>`,
+  );
+  expect(kept).toContain("Titular 9-1");
+});
+
 test("a section headed 'More' or 'Related' that holds prose stays", () => {
   const prose =
     "<p>Each of the tools below reads the same configuration file, so settings made for one apply to all of them.</p>";

@@ -14,11 +14,23 @@ import { type Measured, measure, type TextStats } from "./stats.ts";
  * who viewed this item also viewed", "Customers also bought", "Similar items", "Related products",
  * "Related articles", "Explore related items", "You may also like", "Recently viewed", "Frequently
  * bought together", "Sponsored products related to this item"; a news story's "More:", "Read more",
- * "Related", "Read also", "Don't miss" over the headlines it lists. The whole heading is the phrase (with a trailing colon at most): a heading that goes on
- * ("Similar items we tested, and why we chose this one") is the page's own.
+ * "Related", "Read also", "Don't miss" over the headlines it lists; and the same in other languages
+ * (RAIL_HEADING_ELSEWHERE). The whole heading is the phrase (with a trailing colon or ellipsis at
+ * most): a heading that goes on ("Similar items we tested, and why we chose this one") is the page's
+ * own.
  */
 const RAIL_HEADING =
-  /^(?:(?:people|customers|shoppers) (?:who (?:viewed|bought|searched for) this (?:item|product) )?also (?:viewed|bought|liked|searched for)|(?:similar|related|recommended|sponsored) (?:items|products|articles|stories|posts)(?: (?:for you|related to this (?:item|product)))?|explore (?:more |related )?(?:items|products)|you (?:may|might) also like|recently viewed(?: items| products)?|frequently bought together|more (?:items )?like this|more from this seller|more|read more|related|related (?:coverage|content|links|reading|news)|more (?:on this(?: story| topic)?|stories|news)|(?:also|further) read(?:ing)?|read (?:also|next)|don'?t miss)\s*:?$/i;
+  /^(?:(?:people|customers|shoppers) (?:who (?:viewed|bought|searched for) this (?:item|product) )?also (?:viewed|bought|liked|searched for)|(?:similar|related|recommended|sponsored) (?:items|products|articles|stories|posts)(?: (?:for you|related to this (?:item|product)))?|explore (?:more |related )?(?:items|products)|you (?:may|might) also like|recently viewed(?: items| products)?|frequently bought together|more (?:items )?like this|more from this seller|more|read more|related|related (?:coverage|content|links|reading|news)|more (?:on this(?: story| topic)?|stories|news)|(?:also|further) read(?:ing)?|read (?:also|next)|don'?t miss)\s*(?::|\.{3}|…)?$/i;
+
+/**
+ * "You may also like", "Related articles", "Read also" as Portuguese, Spanish, French, German,
+ * Italian, Dutch and Russian sites head their rails.
+ */
+const RAIL_HEADING_ELSEWHERE =
+  /^(?:voc[êe] (?:tamb[ée]m )?pode gostar|talvez voc[êe] (?:tamb[ée]m )?goste|(?:leia|veja) tamb[ée]m|(?:artigos|not[íi]cias|posts|mat[ée]rias) relacionad[oa]s|(?:tamb[ée]n )?te (?:puede|podr[íi]a) interesar|(?:art[íi]culos|noticias) relacionad[oa]s|lee tambi[ée]n|te recomendamos|vous aimerez (?:peut-[êe]tre )?aussi|(?:[àa] )?lire aussi|articles similaires|sur le m[êe]me sujet|das k[öo]nnte (?:sie|dich) auch interessieren|(?:lesen sie|lies) auch|(?:[äa]hnliche|weitere|verwandte) artikel|mehr zum thema|(?:ti )?potrebbe(?:ro)? interessart?i|ti potrebbe interessare|leggi anche|articoli correlati|(?:lees|bekijk) ook|gerelateerde artikelen|читайте также|похожие (?:статьи|новости|записи|материалы)|вам (?:также )?может (?:быть интересно|понравиться))\s*(?::|\.{3}|…)?$/iu;
+
+/** Whether a heading's whole text names a rail, in English or another language. */
+const isRailHeading = (text: string): boolean => RAIL_HEADING.test(text) || RAIL_HEADING_ELSEWHERE.test(text);
 
 /** Text of a rail besides its heading under which it is a rail whatever its links (a rail a script never filled). */
 const RAIL_TEXT_MAX = 400;
@@ -81,7 +93,7 @@ export function dropRelatedRails(body: Element): void {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
       if (HEADING_TAGS.has(child.name)) {
-        if (child.name !== TITLE && RAIL_HEADING.test(textOf(child))) headings.push(child);
+        if (child.name !== TITLE && isRailHeading(textOf(child).trim())) headings.push(child);
       } else find(child);
     }
   };

@@ -52,8 +52,21 @@ test("a prompt amid the story, a long closing paragraph, a closing list and a se
   expect(filing).toContain("Receipts are emailed");
 });
 
+test("a story's closing quote or sentence that only sounds like a prompt stays", () => {
+  // Its words, but plain: a story's own paragraph.
+  const quote = promptsDropped(
+    `<article>${STORY}<p>“We will follow him on every step of the climb,” his mother said.</p></article>`,
+  );
+  expect(quote).toContain("We will follow him on every step");
+  // Set apart, but asking for nothing a prompt asks for.
+  const theory = promptsDropped(
+    `<article>${STORY}<p>Readers who <em>subscribe to</em> the theory say it explains the tides.</p></article>`,
+  );
+  expect(theory).toContain("Readers who subscribe to the theory");
+});
+
 test("a prompt that is nearly all the content stays", () => {
-  const text = promptsDropped(`<main><p>Sign up for our newsletter.</p></main>`);
+  const text = promptsDropped(`<main><p><em>Sign up for our newsletter.</em></p></main>`);
   expect(text).toContain("Sign up for our newsletter.");
 });
 

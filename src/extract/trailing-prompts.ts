@@ -1,15 +1,28 @@
-import { type AnyNode, type Element, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
+import {
+  type AnyNode,
+  type Element,
+  hasDescendant,
+  isElement,
+  removeNode,
+  textOf,
+  visibleTextLength,
+} from "./nodes.ts";
 
 /**
  * The site's prompts that end a story: "Follow her on Twitter", "Like this story? Share it with a
  * friend!", "Get the latest updates right in your inbox. Subscribe to our newsletters", "Email
- * Tariq Malik at ...". A paragraph that ends the content, says one of these and is short (up to
- * PROMPT_MAX characters) goes, and then the one before it, if it too is one. The phrases are
- * English; a story's own sentences about following or subscribing sit among its paragraphs, not
- * after the last one, and a paragraph longer than a prompt stays whatever it says.
+ * Tariq Malik at ...". A paragraph that ends the content, says one of these, is short (up to
+ * PROMPT_MAX characters) and is set apart as sites set their prompts (emphasised, or holding a
+ * link) goes, and then the one before it, if it too is one. The phrases are English and name what
+ * a prompt asks for (a newsletter, a channel, a friend to share with): a story's closing quote
+ * ("We will follow him wherever he goes") or sentence ("readers who subscribe to the theory") says
+ * none of it, and a paragraph longer than a prompt stays whatever it says.
  */
 const PROMPT =
-  /\b(?:[Ff]ollow (?:us|him|her|them|me)\b|[Ss]ubscribe to\b|[Ss]ign up (?:for|to)\b|[Ss]hare (?:it|this)(?: story| article| post)? with\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b)/u;
+  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b)/u;
+
+/** How a site sets its prompt apart from the story: in emphasis, or around a link. */
+const SET_APART = new Set(["a", "em", "i", "strong", "b"]);
 
 /** A prompt's length at most, in characters: two or three sentences. */
 const PROMPT_MAX = 400;
@@ -77,7 +90,7 @@ export function dropTrailingPrompts(roots: readonly Element[]): void {
     // Measured before it is read: the block may be most of the page.
     if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
     const text = textOf(end);
-    if (!PROMPT.test(text)) return;
+    if (!PROMPT.test(text) || !(SET_APART.has(end.name) || hasDescendant(end, SET_APART))) return;
     const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
     if (total < text.length * 3) return;
     removeNode(end);

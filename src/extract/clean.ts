@@ -13,6 +13,7 @@ import {
   isEmbeddedPost,
   listsOtherPages,
   nameWords,
+  smallTextOf,
   someDescendant,
   TOC_WORD,
   textOf,
@@ -106,8 +107,16 @@ const CONTROL_WORDS = 3;
  */
 function isControlLink(el: Element, href: string): boolean {
   if (href !== "#" && !/^javascript:/i.test(href)) return false;
-  return !hasDescendant(el, IMAGES) && wordsOf(textOf(el)).length <= CONTROL_WORDS && !inSentence(el);
+  // A control is a few nodes (its label, an icon): a bigger element is read no further, so that
+  // nested ones do not each walk all of it.
+  const text = smallTextOf(el, CONTROL_NODES);
+  return (
+    text !== null && wordsOf(text).length <= CONTROL_WORDS && !hasDescendant(el, IMAGES) && !inSentence(el)
+  );
 }
+
+/** Nodes a control holds at most: its label and an icon's drawing. */
+const CONTROL_NODES = 200;
 
 /**
  * Whether a button opens a part of the page it names (an accordion's `<div role="button"
@@ -222,7 +231,7 @@ function isJunk(
   if (el.name === "a" && a.href !== undefined) {
     const href = a.href.trim();
     if (SHARE_HREF.test(href) || isPermalink(el, href) || isControlLink(el, href)) return true;
-  } else if (a.role === "button" && !isDisclosure(el) && isControlLink(el, "#")) return true;
+  } else if (a.role === "button" && isControlLink(el, "#") && !isDisclosure(el)) return true;
   const role = a.role;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;

@@ -267,3 +267,17 @@ test("the title shown twice (the page's header and the article's) is written onc
     <main><article><p>${dek}</p>${prose(6, "Jose Mourinho has agreed a deal to become the club's manager.")}</article></main></body></html>`;
   for (const only of [true, false]) expect(text(story, only).split(dek)).toHaveLength(3);
 });
+
+// A hang guard: the default mode judges every block outside the main content, entering boxes
+// level by level; a deep nest of boxes around a wide one stays a few walks of the page.
+test("a deep nest of boxes around a wide block is judged in linear time", () => {
+  const nest = (open: string) =>
+    `${open.repeat(450)}${"<span></span>".repeat(250_000)}<p>four words of text</p>${"</div>".repeat(450)}`;
+  for (const open of ["<div>", '<div role="button">']) {
+    const html = page(nest(open));
+    const started = performance.now();
+    const md = text(html);
+    expect(performance.now() - started).toBeLessThan(4_000);
+    expect(md).toContain("Paragraph 4 of the report");
+  }
+}, 60_000);

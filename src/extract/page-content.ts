@@ -51,6 +51,10 @@ interface Place {
   prose: number;
   /** The page says it is an article (its schema): teasers beside it are other stories, however many. */
   article: boolean;
+  /** An element's text (textOf), read once for a nest of boxes around one element. */
+  text: (el: Element) => string;
+  /** Whether an element shows text: from the pass's measures, not a walk of it at every level. */
+  shows: (el: Element) => boolean;
 }
 
 /**
@@ -84,6 +88,20 @@ export function keepPageContent(body: Element, roots: Element[], article = false
   let textStart = roots.findIndex((root) => (stats.get(root)?.paras ?? 0) > 0);
   if (textStart < 0) textStart = roots.length - 1;
   let seen = 0;
+  const shows = (el: Element): boolean => {
+    const measured = stats.get(el);
+    return measured ? measured.text > 0 : visibleTextLength(el, 0) > 0;
+  };
+  const texts = new Map<Element, string>();
+  const text = (el: Element): string => {
+    const inner = innermost(el);
+    let said = texts.get(inner);
+    if (said === undefined) {
+      said = textOf(inner);
+      texts.set(inner, said);
+    }
+    return said;
+  };
   /** Text kept outside the main content: without any, there is nothing to name or to repeat it. */
   let keptText = 0;
   const doomed: Element[] = [];
@@ -113,6 +131,8 @@ export function keepPageContent(body: Element, roots: Element[], article = false
         follows: followsRoot(child, isRoot),
         prose,
         article,
+        text,
+        shows,
       });
       // A heading alone does not keep its section: it names what follows, and goes with it.
       if (v === "keep") {
@@ -135,20 +155,22 @@ export function keepPageContent(body: Element, roots: Element[], article = false
 function verdict(
   el: Element,
   s: TextStats | undefined,
-  { between, beside, follows, prose, article }: Place,
+  { between, beside, follows, prose, article, text, shows }: Place,
 ): Verdict {
   // Pictures stay beside the main content, a figure with its caption (not linked: a linked one is a logo, a teaser or an ad).
-  const picture =
+  // Looked for only where it decides: each level of a deep nest walking all of it for this cost seconds.
+  const picture = () =>
     (el.name === "img" || hasDescendant(el, PICTURES)) && el.name !== "a" && !hasDescendant(el, LINKS);
-  if (!s || s.text === 0) return picture && (between || beside) ? "keep" : "drop";
-  if (el.name === "figure" && picture && (between || beside)) return "keep";
+  if (!s || s.text === 0) return (between || beside) && picture() ? "keep" : "drop";
+  if (el.name === "figure" && (between || beside) && picture()) return "keep";
   // A linked heading is a teaser's headline: it goes with its teaser.
   if (HEADING_TAGS.has(el.name)) return s.card + s.bad < 0.5 * s.text ? "keep" : "drop";
   if (el.name === "table" && s.weak + s.good >= TABLE_DATA * s.text) return "keep";
   // The site's copyright line is the site's, wherever it sits (a block opening with one is looked into).
-  if (s.text <= NOTICE_MAX && NOTICE.test(textOf(el))) return hasTextChild(el) ? "enter" : "drop";
+  if (s.text <= NOTICE_MAX && NOTICE.test(text(el))) return hasTextChild(el, shows) ? "enter" : "drop";
   // Prose stays whole; a block of several with links in them (breadcrumbs above a title) is judged part by part.
-  if (s.paras > 0 && s.good >= PROSE_SHARE * s.text) return s.bad > 0 && hasTextChild(el) ? "enter" : "keep";
+  if (s.paras > 0 && s.good >= PROSE_SHARE * s.text)
+    return s.bad > 0 && hasTextChild(el, shows) ? "enter" : "keep";
   // A headed section of plain text (no links to speak of): the page's own, however short its sentences.
   if (s.bad + s.card <= SECTION_LINKS * s.text && s.good + s.weak >= SECTION_TEXT && startsWithHeading(el))
     return "keep";
@@ -164,9 +186,27 @@ function verdict(
       ? "keep"
       : "drop";
   // Labels, counts and short lines on their own (a member's stats, "Sold out", a date) go; mixed blocks are looked into.
-  if (hasTextChild(el)) return "enter";
+  if (hasTextChild(el, shows)) return "enter";
   // A line of words between the head and the text (a byline, "In stock"); a bare count there (votes) goes.
-  return between && s.bad + s.card < 0.5 * s.text && HAS_WORD.test(textOf(el)) ? "keep" : "drop";
+  return between && s.bad + s.card < 0.5 * s.text && HAS_WORD.test(text(el)) ? "keep" : "drop";
+}
+
+/**
+ * The element a box around one element (and whitespace) is a box around, down through every such
+ * box: its text is theirs (textOf drops the whitespace).
+ */
+function innermost(el: Element): Element {
+  for (;;) {
+    let only: Element | null = null;
+    for (const child of el.children as AnyNode[]) {
+      if (isElement(child)) {
+        if (only) return el;
+        only = child;
+      } else if (child.type === "text" && child.data.trim()) return el;
+    }
+    if (!only) return el;
+    el = only;
+  }
 }
 
 /** Posts from which a block of `<article>`s is a listing of them (a blog's loop of excerpts). */
@@ -199,9 +239,9 @@ function startsWithHeading(el: Element): boolean {
 }
 
 /** Whether an element has a block child holding text (else it is one block of text, decided whole). */
-function hasTextChild(el: Element): boolean {
+function hasTextChild(el: Element, shows: (el: Element) => boolean): boolean {
   for (const child of el.children as AnyNode[])
-    if (isElement(child) && BLOCK_TAGS.has(child.name) && visibleTextLength(child, 0) > 0) return true;
+    if (isElement(child) && BLOCK_TAGS.has(child.name) && shows(child)) return true;
   return false;
 }
 

@@ -93,3 +93,17 @@ test("extraction drops a closing prompt in both modes", () => {
     expect(content).not.toContain("Instagram");
   }
 });
+
+// A hang guard: prompts are looked for on every page; a page ending in a great many empty
+// elements, deeply nested, stays a few walks of it.
+test("a page ending in many empty elements is handled in linear time", () => {
+  const empties = "<span></span>".repeat(250_000);
+  const nested = `${"<div>".repeat(450)}<p><em>Follow us on Instagram.</em></p>${empties}${"</div>".repeat(450)}`;
+  const $ = loadHtml(`<html><body><article>${STORY.repeat(4)}</article>${nested}</body></html>`);
+  const body = $("body")[0] as Element;
+  const started = performance.now();
+  dropTrailingPrompts([body]);
+  expect(performance.now() - started).toBeLessThan(2_000);
+  expect(textOf(body)).not.toContain("Instagram");
+  expect(textOf(body)).toContain("given a print of the building");
+}, 20_000);

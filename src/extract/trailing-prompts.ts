@@ -1,12 +1,4 @@
-import {
-  type AnyNode,
-  type Element,
-  hasDescendant,
-  isElement,
-  removeNode,
-  textOf,
-  visibleTextLength,
-} from "./nodes.ts";
+import { type Element, hasDescendant, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
 
 /**
  * The site's prompts that end a story: "Follow her on Twitter", "Like this story? Share it with a
@@ -54,28 +46,35 @@ const INLINE = new Set([
 /** Blocks a prompt may be, or sit in. Lists, tables, headings, quotes and figures are content of their own. */
 const BLOCKS = new Set(["p", "div", "section", "aside", "footer", "center", "article", "main"]);
 
-/** Whether `node` shows nothing: blank text, or an element without visible text or a picture. */
-function blank(node: AnyNode): boolean {
-  if (!isElement(node)) return node.type !== "text" || !/\S/.test(node.data);
-  return (
-    visibleTextLength(node, 0) === 0 && !/^(?:img|picture|video|audio|svg|iframe|canvas)$/.test(node.name)
-  );
-}
+/** What shows without words. */
+const MEDIA = new Set(["img", "picture", "video", "audio", "svg", "iframe", "canvas"]);
+/** `root` shows nothing: no words, no picture. */
+const NOTHING = Symbol("nothing");
 
-/** The paragraph that ends `root`'s content: the block its last visible words sit in; null when the content ends otherwise. */
-function lastParagraph(root: Element): Element | null {
-  let block = root;
-  for (;;) {
-    let last: AnyNode | null = null;
-    for (let i = block.children.length - 1; i >= 0 && !last; i--) {
-      const child = block.children[i]!;
-      if (!blank(child)) last = child;
+/**
+ * The paragraph that ends `block`'s content: the block its last visible words sit in; null when
+ * the content ends otherwise (a list, a table, a picture); NOTHING when `block` shows nothing. Read
+ * from the end, each node once: a block that shows nothing is passed for the one before it.
+ * Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
+ */
+function lastParagraph(block: Element): Element | null | typeof NOTHING {
+  for (let i = block.children.length - 1; i >= 0; i--) {
+    const child = block.children[i]!;
+    if (!isElement(child)) {
+      if (child.type === "text" && /\S/.test(child.data)) return block;
+      continue;
     }
-    if (!last) return null;
-    if (!isElement(last) || INLINE.has(last.name)) return block;
-    if (!BLOCKS.has(last.name)) return null;
-    block = last;
+    if (MEDIA.has(child.name)) return null;
+    if (child.children.length === 0) continue;
+    if (BLOCKS.has(child.name)) {
+      const found = lastParagraph(child);
+      if (found !== NOTHING) return found;
+      continue;
+    }
+    if (visibleTextLength(child, 0) === 0) continue;
+    return INLINE.has(child.name) ? block : null;
   }
+  return NOTHING;
 }
 
 /**
@@ -86,7 +85,7 @@ export function dropTrailingPrompts(roots: readonly Element[]): void {
   for (let taken = 0; taken < MOST_TAKEN; taken++) {
     const last = roots.findLast((root) => visibleTextLength(root, 0) > 0);
     const end = last ? lastParagraph(last) : null;
-    if (!end || end === last) return;
+    if (!end || end === NOTHING || end === last) return;
     // Measured before it is read: the block may be most of the page.
     if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
     const text = textOf(end);

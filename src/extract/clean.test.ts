@@ -1096,3 +1096,16 @@ test("a section whose heading links to its id is the doc's section, however shor
     expect(content).not.toContain("our partners");
   }
 });
+
+// A hang guard: cleaning judges every element, and these looked at the whole of one at each
+// level of a deep nest: a permalink's text, a widget-named box's tab panels and text.
+test("deep nests of same-page links and of widget-named boxes are cleaned in linear time", () => {
+  const words = "<b>w</b> ".repeat(75_000);
+  for (const open of ['<a href="#top">', '<div class="newsletter-promo">']) {
+    const close = open.startsWith("<a") ? "</a>" : "</div>";
+    const html = `<html><body><article><p>The museum reopened its east wing on Saturday after two years of work on the roof.</p></article>${open.repeat(450)}${words}${close.repeat(450)}</body></html>`;
+    const started = performance.now();
+    extractHtml(html, "https://x.example/", { format: "markdown", onlyMainContent: false, images: false });
+    expect(performance.now() - started).toBeLessThan(3_000);
+  }
+}, 60_000);

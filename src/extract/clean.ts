@@ -16,7 +16,6 @@ import {
   smallTextOf,
   someDescendant,
   TOC_WORD,
-  textOf,
   unlinkSiblings,
   visibleTextLength,
   wordsOf,
@@ -90,7 +89,10 @@ const PERMALINK_TEXT = /^[\s\u200b-\u200d\u2060\ufeff¶#§🔗⚓∞]*$/u;
 
 /** A link to a place on the same page that shows only a permalink symbol: a doc generator's anchor. */
 function isPermalink(el: Element, href: string): boolean {
-  return href.startsWith("#") && PERMALINK_TEXT.test(textOf(el)) && !hasDescendant(el, IMAGES);
+  if (!href.startsWith("#")) return false;
+  // An anchor is a symbol or an icon: a bigger link is read no further (nested ones each walked it all).
+  const text = smallTextOf(el, CONTROL_NODES);
+  return text !== null && PERMALINK_TEXT.test(text) && !hasDescendant(el, IMAGES);
 }
 
 /** Words up to which a link that goes nowhere is a control ("Reply", "Add a comment", "Cookie settings"). */
@@ -253,6 +255,11 @@ function isJunk(
   if (JUNK_WORDS.test(words) || CONSENT.test(words)) {
     // A cookie dialog is consent however long it describes each kind of cookie: named for both, with its switches.
     if (CONSENT.test(words) && CONSENT_DIALOG.test(words) && hasDescendant(el, DIALOG_CONTROLS)) return true;
+    const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
+    const big = visibleTextLength(el, limit) >= limit;
+    // Too big to be a widget: every check below answers no for it, and only a panel read as a
+    // section needs them (nested big boxes each searched all of themselves for tab panels).
+    if (big && !(insideContent && isPanelSection(el, words))) return false;
     // A chapter's table of contents, listing its pages, is what the chapter page says.
     if (TOC_WORD.test(words) && listsOtherPages(el)) return false;
     // Tabs of sections ("filter-menu-tabs") are the page's content, each panel a section.
@@ -267,8 +274,7 @@ function isJunk(
       sections?.add(el);
       return false;
     }
-    const limit = Math.min(GUARD_TEXT, Math.max(JUNK_SHARE * pageText, 1));
-    if (visibleTextLength(el, limit) >= limit) return false;
+    if (big) return false;
     if (opensOverlay(el, words)) return false;
     // A "social" box holding a post embedded in the text (a tweet) is that post, not share buttons.
     return !someDescendant(el, isEmbeddedPost);

@@ -39,3 +39,15 @@ test("a long inline code converts in linear time", () => {
   expect(md(`<p>a<code> ${"x ".repeat(100_000)}x</code></p>`).length).toBeGreaterThan(200_000);
   expect(performance.now() - started).toBeLessThan(5_000);
 }, 10_000);
+
+test("a code block inside another is written once, by the outer block, in linear time", () => {
+  expect(md("<pre><code>outer <pre><code>inner</code></pre> end</code></pre>")).toBe(
+    "```\nouter inner end\n```",
+  );
+  // A hang guard: each nested block read all of the outer one's text.
+  const nested = `${"<pre><code>".repeat(250)}${"<b>w</b> ".repeat(150_000)}${"</code></pre>".repeat(250)}`;
+  const started = performance.now();
+  const out = md(nested);
+  expect(performance.now() - started).toBeLessThan(3_000);
+  expect(out.match(/```/g)?.length).toBe(2);
+}, 60_000);

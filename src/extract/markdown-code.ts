@@ -164,6 +164,8 @@ export function addCodeRules(td: TurndownService): void {
     filter: "pre",
     replacement: (_content, node) => {
       const pre = node as HTMLElement;
+      // A block inside another is written by the outer one, whole (nested blocks each read all of it).
+      for (let up = pre.parentNode; up; up = up.parentNode) if (up.nodeName === "PRE") return "";
       const code = codeText(pre).replace(/^\n+|\s+$/g, "");
       if (!code) return "";
       const f = fence(code);

@@ -323,12 +323,31 @@ export function smallTextOf(node: AnyNode, maxNodes: number): string | null {
 
 /** Visible text length of a subtree (scripts and styles excluded), counting stops past `limit`. */
 export function visibleTextLength(root: AnyNode, limit = Number.POSITIVE_INFINITY): number {
+  if (root.type === "text") return textLength(root as Text);
+  if (root.type !== "tag") return 0;
+  // Each element's children read from the last, one at a time: counting stops at the limit without
+  // listing a wide element's children first (a deep nest around one walked them at every level).
   let n = 0;
-  const stack: AnyNode[] = [root];
-  while (stack.length && n <= limit) {
-    const node = stack.pop()!;
+  let kids = (root as Element).children;
+  let i = kids.length - 1;
+  const outerKids: AnyNode[][] = [];
+  const outerAt: number[] = [];
+  while (n <= limit) {
+    if (i < 0) {
+      const up = outerKids.pop();
+      if (!up) break;
+      kids = up;
+      i = outerAt.pop()!;
+      continue;
+    }
+    const node = kids[i--]!;
     if (node.type === "text") n += textLength(node);
-    else if (isElement(node) && node.type === "tag") for (const c of node.children) stack.push(c);
+    else if (node.type === "tag") {
+      outerKids.push(kids);
+      outerAt.push(i);
+      kids = node.children;
+      i = kids.length - 1;
+    }
   }
   return n;
 }

@@ -1,4 +1,12 @@
-import { type AnyNode, contains, type Element, forEachElement, isElement, textOf } from "./nodes.ts";
+import {
+  type AnyNode,
+  contains,
+  type Element,
+  forEachElement,
+  isElement,
+  smallTextOf,
+  textOf,
+} from "./nodes.ts";
 import { drawnScript } from "./scripts-text.ts";
 
 /**
@@ -141,7 +149,7 @@ export function findNotations(roots: readonly Element[]): Notations {
         if (
           BACK_REF.test(a.class ?? "") ||
           a.role === "doc-backlink" ||
-          (target && BACK_ARROW.test(textOf(el)))
+          (target && BACK_ARROW.test(shortText(el)))
         )
           marks.set(el, { kind: "drop" });
         else if (target) refs.push([el, target]);
@@ -184,7 +192,7 @@ export function findNotations(roots: readonly Element[]): Notations {
     if (back) {
       marks.set(back, { kind: "drop" });
       // The note's own number ("<span id=n1>1</span> The note"): its definition's label says it.
-      if (!NOTE_TAGS.has(note.name) && NOTE_MARK.test(textOf(note).trim())) marks.set(note, { kind: "drop" });
+      if (!NOTE_TAGS.has(note.name) && NOTE_MARK.test(shortText(note))) marks.set(note, { kind: "drop" });
     }
     const item = NOTE_TAGS.has(note.name) || back ? block : null;
     if (item && !defs.has(item)) {
@@ -200,6 +208,15 @@ export function findNotations(roots: readonly Element[]): Notations {
   return marks;
 }
 
+/**
+ * The text of a mark (a note's number, a way back's arrow): "" for an element of more than a few
+ * nodes, which is no mark, read no further (nested links each read all of one).
+ */
+function shortText(el: Element): string {
+  return smallTextOf(el, MARK_NODES) ?? "";
+}
+const MARK_NODES = 32;
+
 /** Elements a note's text is held in, as its definition. */
 const NOTE_TAGS = new Set(["li", "div", "p"]);
 
@@ -214,7 +231,7 @@ const INLINE_TARGETS = new Set(["a", "span", "sup", "b", "strong", "small", "cit
  */
 function pairedBack(a: Element, block: Element, linksTo: Map<string, Element[]>): Element | null {
   const id = a.attribs.id;
-  if (!id || !NOTE_MARK.test(textOf(a).trim())) return null;
+  if (!id || !NOTE_MARK.test(shortText(a))) return null;
   return linksTo.get(id)?.find((link) => contains(block, link)) ?? null;
 }
 

@@ -11,7 +11,7 @@ import {
 } from "./nodes.ts";
 
 /** What shows without text: a picture, a video, a drawing, a formula. */
-const MEDIA = new Set([
+export const MEDIA = new Set([
   "img",
   "picture",
   "video",

@@ -1,4 +1,5 @@
 import { type Element, hasDescendant, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
+import { MEDIA } from "./trailing-headings.ts";
 
 /**
  * The site's prompts that end a story: "Follow her on Twitter", "Like this story? Share it with a
@@ -46,8 +47,6 @@ const INLINE = new Set([
 /** Blocks a prompt may be, or sit in. Lists, tables, headings, quotes and figures are content of their own. */
 const BLOCKS = new Set(["p", "div", "section", "aside", "footer", "center", "article", "main"]);
 
-/** What shows without words. */
-const MEDIA = new Set(["img", "picture", "video", "audio", "svg", "iframe", "canvas"]);
 /** `root` shows nothing: no words, no picture. */
 const NOTHING = Symbol("nothing");
 

@@ -103,12 +103,17 @@ const CONTROL_WORDS = 3;
  * than a link with an address that says it is a button (`role="button"`:
  * XenForo's `<a role="button">Click to expand...</a>`, a shop's `<div
  * role="button">Add to wishlist</div>`), with a few words: a button drawn
- * otherwise, which a script makes work ("Reply", "Add a comment", "Show more"). Its words are no more the page's text than a
- * button's are, unless they are words of the sentence around it ("Click
- * <a href=#>here</a> to expand"): those stay, as text.
+ * otherwise, which a script makes work ("Reply", "Add a comment", "Show
+ * more"). Its words are no more the page's text than a button's are, unless
+ * they are words of the sentence around it ("Click <a href=#>here</a> to
+ * expand"): those stay, as text.
  */
 function isControlLink(el: Element, href: string): boolean {
-  if (href !== "#" && !/^javascript:/i.test(href)) return false;
+  return (href === "#" || /^javascript:/i.test(href)) && isControl(el);
+}
+
+/** Whether `el` reads as a button: a few words, no picture, no sentence running up to it. */
+function isControl(el: Element): boolean {
   // A control is a few nodes (its label, an icon): a bigger element is read no further, so that
   // nested ones do not each walk all of it.
   const text = smallTextOf(el, CONTROL_NODES);
@@ -230,11 +235,11 @@ function isJunk(
   sections?: Set<Element>,
 ): boolean {
   const a = el.attribs;
+  const role = a.role;
   if (el.name === "a" && a.href !== undefined) {
     const href = a.href.trim();
     if (SHARE_HREF.test(href) || isPermalink(el, href) || isControlLink(el, href)) return true;
-  } else if (a.role === "button" && isControlLink(el, "#") && !isDisclosure(el)) return true;
-  const role = a.role;
+  } else if (role === "button" && isControl(el) && !isDisclosure(el)) return true;
   if (role && CHROME_ROLES.has(role)) return true;
   const name = el.name;
   if (

@@ -93,7 +93,7 @@ export function dropRelatedRails(body: Element): void {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child)) continue;
       if (HEADING_TAGS.has(child.name)) {
-        if (child.name !== TITLE && isRailHeading(textOf(child).trim())) headings.push(child);
+        if (child.name !== TITLE && isRailHeading(textOf(child))) headings.push(child);
       } else find(child);
     }
   };

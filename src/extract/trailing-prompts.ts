@@ -1,4 +1,12 @@
-import { type Element, hasDescendant, isElement, removeNode, textOf, visibleTextLength } from "./nodes.ts";
+import {
+  BLOCK_TAGS,
+  type Element,
+  hasDescendant,
+  isElement,
+  removeNode,
+  textOf,
+  visibleTextLength,
+} from "./nodes.ts";
 import { MEDIA } from "./trailing-headings.ts";
 
 /**
@@ -22,28 +30,6 @@ const PROMPT_MAX = 400;
 /** Prompts taken off the end at most. */
 const MOST_TAKEN = 4;
 
-/** Elements that hold a paragraph's words: a block whose last visible child is one of these is the paragraph. */
-const INLINE = new Set([
-  "a",
-  "abbr",
-  "b",
-  "bdi",
-  "br",
-  "cite",
-  "em",
-  "font",
-  "i",
-  "mark",
-  "q",
-  "s",
-  "small",
-  "span",
-  "strong",
-  "sub",
-  "sup",
-  "time",
-  "u",
-]);
 /** Blocks a prompt may be, or sit in. Lists, tables, headings, quotes and figures are content of their own. */
 const BLOCKS = new Set(["p", "div", "section", "aside", "footer", "center", "article", "main"]);
 
@@ -71,7 +57,8 @@ function lastParagraph(block: Element): Element | null | typeof NOTHING {
       continue;
     }
     if (visibleTextLength(child, 0) === 0) continue;
-    return INLINE.has(child.name) ? block : null;
+    // Words in a line (a link, emphasis, code) are the block's paragraph; another block is content of its own.
+    return BLOCK_TAGS.has(child.name) ? null : block;
   }
   return NOTHING;
 }
@@ -82,9 +69,10 @@ function lastParagraph(block: Element): Element | null | typeof NOTHING {
  */
 export function dropTrailingPrompts(roots: readonly Element[]): void {
   for (let taken = 0; taken < MOST_TAKEN; taken++) {
-    const last = roots.findLast((root) => visibleTextLength(root, 0) > 0);
-    const end = last ? lastParagraph(last) : null;
-    if (!end || end === NOTHING || end === last) return;
+    // The last root that shows something ends the content.
+    let end: Element | null | typeof NOTHING = NOTHING;
+    for (let i = roots.length - 1; i >= 0 && end === NOTHING; i--) end = lastParagraph(roots[i]!);
+    if (end === null || end === NOTHING || roots.includes(end)) return;
     // Measured before it is read: the block may be most of the page.
     if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
     const text = textOf(end);

@@ -892,7 +892,8 @@ test("rules about small elements read a few nodes: nested icons, forms or labels
     ] as const)
       expect(time(tag, open, onlyMainContent) / plain).toBeLessThan(2.5);
   }
-});
+  // Fifty extractions of a 20,000-element page: seconds on a slow machine, whatever the ratio.
+}, 60_000);
 
 test("links named for an overlay read a few of their siblings: thousands of them in one line cost what plain links do", () => {
   const time = (cls: string) =>
@@ -903,7 +904,7 @@ test("links named for an overlay read a few of their siblings: thousands of them
     );
   // Each link looked at every sibling for words: 20,000 links took minutes.
   expect(time("modal-link") / time("plain-link")).toBeLessThan(2.5);
-});
+}, 60_000);
 
 test("an icon's text is read only when it is small: a big element named icon is content", () => {
   const items = Array.from(
@@ -1109,3 +1110,31 @@ test("deep nests of same-page links and of widget-named boxes are cleaned in lin
     expect(performance.now() - started).toBeLessThan(3_000);
   }
 }, 60_000);
+
+describe("paywall and login boxes", () => {
+  const story = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<p>Members who sign in read the whole guide to the river's tides, section ${i + 1} of six, with the charts.</p>`,
+  ).join("");
+
+  test("a login box in the story goes in both modes", () => {
+    const html = `<body><main><h1>River tides</h1>${story}
+      <div class="login-box"><span>Already a member?</span> <a href="/login">Sign in</a></div></main></body>`;
+    for (const only of [true, false]) {
+      const md = markdownOf(html, "https://tides.example/guide", only);
+      expect(md).toContain("section 6 of six");
+      expect(md).not.toContain("Already a member?");
+    }
+  });
+
+  test("a story in a box named for members who logged in stays whole", () => {
+    const html = `<body><div class="login-only content"><h1>River tides</h1>${story}</div>
+      <div class="sidebar"><a href="/a">Other</a></div></body>`;
+    for (const only of [true, false]) {
+      const md = markdownOf(html, "https://tides.example/guide", only);
+      expect(md).toContain("section 1 of six");
+      expect(md).toContain("section 6 of six");
+    }
+  });
+});

@@ -214,6 +214,26 @@ test("an article's byline and dateline are metadata, not text", () => {
   expect(content).not.toContain("Published 10:02");
 });
 
+test("a paywalled story's first paragraphs leave out its byline and the login box", () => {
+  const html = `<html><head><script type="application/ld+json">{"@type":"NewsArticle","headline":"So many ways to play and pay"}</script></head><body>
+    <header><h1>So many ways to play and pay</h1></header>
+    <div class="snippet">
+      <div class="byline article__byline"><span>By</span> <span class="name">Sarah Needle</span> <div class="info-title">The Daily Ledger</div></div>
+      <p>Gaming used to be so simple. We bought a game, sat down in front of a console or a computer, ground our way to the end of it, and then we did it all again.</p>
+      <p>Now we spend money over and over on virtual perks while socializing with friends far away. And there is no end, because developers keep updating their biggest hits with new maps, missions and characters.</p>
+      <p>All that choice has a price, and most of it is paid every month in subscriptions that are easy to forget.</p>
+      <div class="snippet-login"><span class="snippet-label">To Read the Full Story</span>
+        <a class="snippet-button" href="https://subscribe.example/">Subscribe</a> <a class="snippet-button" href="https://accounts.example/login">Sign In</a></div>
+    </div>
+    <div class="right-rail"><ul><li><a href="/a">Other story one</a></li><li><a href="/b">Other story two</a></li></ul></div>
+  </body></html>`;
+  const { content } = extractHtml(html, "https://news.example/play", main);
+  expect(content).toContain("Gaming used to be so simple");
+  expect(content).toContain("virtual perks");
+  expect(content).not.toContain("Sarah Needle");
+  expect(content).not.toContain("To Read the Full Story");
+});
+
 test("a list of headline links with summaries beside a short story is not the story", () => {
   const item = (i: number) =>
     `<li><a href="/news/${i}">Another breaking story about the region, number ${i}</a> WASHINGTON: an independent panel said on Monday that thousands of residents may soon lose their status...</li>`;

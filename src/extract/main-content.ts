@@ -311,11 +311,16 @@ export function selectMainContent(
     // A product is its block however little prose it has: the block around it is taken only for
     // the text it adds (the item's details), not for the links (rails of other products, menus).
     const short = s.good < SHORT_STORY && type !== "product";
+    const story = chosen;
     if (!declared && (short || gained >= 0.5 * (l.bad - s.bad))) chosen = listing;
     else {
       chosen = declared ?? chosen;
       dropLinkBlocks(chosen, stats, page);
     }
+    // A short story (a paywall's first paragraphs) is still an article: its byline is metadata. A
+    // listing around it holds other stories' bylines, which are their teasers' text.
+    if (type === "article" && !page && (chosen === story || chosen !== listing))
+      dropArticleMeta(chosen, stats);
   }
   if ((stats.get(chosen)?.text ?? 0) === 0) return [body];
   // Tag lists go in both modes: the default mode's page is no more made of links to other pages.

@@ -234,6 +234,50 @@ test("a paywalled story's first paragraphs leave out its byline and the login bo
   expect(content).not.toContain("To Read the Full Story");
 });
 
+describe("a story's byline in main content", () => {
+  const story = para(
+    6,
+    "The rocket's core stage left the assembly plant on a barge after its four engines were fitted.",
+  );
+  const pageMode = { ...main, onlyMainContent: false } as const;
+
+  test("a byline named so, and the author's bio closing the story, go on a page of no declared type", () => {
+    const html = `<body><div class="wrap"><h1 class="headline">A bigger role for a big rocket</h1>
+      <h3 class="byline">by Jeff Faust<br><span class="datetime">Monday, November 18, 2019</span></h3>
+      ${story}<p class="byline">Jeff Faust is the editor of The Orbit Review. Views here are his own.</p></div>
+      <div class="sidebar"><a href="/a">Archive</a></div></body>`;
+    const { content } = extractHtml(html, "https://orbit.example/3834", main);
+    expect(content).toContain("Paragraph 6");
+    expect(content).not.toContain("by Jeff Faust");
+    expect(content).not.toContain("editor of The Orbit Review");
+    expect(extractHtml(html, "https://orbit.example/3834", pageMode).content).toContain("by Jeff Faust");
+  });
+
+  test("a thread's posts keep their authors, each in a byline", () => {
+    const post = (who: string, i: number) =>
+      `<div class="post"><div class="byline">${who} wrote on March ${i + 1}</div><p>Reply ${i}: I bled the radiators and the boiler pressure held steady overnight for the first time this winter.</p></div>`;
+    const html = `<body><div class="thread"><h1>Boiler pressure drops</h1>${["ana", "ben", "cy", "dee"].map(post).join("")}</div></body>`;
+    const { content } = extractHtml(html, "https://forum.example/t/1", main);
+    for (const who of ["ana wrote", "ben wrote", "cy wrote", "dee wrote"]) expect(content).toContain(who);
+  });
+
+  test("a story's opening line reading as a byline goes, whatever its tag; a sentence opening so stays", () => {
+    const ld = `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Do I need travel insurance?"}</script>`;
+    const page = (lead: string) =>
+      `<html><head>${ld}</head><body><header><h1>Do I need travel insurance?</h1></header><div class="wysiwyg">${lead}${story}</div></body></html>`;
+    const text = (lead: string) => extractHtml(page(lead), "https://travel.example/insurance", main).content;
+    expect(text("<h6>By Rick Stevens</h6>")).not.toContain("Rick Stevens");
+    expect(text("<p>by Jon Fester - 2025-09-13</p>")).not.toContain("Jon Fester");
+    expect(text("<p>By Clare Duff, CNN</p>")).not.toContain("Clare Duff");
+    expect(text("<p>By Tuesday the river had risen.</p>")).toContain("By Tuesday the river had risen.");
+    expect(text("<p>By Friday it was over.</p>")).toContain("By Friday it was over.");
+    expect(text("<h6>By Monday the dam still held the water back</h6>")).toContain("the dam still held");
+    expect(text("<p>By October, Lisbon was quiet again and the hotels were half empty.</p>")).toContain(
+      "By October, Lisbon was quiet again",
+    );
+  });
+});
+
 test("a list of headline links with summaries beside a short story is not the story", () => {
   const item = (i: number) =>
     `<li><a href="/news/${i}">Another breaking story about the region, number ${i}</a> WASHINGTON: an independent panel said on Monday that thousands of residents may soon lose their status...</li>`;

@@ -41,6 +41,7 @@ import {
   dropPostExtras,
   dropReviews,
   dropSectionFooters,
+  dropStoryByline,
   inReviews,
 } from "./trims.ts";
 
@@ -300,6 +301,7 @@ export function selectMainContent(
     trimTrailingTeasers(chosen, stats);
     if (!page) dropSectionFooters(chosen, stats);
     if (type === "article" && !page) dropArticleMeta(chosen, stats);
+    else if (type === null && !page) dropStoryByline(chosen, stats);
   } else {
     // On a listing the link lists are the content: keep them. But a short
     // story beside link lists stays a story: the listing search must gain

@@ -5,6 +5,7 @@
  */
 import {
   type AnyNode,
+  BLOCK_TAGS,
   type Element,
   forEachElement,
   HEADING_TAGS,
@@ -12,6 +13,8 @@ import {
   isElement,
   nameWords,
   removeNode,
+  smallTextOf,
+  visibleTextLength,
 } from "./nodes.ts";
 import { dropMeasured, type Measured } from "./stats.ts";
 
@@ -31,6 +34,89 @@ export function dropArticleMeta(root: Element, stats: Measured): void {
   dropMeasured(root, stats, (el, s) =>
     isNamedMeta(el) && s.text < META_MAX && !hasDescendant(el, TITLE) ? "drop" : "enter",
   );
+  dropLeadingByline(root);
+}
+
+/** Class words only a story's byline goes by (`author`, `date` and `meta` name other things too). */
+const BYLINE_WORDS = /(?:^|[\s_-])(?:byline|bylines|dateline)(?:$|[\s_-])/;
+
+/**
+ * On a page of no declared type read as one story: its byline named so
+ * (`h3.byline`: "by Jeff Foust, Monday, November 18, 2019"), and a leading
+ * line reading as one.
+ */
+export function dropStoryByline(root: Element, stats: Measured): void {
+  const named: Element[] = [];
+  dropMeasured(root, stats, (el, s) => {
+    const words = nameWords(el);
+    if (words.length > 1 && BYLINE_WORDS.test(words) && s.text < META_MAX && !hasDescendant(el, TITLE)) {
+      named.push(el);
+      return "keep";
+    }
+    return "enter";
+  });
+  // A story has a byline, and may sign off with its author's bio; more are posts' or teasers' own.
+  if (named.length <= STORY_BYLINES) for (const el of named) removeNode(el);
+  dropLeadingByline(root);
+}
+
+/** Bylines named so in one story: the one under its title and the author's bio closing it. */
+const STORY_BYLINES = 2;
+
+/**
+ * Drops the line a story opens with when it reads as a byline ("By Rick
+ * Steves" in an `h6`, "by Jon Foster - 2025-09-13"), whatever its class: the
+ * first block of text in `root`, a lead photo aside.
+ */
+export function dropLeadingByline(root: Element): void {
+  const first = leadingBlock(root);
+  if (first && first !== root && isBylineLine(first)) removeNode(first);
+}
+
+/** A line that reads as a byline: "By Rick Steves", "by Jon Foster - 2025-09-13", "BY: Ana Reyes". */
+const BYLINE_LINE = /^(?:by|BY|By):?\s+[\p{Lu}\p{Lt}]/u;
+/** Text up to which a leading line reading as a byline is one ("By Clare Duffy, CNN, updated ..."). */
+const BYLINE_MAX = 120;
+/** Nodes read of a leading block: a byline is a few. */
+const BYLINE_NODES = 40;
+
+/** A sentence's end: a word of four letters or more and a full stop ("By Tuesday the river had risen."). */
+const SENTENCE_END = /\p{L}{4,}[.!?]$/u;
+/** Lower-case words of three letters or more other than "and": a byline's are a few (", updated 3 hours ago"). */
+const PROSE_WORD = /(?:^|\s)(?!and\b)\p{Ll}{3,}/gu;
+const BYLINE_PROSE_WORDS = 3;
+
+function isBylineLine(el: Element): boolean {
+  const text = smallTextOf(el, BYLINE_NODES);
+  if (text === null || text.length > BYLINE_MAX || !BYLINE_LINE.test(text)) return false;
+  if (SENTENCE_END.test(text)) return false;
+  return (text.slice(3).match(PROSE_WORD)?.length ?? 0) <= BYLINE_PROSE_WORDS;
+}
+
+/**
+ * The first block holding text in `root` (a lead photo's figure aside), stepping
+ * into the first element with text while it is a block; null when text comes
+ * first in `root` itself.
+ */
+function leadingBlock(root: Element): Element | null {
+  let el = root;
+  for (;;) {
+    let next: Element | null = null;
+    for (const child of el.children as AnyNode[]) {
+      if (child.type === "text") {
+        if (child.data.trim()) return el === root ? null : el;
+        continue;
+      }
+      if (!isElement(child) || child.type !== "tag" || visibleTextLength(child, 0) === 0) continue;
+      // A lead photo's caption comes before the byline on many stories.
+      if (child.name === "figure") continue;
+      next = child;
+      break;
+    }
+    if (!next) return el;
+    if (!BLOCK_TAGS.has(next.name)) return el;
+    el = next;
+  }
 }
 
 /** Whether `el`'s class or id names an article's metadata (`byline`, `dateline`, `post-meta`). */

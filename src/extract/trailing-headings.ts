@@ -49,6 +49,12 @@ function endOf(node: AnyNode, last = true): Element | null | typeof NOTHING {
  * content is (an FAQ's questions over answers a click opens, a call to action).
  */
 const LABEL = /:\s*$/;
+/**
+ * A heading over the page's comments ("Comments", "3 Responses", "Tell us what YOU think...",
+ * "Leave a Reply"): with nothing after it, the comments are not in the content, and it heads nothing.
+ */
+const COMMENTS_HEADING =
+  /^(?:\d+\s+)?(?:comments?|responses?|replies|reader comments|discussion|leave a (?:comment|reply)|post a comment|add a comment|join the (?:discussion|conversation)|tell us what you think|what do you think)\s*(?:\(\d+\))?[\s.…!?:]*$/i;
 
 /** Whether a heading links to another page: a card's or an item's title, not a section's. */
 function linksAway(heading: Element): boolean {
@@ -98,7 +104,10 @@ function dropLast(roots: readonly Element[]): boolean {
   for (let i = roots.length - 1; i >= 0 && end === NOTHING; i--) end = endOf(roots[i]!);
   if (end === null || end === NOTHING || roots.includes(end)) return false;
   if (end.name !== "hr") {
-    if (!LABEL.test(textOf(end)) || linksAway(end) || !aloneInParent(end)) return false;
+    const text = textOf(end);
+    // The comments' heading ends the story it sits beside; a label stands alone in its block.
+    const comments = COMMENTS_HEADING.test(text);
+    if (!(comments || LABEL.test(text)) || linksAway(end) || !(comments || aloneInParent(end))) return false;
     // The only text there is: a page that is its title keeps it.
     const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
     if (total - visibleTextLength(end) <= 0 && !roots.some((root) => hasDescendant(root, MEDIA)))

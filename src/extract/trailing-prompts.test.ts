@@ -107,3 +107,33 @@ test("a page ending in many empty elements is handled in linear time", () => {
   expect(textOf(body)).not.toContain("Instagram");
   expect(textOf(body)).toContain("given a print of the building");
 }, 20_000);
+
+test("the comments' heading and count ending a story go with the comments gone; a story about comments stays", () => {
+  const end = (tail: string) =>
+    extractHtml(
+      `<html><body><main><article><h1>East wing reopens</h1>${STORY}${tail}</article></main></body></html>`,
+      "https://news.example/wing",
+      { format: "markdown", onlyMainContent: true, images: false },
+    ).content;
+  for (const tail of [
+    '<center><h3>Tell us what YOU think...</h3><p><comments-count href="/wing"></comments-count> comments</p><div class="fb-comments"></div></center>',
+    "<h3>Comments</h3><p>3 Comments</p>",
+    "<h2>Leave a Reply</h2>",
+    "<p>No comments</p>",
+  ]) {
+    const md = end(tail);
+    expect(md).toContain("the first thousand were given a print");
+    for (const gone of ["Tell us what", "Comments", "comments", "Leave a Reply"])
+      expect(md).not.toContain(gone);
+  }
+  // A story's last words about comments are its own.
+  const own = end(
+    "<p>The museum said it read every one of the 3,000 comments left in its visitors' book.</p>",
+  );
+  expect(own).toContain("3,000 comments left in its visitors' book");
+  // A heading with its section after it heads something.
+  const section = end(
+    "<h3>Comments</h3><p>Visitors wrote that the lighting made the paintings look new again.</p>",
+  );
+  expect(section).toContain("### Comments");
+});

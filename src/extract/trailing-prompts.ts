@@ -22,6 +22,9 @@ import { MEDIA } from "./trailing-headings.ts";
 const PROMPT =
   /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b)/u;
 
+/** A count of the page's comments ending the content ("comments" beside a counter a script fills, "3 Comments", "No comments"): their widget's label. */
+const COMMENT_COUNT = /^(?:(?:\d[\d,.]*|no)\s+)?comments?(?:\s*\(\d+\))?$/i;
+
 /** How a site sets its prompt apart from the story: in emphasis, or around a link. */
 const SET_APART = new Set(["a", "em", "i", "strong", "b"]);
 
@@ -76,7 +79,8 @@ export function dropTrailingPrompts(roots: readonly Element[]): void {
     // Measured before it is read: the block may be most of the page.
     if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
     const text = textOf(end);
-    if (!PROMPT.test(text) || !(SET_APART.has(end.name) || hasDescendant(end, SET_APART))) return;
+    const prompt = PROMPT.test(text) && (SET_APART.has(end.name) || hasDescendant(end, SET_APART));
+    if (!prompt && !COMMENT_COUNT.test(text)) return;
     const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
     if (total < text.length * 3) return;
     removeNode(end);

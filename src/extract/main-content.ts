@@ -20,6 +20,7 @@ import {
 import type { PageType } from "./page-type.ts";
 import { dropProductGrids } from "./product-grid.ts";
 import { productHeader } from "./product-header.ts";
+import { dropReadingTimes } from "./reading-time.ts";
 import { dropRelatedRails } from "./related-rails.ts";
 import { dropSideChrome, isChapterContents } from "./side-chrome.ts";
 import { dropMeasured, isTableData, type Measured, measure, TABLE_PARTS } from "./stats.ts";
@@ -333,6 +334,8 @@ export function selectMainContent(
   if (!hasDescendant(chosen, CODE_BLOCK)) dropDuplicateBlocks(chosen, stats);
   // A photo's caption is under the photo on the page; main content leaves both out.
   if (!page) dropPhotoCaptions(chosen, stats, type === "article");
+  // A reading-time estimate is metadata like a byline.
+  if (!page) dropReadingTimes(chosen);
   if (type === "forum" || type === null) dropPostExtras(chosen, type === "forum");
   if (type === null) dropReviews(chosen, stats, false);
   if (type === "product") {

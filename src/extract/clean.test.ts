@@ -1138,3 +1138,20 @@ describe("paywall and login boxes", () => {
     }
   });
 });
+
+test("a gallery's slide counter goes in both modes; a sentence counting pictures stays", () => {
+  const slide = (i: number) =>
+    `<div class="item"><span class="slidecount">Image ${i} of 3</span><figure><img src="https://cdn.example/moon-${i}.jpg" alt="Lander ${i}"></figure></div>`;
+  const html = `<body><main><article><h1>Five moon landers</h1>
+    <p>NASA picked five more companies to build the landers that will carry its instruments to the moon.</p>
+    <div class="inlinegallery">${[1, 2, 3].map(slide).join("")}</div>
+    <p>Photo 2 of 3 in the agency's release shows the smallest lander, and the others follow it.</p>
+    <p>Each company will bid for the agency's flights, and the first lands in 2021.</p></article></main></body>`;
+  for (const only of [true, false]) {
+    const md = markdownOf(html, "https://space.example/landers", only);
+    expect(md).toContain("the first lands in 2021");
+    expect(md).toContain("Photo 2 of 3 in the agency's release");
+    expect(md).not.toContain("Image 1 of 3");
+    expect(md).not.toContain("Image 3 of 3");
+  }
+});

@@ -21,7 +21,7 @@ import {
   wordsOf,
 } from "./nodes.ts";
 import { emptyInvisibleText, isMachineText } from "./non-words.ts";
-import { isAdLabel, isConsentNotice, isScriptNotice } from "./notices.ts";
+import { isAdLabel, isConsentNotice, isScriptNotice, isSlideCount } from "./notices.ts";
 import { DIALOG_CONTROLS, IMAGES, isPanelSection, opensOverlay, PANEL_WORDS } from "./panels.ts";
 import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
@@ -378,6 +378,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         (!inCode &&
           (isMachineText(child) ||
             isAdLabel(child) ||
+            isSlideCount(child) ||
             isVersionPicker(child) ||
             isScriptNotice(child, pageText) ||
             (!insideContent && isConsentNotice(child, pageText))))

@@ -26,6 +26,22 @@ export function isAdLabel(el: Element): boolean {
   return true;
 }
 
+/**
+ * A gallery's counter of its slides ("Image 1 of 5", "Photo 3/12", "Foto 2 de 8"): the gallery's
+ * control, which says nothing of the pictures. An element whose whole text is such a counter, not
+ * inside a sentence, and not a heading or a table cell.
+ */
+export function isSlideCount(el: Element): boolean {
+  if (DATA_CELLS.has(el.name) || HEADING_TAGS.has(el.name) || el.children.length !== 1) return false;
+  const only = el.children[0]!;
+  if (only.type !== "text" || !SLIDE_COUNT.test(only.data)) return false;
+  for (const sib of el.parent?.children ?? []) if (sib.type === "text" && sib.data.trim()) return false;
+  return true;
+}
+
+const SLIDE_COUNT =
+  /^\s*(?:image|photo|picture|slide|pic|foto|bild|imagen|immagine|afbeelding|фото|изображение)\s*\d+\s*(?:of|\/|de|von|di|van|из)\s*\d+\s*$/iu;
+
 const AD_LABEL =
   /^\s*(?:-\s*)?(?:advertisement|advert|anzeige|werbung|publicidad|publicidade|publicité|pubblicità|advertentie|reklama|reklame|reklam|реклама|annonse|annons|mainos|iklan|quảng cáo|διαφήμιση|פרסומת|إعلان|विज्ञापन|โฆษณา|広告|광고|广告)(?:\s*-)?\s*$/i;
 

@@ -1155,3 +1155,16 @@ test("a gallery's slide counter goes in both modes; a sentence counting pictures
     expect(md).not.toContain("Image 3 of 3");
   }
 });
+
+test("a wiki's section edit links go in both modes; the section stays", () => {
+  const section = (id: string) =>
+    `<div class="mw-heading mw-heading2"><h2 id="${id}">${id}</h2><span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="/w/index.php?title=Languages&amp;action=edit&amp;section=1" title="Edit section: ${id}"><span>edit</span></a><span class="mw-editsection-bracket">]</span></span></div>
+    <ul><li><a href="/wiki/${id}1">${id}-one, a language for the ${id} machines</a></li><li><a href="/wiki/${id}2">${id}-two, its successor with records</a></li></ul>`;
+  const html = `<body><main><h1>List of languages</h1><p>This is an alphabetical list of notable programming languages, with a line about each.</p>${["A", "B", "C"].map(section).join("")}</main></body>`;
+  for (const only of [true, false]) {
+    const md = markdownOf(html, "https://wiki.example/wiki/Languages", only);
+    expect(md).toContain("## B");
+    expect(md).toContain("C-two, its successor with records");
+    expect(md).not.toContain("edit");
+  }
+});

@@ -196,3 +196,27 @@ describe("people's pictures (avatars)", () => {
       expect(extract(html, onlyMainContent).content).toContain("avatar-poster.jpg");
   });
 });
+
+test("a lazy loader's image shows its real source; a stand-in with none to show goes", () => {
+  const html = `<html><body><article><h1>Protests grow</h1>
+    <p>Thousands marched through the city again on Sunday, the twenty-third weekend of protests in a row.</p>
+    <p><img class="lazy" src="https://cdn.example/img/page/preloaderbig.gif" data-src="https://cdn.example/img/march.jpg" alt="Marchers"></p>
+    <p><img class="lazy grow" src="/Content/images/blank.png" alt="Treadmill icon"></p>
+    <p><img src="https://cdn.example/loader/ajax-loader.gif" alt="Loading..."></p>
+    <p><img src="https://cdn.example/photos/crowd.jpg" data-src="https://cdn.example/photos/crowd-large.jpg" alt="Crowd"></p>
+    <p>The police said the day passed without arrests, and the organisers promised to return next week.</p>
+  </article></body></html>`;
+  const md = extractHtml(html, "https://news.example/protests", {
+    format: "markdown",
+    onlyMainContent: true,
+    images: false,
+  }).content;
+  expect(md).toContain("![Marchers](https://cdn.example/img/march.jpg)");
+  expect(md).not.toContain("preloaderbig");
+  expect(md).not.toContain("blank.png");
+  expect(md).not.toContain("Treadmill icon");
+  expect(md).not.toContain("ajax-loader");
+  // Not classed for a loader, a real src stays what the page shows.
+  expect(md).toContain("![Crowd](https://cdn.example/photos/crowd.jpg)");
+  expect(md).toContain("without arrests");
+});

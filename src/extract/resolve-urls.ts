@@ -1,4 +1,4 @@
-import { type Element, forEachElement, isElement } from "./nodes.ts";
+import { type Element, forEachElement, isElement, removeNode } from "./nodes.ts";
 import { resolveHref } from "./resolve.ts";
 import { formatSrcset, parseSrcset, widestCandidate } from "./srcset.ts";
 
@@ -37,6 +37,9 @@ function isPlaceholder(src: string | undefined): boolean {
   return !src || src.startsWith("data:") || PLACEHOLDER_FILE.test(src);
 }
 
+/** Class words of an image a lazy loader fills in (`lazy`, `lazyload`, `b-lazy`): its `src` waits for the script. */
+const LAZY_CLASS = /(?:^|[\s_-])(?:lazy|lazyload|lazy-load)(?:$|[\s_-])/i;
+
 /** A candidate's width or density descriptor followed by the next candidate: "a.jpg 1000w, b.jpg". */
 const SRCSET_LIST = /\s\d+(?:\.\d+)?[wx]\s*,\s*\S/i;
 
@@ -70,7 +73,10 @@ function pictureSrcset(img: Element): string | undefined {
  * widest of its `srcset` or lazy `data-srcset` (which becomes the
  * `srcset`), else of the first `<source>` beside it in its `<picture>`. A
  * `src` holding a whole candidate list (a template's slip) gets the widest
- * candidate of its `srcset`, or of that list.
+ * candidate of its `srcset`, or of that list. An image classed for a lazy
+ * loader (`lazy`) takes its `data-src` whatever its `src` shows. An image
+ * left with only a stand-in's file and no `srcset` (`blank.png` whose real
+ * source a script computes) goes: the page does not hold its picture.
  */
 export function resolveUrls(roots: Element[], baseUrl: string): void {
   const fix = (el: Element): void => {
@@ -79,11 +85,17 @@ export function resolveUrls(roots: Element[], baseUrl: string): void {
       // Empty attributes count as missing (`srcset=""`, `data-src=""` wait for the loader).
       const lazySet = a["data-srcset"] || a["data-lazy-srcset"];
       if (lazySet && !a.srcset) a.srcset = lazySet;
-      if (isPlaceholder(a.src)) {
-        const lazy = a["data-src"] || a["data-lazy-src"] || a["data-original"];
+      const lazy = a["data-src"] || a["data-lazy-src"] || a["data-original"];
+      // A loader's image shows its own stand-in (`preloaderbig.gif`) until the script swaps in data-src.
+      if (isPlaceholder(a.src) || (lazy && LAZY_CLASS.test(a.class ?? ""))) {
         const set = el.name === "img" ? a.srcset || pictureSrcset(el) : undefined;
         const real = lazy || (set ? widestCandidate(set) : undefined);
         if (real) a.src = real;
+        // Still the stand-in, with no source to show: the saved page does not hold the picture.
+        else if (el.name === "img" && a.src && PLACEHOLDER_FILE.test(a.src)) {
+          standIns.push(el);
+          return;
+        }
       } else if (isSrcsetList(a.src!)) {
         // The element's own srcset is what a browser shows; without one, the list in src is.
         a.src = widestCandidate(a.srcset || a.src!) ?? a.src!;
@@ -99,8 +111,10 @@ export function resolveUrls(roots: Element[], baseUrl: string): void {
       if (abs) el.attribs[attr] = abs;
     }
   };
+  const standIns: Element[] = [];
   for (const root of roots) {
     fix(root);
     forEachElement(root, fix);
   }
+  for (const img of standIns) if (!roots.includes(img)) removeNode(img);
 }

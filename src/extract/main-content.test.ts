@@ -278,6 +278,22 @@ describe("a story's byline in main content", () => {
   });
 });
 
+test("a photo's caption named in camel case leaves main content; a video's description written as a paragraph stays", () => {
+  const ld = `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Protests grow"}</script>`;
+  const html = `<html><head>${ld}</head><body><article><h1>Protests grow</h1>
+    ${para(3, "Thousands marched through the city again on Sunday for the twenty-third weekend in a row.")}
+    <div class="photo"><p><img src="https://cdn.example/march.jpg" alt="Marchers"></p><span class="newsCaption">Marchers filled the harbour road <span class="caption">(Image: Agency)</span></span></div>
+    ${para(2, "The police said the day passed without arrests.")}
+    <p class="embed"><img src="https://cdn.example/rescue.jpg" alt="Rescue video"></p>
+    <div class="embeddedMediaCaption"><div><p>A video released on Monday shows the moment officers reached the square and spoke to the organisers.</p></div></div>
+    ${para(2, "The organisers promised to return next week.")}
+  </article></body></html>`;
+  const { content } = extractHtml(html, "https://news.example/protests", main);
+  expect(content).toContain("The organisers promised to return next week.");
+  expect(content).not.toContain("Marchers filled the harbour road");
+  expect(content).toContain("A video released on Monday shows the moment");
+});
+
 test("a list of headline links with summaries beside a short story is not the story", () => {
   const item = (i: number) =>
     `<li><a href="/news/${i}">Another breaking story about the region, number ${i}</a> WASHINGTON: an independent panel said on Monday that thousands of residents may soon lose their status...</li>`;

@@ -178,11 +178,27 @@ export function dropPhotoCaptions(root: Element, stats: Measured, article: boole
     if (el.name === "figcaption") {
       const figure = el.parent as Element | null;
       if (figure?.name === "figure" && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
-    } else if (article && el.attribs.class && CAPTION_WORDS.test(el.attribs.class.toLowerCase())) {
+    } else if (article && el.attribs.class && isCaptionClass(el)) {
       if ((stats.get(el)?.text ?? 0) < CAPTION_MAX) doomed.push(el);
     }
   });
   for (const el of doomed) removeNode(el);
+}
+
+/** A caption or credit as the last word of a camel-cased class: `newsCaption`, `imageCredit`. */
+const CAMEL_CAPTION = /[a-z\d](?:Caption|Credit)s?(?:$|[\s_-])/;
+
+const PARAGRAPHS = new Set(["p"]);
+
+/**
+ * Whether `el`'s class names a caption or credit. One named so in camel case and written as
+ * paragraphs (NBC's `embeddedMediaCaption` under a video) describes what the text does not
+ * show, and stays.
+ */
+function isCaptionClass(el: Element): boolean {
+  const cls = el.attribs.class ?? "";
+  if (CAPTION_WORDS.test(cls.toLowerCase())) return true;
+  return CAMEL_CAPTION.test(cls) && !hasDescendant(el, PARAGRAPHS);
 }
 
 /** What a figure holds when its caption is text worth keeping; anything else is media (photo, video, embed). */

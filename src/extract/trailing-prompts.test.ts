@@ -137,3 +137,31 @@ test("the comments' heading and count ending a story go with the comments gone; 
   );
   expect(section).toContain("### Comments");
 });
+
+test("a story's closing credits and its follow-our-coverage prompts go", () => {
+  for (const tail of [
+    "<p>Reporting by Rodrigo Campos; additional reporting by Saqib Ahmed; Editing by Nick Zieminski</p>",
+    "<p>(<em>Reporting by Greg Roumeliotis, editing by Martin Howell.</em>)</p>",
+    "<p>Associated Press writers Alan Fram and Zeke Miller contributed to this report.</p>",
+    "<p>Keith Bradsher contributed reporting from Hong Kong.</p>",
+    '<p><em>Additional reporting by <a href="/by/hudak">Joseph Hudak</a></em></p>',
+    '<p>Follow AP\'s full coverage of the museum at <a href="https://news.example/museum">https://news.example/museum</a></p>',
+    '<p><em>Follow The Daily Ledger Opinion section on</em> <a href="https://facebook.example/x"><em>Facebook</em></a></p>',
+    '<p>If you enjoyed this article, we have a proposition for you: <a href="/join">Join our members</a>.</p>',
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${tail}</article>`);
+    expect(text).toContain("given a print of the building");
+    expect(text).not.toMatch(/Reporting by|reporting by|contributed|Follow|enjoyed/);
+  }
+});
+
+test("a sentence about reporting, following or enjoying that ends a story stays", () => {
+  for (const own of [
+    "<p>The museum's director said the reporting by local papers had brought the crowds back.</p>",
+    "<p>Critics who follow the museum on its long road back said the wing was worth the wait.</p>",
+    "<p><em>If you enjoyed the gardens, the east wing's terrace now opens onto them.</em></p>",
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${own}</article>`);
+    expect(text).toContain(own.replace(/<[^>]+>/g, ""));
+  }
+});

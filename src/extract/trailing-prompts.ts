@@ -20,7 +20,16 @@ import { MEDIA } from "./trailing-headings.ts";
  * none of it, and a paragraph longer than a prompt stays whatever it says.
  */
 const PROMPT =
-  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b)/u;
+  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b)/u;
+
+/**
+ * The credits closing a news story: who reported, wrote or edited it ("Reporting by Rodrigo Campos;
+ * Editing by Nick Zieminski", "Associated Press writers Alan Fram and Zeke Miller contributed to
+ * this report.", "Additional reporting by Joseph Hudak"). Set apart or not: the words are the
+ * wire's formula, and a story's own sentence says more.
+ */
+const CREDIT =
+  /^[\s(*_]*(?:(?:additional|more|with|and)\s+)?(?:reporting|writing|editing|research|reported|written|edited|compiled)\s+by\b|\bcontributed (?:additional )?(?:reporting|to this (?:report|story|article))\b/i;
 
 /** A count of the page's comments ending the content ("comments" beside a counter a script fills, "3 Comments", "No comments"): their widget's label. */
 const COMMENT_COUNT = /^(?:(?:\d[\d,.]*|no)\s+)?comments?(?:\s*\(\d+\))?$/i;
@@ -80,7 +89,7 @@ export function dropTrailingPrompts(roots: readonly Element[]): void {
     if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
     const text = textOf(end);
     const prompt = PROMPT.test(text) && (SET_APART.has(end.name) || hasDescendant(end, SET_APART));
-    if (!prompt && !COMMENT_COUNT.test(text)) return;
+    if (!prompt && !COMMENT_COUNT.test(text) && !CREDIT.test(text)) return;
     const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
     if (total < text.length * 3) return;
     removeNode(end);

@@ -165,3 +165,30 @@ test("a sentence about reporting, following or enjoying that ends a story stays"
     expect(text).toContain(own.replace(/<[^>]+>/g, ""));
   }
 });
+
+test("a prompt set apart above the story goes; the same words plain, or the story's own opening, stay", () => {
+  const pitch =
+    '<p><strong>Start your day with the Morning Bell. <a href="https://list.example/s">Sign up</a> for the free daily newsletter.</strong></p>';
+  expect(promptsDropped(`<article>${pitch}${STORY}</article>`)).not.toContain("Sign up");
+  expect(promptsDropped(`<article>${pitch}${STORY}</article>`)).toContain("The museum reopened");
+  const plain = "<p>Readers can sign up for the museum's newsletter at the door, the director said.</p>";
+  expect(promptsDropped(`<article>${plain}${STORY}</article>`)).toContain(
+    "sign up for the museum's newsletter",
+  );
+  // The page's title and subtitle, roots of their own above the content, are passed for the content's opening.
+  const $ = loadHtml(
+    `<html><body><h1>East wing reopens</h1><article>${pitch}${STORY}</article></body></html>`,
+  );
+  const roots = [$("h1")[0] as Element, $("article")[0] as Element];
+  dropTrailingPrompts(roots);
+  expect(textOf($("body")[0] as Element)).not.toContain("Sign up");
+  expect(textOf($("body")[0] as Element)).toContain("East wing reopens");
+});
+
+test("a letters page's closing invitation goes", () => {
+  const tail =
+    '<p><em>The Times is committed to publishing a diversity of letters to the editor. We’d like to hear what you think about this or any of our articles. Here’s our email: </em><a href="mailto:letters@news.example"><em>letters@news.example</em></a><em>.</em></p>';
+  const text = promptsDropped(`<article>${STORY.repeat(3)}${tail}</article>`);
+  expect(text).toContain("given a print of the building");
+  expect(text).not.toContain("hear what you think");
+});

@@ -10,7 +10,7 @@ import {
 import { MEDIA } from "./trailing-headings.ts";
 
 /**
- * The site's prompts that end a story: "Follow her on Twitter", "Like this story? Share it with a
+ * The site's prompts that end (or open) a story: "Follow her on Twitter", "Like this story? Share it with a
  * friend!", "Get the latest updates right in your inbox. Subscribe to our newsletters", "Email
  * Tariq Malik at ...". A paragraph that ends the content, says one of these, is short (up to
  * PROMPT_MAX characters) and is set apart as sites set their prompts (emphasised, or holding a
@@ -20,7 +20,7 @@ import { MEDIA } from "./trailing-headings.ts";
  * none of it, and a paragraph longer than a prompt stays whatever it says.
  */
 const PROMPT =
-  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b)/u;
+  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b|[Ww]e(?:'|’)d (?:like|love) to hear (?:what you think|from you)\b)/u;
 
 /**
  * The credits closing a news story: who reported, wrote or edited it ("Reporting by Rodrigo Campos;
@@ -49,14 +49,16 @@ const BLOCKS = new Set(["p", "div", "section", "aside", "footer", "center", "art
 const NOTHING = Symbol("nothing");
 
 /**
- * The paragraph that ends `block`'s content: the block its last visible words sit in; null when
- * the content ends otherwise (a list, a table, a picture); NOTHING when `block` shows nothing. Read
- * from the end, each node once: a block that shows nothing is passed for the one before it.
+ * The paragraph that ends (`last`, or opens) `block`'s content: the block its last (first) visible
+ * words sit in; null when the content ends otherwise (a list, a table, a picture); NOTHING when
+ * `block` shows nothing. Read from that end, each node once: a block that shows nothing is passed
+ * for the next one in.
  * Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
  */
-function lastParagraph(block: Element): Element | null | typeof NOTHING {
-  for (let i = block.children.length - 1; i >= 0; i--) {
-    const child = block.children[i]!;
+function lastParagraph(block: Element, last = true): Element | null | typeof NOTHING {
+  const kids = block.children;
+  for (let i = last ? kids.length - 1 : 0; last ? i >= 0 : i < kids.length; i += last ? -1 : 1) {
+    const child = kids[i]!;
     if (!isElement(child)) {
       if (child.type === "text" && /\S/.test(child.data)) return block;
       continue;
@@ -64,7 +66,7 @@ function lastParagraph(block: Element): Element | null | typeof NOTHING {
     if (MEDIA.has(child.name)) return null;
     if (child.children.length === 0) continue;
     if (BLOCKS.has(child.name)) {
-      const found = lastParagraph(child);
+      const found = lastParagraph(child, last);
       if (found !== NOTHING) return found;
       continue;
     }
@@ -80,6 +82,11 @@ function lastParagraph(block: Element): Element | null | typeof NOTHING {
  * `roots` itself, and never the content's only words.
  */
 export function dropTrailingPrompts(roots: readonly Element[]): void {
+  dropClosingPrompts(roots);
+  dropOpeningPrompt(roots);
+}
+
+function dropClosingPrompts(roots: readonly Element[]): void {
   for (let taken = 0; taken < MOST_TAKEN; taken++) {
     // The last root that shows something ends the content.
     let end: Element | null | typeof NOTHING = NOTHING;
@@ -94,4 +101,21 @@ export function dropTrailingPrompts(roots: readonly Element[]): void {
     if (total < text.length * 3) return;
     removeNode(end);
   }
+}
+
+/**
+ * Drops a prompt that opens the content, set apart as the closing ones are ("Start your day with
+ * the Opening Bell. Sign up for the free daily newsletter." in bold above a roundup).
+ */
+function dropOpeningPrompt(roots: readonly Element[]): void {
+  // The page's title and subtitle, each a root of its own above the content, open nothing.
+  let start: Element | null | typeof NOTHING = NOTHING;
+  for (let i = 0; i < roots.length && (start === NOTHING || (start !== null && roots.includes(start))); i++)
+    start = lastParagraph(roots[i]!, false);
+  if (start === null || start === NOTHING || roots.includes(start)) return;
+  if (visibleTextLength(start, PROMPT_MAX) > PROMPT_MAX) return;
+  const text = textOf(start);
+  if (!PROMPT.test(text) || !(SET_APART.has(start.name) || hasDescendant(start, SET_APART))) return;
+  const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
+  if (total >= text.length * 3) removeNode(start);
 }

@@ -142,11 +142,16 @@ test("an article drops its photo captions and credits but keeps a code listing's
     ${para(5, "Crews that sleep through the cruise would need smaller ships, engineers said.")}
     <figure><img src="/pod.jpg"><figcaption>A cross-section through the hibernation module showing the pods.</figcaption></figure>
     <div class="image-credit">Photo: European Space Agency archive</div>
+    <figure class="imageBox"><div class="innerBox"><picture><img src="/crew.jpg"></picture><figcaption class="caption"><span>A crew member in the sleep lab's test pod.</span></figcaption></div></figure>
     <figure><pre><code>fn main() {}</code></pre><figcaption>Listing 9-3: the smallest program</figcaption></figure>
+    <figure><div class="listing"><pre><code>fn sleep() {}</code></pre><figcaption>Listing 9-4: a crew's sleep</figcaption></div></figure>
   </article></body></html>`;
   const { content } = extractHtml(html, "https://news.example/a", main);
   expect(content).toContain("Crews that sleep");
   expect(content).not.toContain("cross-section through the hibernation module");
+  // A caption in a box of its own inside the figure is the figure's caption all the same.
+  expect(content).not.toContain("A crew member in the sleep lab");
+  expect(content).toContain("Listing 9-4");
   expect(content).not.toContain("European Space Agency archive");
   expect(content).toContain("Listing 9-3");
 });

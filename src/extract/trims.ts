@@ -176,8 +176,8 @@ export function dropPhotoCaptions(root: Element, stats: Measured, article: boole
   const doomed: Element[] = [];
   forEachElement(root, (el) => {
     if (el.name === "figcaption") {
-      const figure = el.parent as Element | null;
-      if (figure?.name === "figure" && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
+      const figure = figureOf(el);
+      if (figure && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
     } else if (article && el.attribs.class && isCaptionClass(el)) {
       if ((stats.get(el)?.text ?? 0) < CAPTION_MAX) doomed.push(el);
     }
@@ -199,6 +199,17 @@ function isCaptionClass(el: Element): boolean {
   const cls = el.attribs.class ?? "";
   if (CAPTION_WORDS.test(cls.toLowerCase())) return true;
   return CAMEL_CAPTION.test(cls) && !hasDescendant(el, PARAGRAPHS);
+}
+
+/** Levels up from a caption to its figure: a template may wrap the picture and caption in a box of their own. */
+const CAPTION_DEPTH = 3;
+
+/** The `<figure>` a caption belongs to: its parent, or the figure around a box holding both. */
+function figureOf(caption: Element): Element | null {
+  let up = caption.parent;
+  for (let level = 0; level < CAPTION_DEPTH && up && isElement(up); level++, up = up.parent)
+    if (up.name === "figure") return up;
+  return null;
 }
 
 /** What a figure holds when its caption is text worth keeping; anything else is media (photo, video, embed). */

@@ -977,3 +977,20 @@ test("a definition list's terms stay over their definitions, however much of the
   // Terms over counts define nothing in prose: a box of links to members goes as before.
   expect(content).not.toContain("[ann]");
 });
+
+// A hang guard: a caption named in camel case is read only when it is small; nested ones each
+// read and searched all of the innermost.
+test("nested camel-case captions over a wide block cost what plain boxes do", () => {
+  const ld = `<script type="application/ld+json">{"@type":"NewsArticle"}</script>`;
+  const time = (cls: string) => {
+    const html = `<html><head>${ld}</head><body><main><h1>T</h1><p>${"Some prose to read. ".repeat(20)}</p>${`<span class="${cls}">`.repeat(450)}${"<span>word</span> ".repeat(100_000)}${"</span>".repeat(450)}<p>${"Closing prose here. ".repeat(10)}</p></main></body></html>`;
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 2; run++) {
+      const started = performance.now();
+      extractHtml(html, "https://news.example/a", main);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+  expect(time("newsCaption") / time("newsBox")).toBeLessThan(2.5);
+}, 120_000);

@@ -281,3 +281,26 @@ test("a deep nest of boxes around a wide block is judged in linear time", () => 
     expect(md).toContain("Paragraph 4 of the report");
   }
 }, 60_000);
+
+// A hang guard: a heading outside the main content stays only if text follows it, and nested
+// sections each headed so, with nothing left in them, each asked it of every section below.
+test("nested sections whose headings head nothing are judged in linear time", () => {
+  const ld = `<script type="application/ld+json">{"@type":"NewsArticle"}</script>`;
+  const time = (open: string) => {
+    const html = `<html><head>${ld}</head><body><main><h1>Rates held</h1><p>${"The bank held rates. ".repeat(20)}</p>
+      ${open.repeat(450)}${"<span>word</span> ".repeat(100_000)}${"</section>".repeat(450)}<p>${"Markets barely moved. ".repeat(10)}</p></main></body></html>`;
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 2; run++) {
+      const started = performance.now();
+      extractHtml(html, "https://news.example/rates", {
+        format: "markdown",
+        onlyMainContent: false,
+        images: false,
+      });
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+  // Headed so, the sections took 5-8 s where the same sections without headings took under 1 s.
+  expect(time("<section><h3>Comments</h3>") / time("<section>")).toBeLessThan(2.5);
+}, 120_000);

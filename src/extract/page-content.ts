@@ -7,6 +7,8 @@ import {
   hasDescendant,
   isElement,
   removeNode,
+  type Text,
+  textLength,
   textOf,
   visibleTextLength,
 } from "./nodes.ts";
@@ -268,38 +270,68 @@ function dropOutside(
 /** Drops headings outside the main content with nothing left to name: no text follows them before the next heading. */
 function dropLoneHeadings(body: Element, roots: Set<AnyNode>): void {
   const doomed: Element[] = [];
+  const hasText = textMemo();
   // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
   const visit = (el: Element): void => {
     for (const child of el.children as AnyNode[]) {
       if (!isElement(child) || roots.has(child)) continue;
       if (!HEADING_TAGS.has(child.name)) visit(child);
-      else if (!followedByText(child, body)) doomed.push(child);
+      else if (!followedByText(child, body, hasText)) doomed.push(child);
     }
   };
   visit(body);
   for (const el of doomed) removeNode(el);
 }
 
+/**
+ * Whether an element shows text (visibleTextLength above 0), each element read once: headings
+ * nested in boxes without text each asked it of all the boxes below them.
+ */
+function textMemo(): (el: Element) => boolean {
+  const known = new Map<Element, boolean>();
+  // Recursive: the tree comes from parseBounded, at most MAX_DOM_DEPTH (512) deep (depth.ts).
+  const hasText = (el: Element): boolean => {
+    let found = known.get(el);
+    if (found !== undefined) return found;
+    found = false;
+    for (const child of el.children as AnyNode[]) {
+      if (
+        child.type === "text"
+          ? textLength(child as Text) > 0
+          : child.type === "tag" && hasText(child as Element)
+      ) {
+        found = true;
+        break;
+      }
+    }
+    known.set(el, found);
+    return found;
+  };
+  return hasText;
+}
+
 /** Whether text follows a heading (or the wrappers that hold only it) before the next heading. */
-function followedByText(heading: Element, body: Element): boolean {
+function followedByText(heading: Element, body: Element, hasText: (el: Element) => boolean): boolean {
   let unit: Element = heading;
-  while (unit.parent !== body && unit.parent && isElement(unit.parent) && onlyTextChild(unit))
+  while (unit.parent !== body && unit.parent && isElement(unit.parent) && onlyTextChild(unit, hasText))
     unit = unit.parent;
   for (let next = unit.next; next; next = next.next) {
     if (isElement(next)) {
       if (HEADING_TAGS.has(next.name)) return false;
-      if (visibleTextLength(next, 0) > 0) return true;
+      if (next.type === "tag" && hasText(next)) return true;
     } else if (next.type === "text" && next.data.trim()) return true;
   }
   return false;
 }
 
 /** Whether `el` is the only child of its parent with text. */
-function onlyTextChild(el: Element): boolean {
+function onlyTextChild(el: Element, hasText: (el: Element) => boolean): boolean {
   for (const sibling of (el.parent as Element).children as AnyNode[]) {
     if (sibling === el) continue;
     if (
-      isElement(sibling) ? visibleTextLength(sibling, 0) > 0 : sibling.type === "text" && sibling.data.trim()
+      isElement(sibling)
+        ? sibling.type === "tag" && hasText(sibling)
+        : sibling.type === "text" && sibling.data.trim()
     )
       return false;
   }

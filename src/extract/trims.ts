@@ -178,8 +178,8 @@ export function dropPhotoCaptions(root: Element, stats: Measured, article: boole
     if (el.name === "figcaption") {
       const figure = figureOf(el);
       if (figure && !hasDescendant(figure, CAPTIONED_DATA)) doomed.push(el);
-    } else if (article && el.attribs.class && isCaptionClass(el)) {
-      if ((stats.get(el)?.text ?? 0) < CAPTION_MAX) doomed.push(el);
+    } else if (article && el.attribs.class && isCaptionClass(el, stats)) {
+      doomed.push(el);
     }
   });
   for (const el of doomed) removeNode(el);
@@ -191,15 +191,21 @@ const CAMEL_CAPTION = /[a-z\d](?:Caption|Credit)s?(?:$|[\s_-])/;
 const PARAGRAPHS = new Set(["p"]);
 
 /**
- * Whether `el`'s class names a caption or credit. One named so in camel case and written as
+ * Whether `el` is a caption or credit by its class, under CAPTION_MAX characters. One named so in camel case and written as
  * paragraphs (NBC's `embeddedMediaCaption` under a video) describes what the text does not
  * show, and stays.
  */
-function isCaptionClass(el: Element): boolean {
+function isCaptionClass(el: Element, stats: Measured): boolean {
   const cls = el.attribs.class ?? "";
-  if (CAPTION_WORDS.test(cls.toLowerCase())) return true;
-  return CAMEL_CAPTION.test(cls) && !hasDescendant(el, PARAGRAPHS);
+  if (CAPTION_WORDS.test(cls.toLowerCase())) return (stats.get(el)?.text ?? 0) < CAPTION_MAX;
+  if (!CAMEL_CAPTION.test(cls)) return false;
+  // A caption is a few nodes: a bigger element is read no further (nested ones each walked it all).
+  const text = smallTextOf(el, CAPTION_NODES);
+  return text !== null && text.length < CAPTION_MAX && !hasDescendant(el, PARAGRAPHS);
 }
+
+/** Nodes a caption holds at most: its words, their emphasis and links, a credit. */
+const CAPTION_NODES = 200;
 
 /** Levels up from a caption to its figure: a template may wrap the picture and caption in a box of their own. */
 const CAPTION_DEPTH = 3;

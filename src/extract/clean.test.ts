@@ -1102,14 +1102,21 @@ test("a section whose heading links to its id is the doc's section, however shor
 // level of a deep nest: a permalink's text, a widget-named box's tab panels and text.
 test("deep nests of same-page links and of widget-named boxes are cleaned in linear time", () => {
   const words = "<b>w</b> ".repeat(75_000);
-  for (const open of ['<a href="#top">', '<div class="newsletter-promo">']) {
-    const close = open.startsWith("<a") ? "</a>" : "</div>";
+  const time = (open: string, close: string) => {
     const html = `<html><body><article><p>The museum reopened its east wing on Saturday after two years of work on the roof.</p></article>${open.repeat(450)}${words}${close.repeat(450)}</body></html>`;
-    const started = performance.now();
-    extractHtml(html, "https://x.example/", { format: "markdown", onlyMainContent: false, images: false });
-    expect(performance.now() - started).toBeLessThan(3_000);
-  }
-}, 60_000);
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 2; run++) {
+      const started = performance.now();
+      extractHtml(html, "https://x.example/", { format: "markdown", onlyMainContent: false, images: false });
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+  // Each level read all of the innermost: 5-20 times the same nest of plain boxes.
+  const plain = time('<div class="box">', "</div>");
+  expect(time('<a href="#top">', "</a>") / plain).toBeLessThan(2.5);
+  expect(time('<div class="newsletter-promo">', "</div>") / plain).toBeLessThan(2.5);
+}, 120_000);
 
 describe("paywall and login boxes", () => {
   const story = Array.from(
@@ -1166,5 +1173,21 @@ test("a wiki's section edit links go in both modes; the section stays", () => {
     expect(md).toContain("## B");
     expect(md).toContain("C-two, its successor with records");
     expect(md).not.toContain("edit");
+  }
+});
+
+test("a video's fallback text goes in both modes; its sources and the text around it stay", () => {
+  const html = `<body><main><h1>Standing desks</h1>
+    <div class="hero"><video poster="https://cdn.example/desk.jpg" muted loop><source src="https://cdn.example/desk.mp4" type="video/mp4">Your browser does not support the video tag. <a href="https://cdn.example/desk.mp4">Download it</a></video></div>
+    <p>Improve your health, comfort and productivity with a desk that rises and lowers at the touch of a button.</p>
+    <p>Every frame is tested to hold twice its rated load before it leaves the workshop.</p>
+    <video controls><source src="https://cdn.example/frame.mp4" type="video/mp4"><p>A time-lapse of a frame under twice its rated load for a week in the workshop, its height measured every hour and drawn beside it as a line that never bends.</p></video></main></body>`;
+  for (const only of [true, false]) {
+    const md = markdownOf(html, "https://desks.example/standing", only);
+    expect(md).toContain("Improve your health, comfort and productivity");
+    expect(md).not.toContain("does not support");
+    expect(md).not.toContain("Download it");
+    // A longer fallback describes what the video shows.
+    expect(md).toContain("A time-lapse of a frame under twice its rated load");
   }
 });

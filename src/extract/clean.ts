@@ -21,7 +21,7 @@ import {
   wordsOf,
 } from "./nodes.ts";
 import { emptyInvisibleText, isMachineText } from "./non-words.ts";
-import { isAdLabel, isConsentNotice, isScriptNotice, isSlideCount } from "./notices.ts";
+import { dropMediaFallback, isAdLabel, isConsentNotice, isScriptNotice, isSlideCount } from "./notices.ts";
 import { DIALOG_CONTROLS, IMAGES, isPanelSection, opensOverlay, PANEL_WORDS } from "./panels.ts";
 import { quoteSharedSentence, SHARE_HREF } from "./share-quotes.ts";
 import { dropSignupBoxes, isSignupForm } from "./signup.ts";
@@ -386,6 +386,7 @@ export function cleanTree(root: Element, pageText = visibleTextLength(root)): vo
         drop(child);
         continue;
       }
+      if (child.name === "video" || child.name === "audio") dropMediaFallback(child);
       if (child.name === "p" && !inCode) dropHoverCards(child);
       else if (child.name === "form" && isSignupForm(child)) forms.push(child);
       const role = child.attribs.role;

@@ -1,4 +1,4 @@
-import { type Element, HEADING_TAGS, smallTextOf, textOf, visibleTextLength } from "./nodes.ts";
+import { type Element, HEADING_TAGS, removeNode, smallTextOf, textOf, visibleTextLength } from "./nodes.ts";
 
 /** Short elements that stand in for something a saved page does not hold: an ad, a script's widget, a consent banner. */
 
@@ -106,3 +106,27 @@ const COOKIE_PURPOSE =
  */
 const ASKS_CONSENT =
   /\byou(?:'re|\s+are)?\b[^.]{0,40}\b(?:consent|accept|agree|continue|happy|ok|okay)\b[^.]{0,120}\bcookies?\b|\bcookies?\b[^.]{0,120}\byou(?:'re|\s+are)?\b[^.]{0,40}\b(?:consent|accept|agree|happy|ok|okay)\b/i;
+
+/** What a video or audio element holds besides its sources and tracks: what a browser shows without one. */
+const MEDIA_PARTS = new Set(["source", "track"]);
+
+/** Text above which a video's fallback describes the video (what it shows), not the browser. */
+const FALLBACK_NOTICE_MAX = 120;
+
+/**
+ * Empties a `<video>` or `<audio>` of its fallback notice ("Your browser does not support the video
+ * tag.", a download link for browsers without one): every browser a reader has plays the element,
+ * so it shows the player and never the notice. Its sources and tracks stay, and so does a longer
+ * fallback, which describes what the video shows ("Data visualization of predicted wheat and
+ * maize yields through the end of this century...").
+ */
+export function dropMediaFallback(media: Element): void {
+  const fallback = media.children.filter(
+    (child) => !(child.type === "tag" && MEDIA_PARTS.has((child as Element).name)),
+  );
+  if (
+    fallback.reduce((n, child) => n + visibleTextLength(child, FALLBACK_NOTICE_MAX), 0) > FALLBACK_NOTICE_MAX
+  )
+    return;
+  for (const child of fallback) removeNode(child);
+}

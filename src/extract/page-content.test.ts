@@ -271,16 +271,24 @@ test("the title shown twice (the page's header and the article's) is written onc
 // A hang guard: the default mode judges every block outside the main content, entering boxes
 // level by level; a deep nest of boxes around a wide one stays a few walks of the page.
 test("a deep nest of boxes around a wide block is judged in linear time", () => {
-  const nest = (open: string) =>
-    `${open.repeat(450)}${"<span></span>".repeat(250_000)}<p>four words of text</p>${"</div>".repeat(450)}`;
+  const spans = "<span></span>".repeat(250_000);
+  const time = (html: string) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 2; run++) {
+      const started = performance.now();
+      const md = text(html);
+      best = Math.min(best, performance.now() - started);
+      expect(md).toContain("Paragraph 4 of the report");
+    }
+    return best;
+  };
+  // The same boxes side by side: each read once however they are judged.
+  const flat = time(page(`${"<div></div>".repeat(450)}${spans}<p>four words of text</p>`));
   for (const open of ["<div>", '<div role="button">']) {
-    const html = page(nest(open));
-    const started = performance.now();
-    const md = text(html);
-    expect(performance.now() - started).toBeLessThan(4_000);
-    expect(md).toContain("Paragraph 4 of the report");
+    const nested = time(page(`${open.repeat(450)}${spans}<p>four words of text</p>${"</div>".repeat(450)}`));
+    expect(nested / flat).toBeLessThan(2.5);
   }
-}, 60_000);
+}, 120_000);
 
 // A hang guard: a heading outside the main content stays only if text follows it, and nested
 // sections each headed so, with nothing left in them, each asked it of every section below.

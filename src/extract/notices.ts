@@ -19,11 +19,7 @@ function ownText(el: Element): string {
  * the page's subject, not a slot.
  */
 export function isAdLabel(el: Element): boolean {
-  if (DATA_CELLS.has(el.name) || HEADING_TAGS.has(el.name) || el.children.length !== 1) return false;
-  const only = el.children[0]!;
-  if (only.type !== "text" || !AD_LABEL.test(only.data)) return false;
-  for (const sib of el.parent?.children ?? []) if (sib.type === "text" && sib.data.trim()) return false;
-  return true;
+  return isLoneLabel(el, AD_LABEL);
 }
 
 /**
@@ -32,9 +28,14 @@ export function isAdLabel(el: Element): boolean {
  * inside a sentence, and not a heading or a table cell.
  */
 export function isSlideCount(el: Element): boolean {
+  return isLoneLabel(el, SLIDE_COUNT);
+}
+
+/** An element whose only child is text that `label` matches, in no sentence, and no heading or data cell. */
+function isLoneLabel(el: Element, label: RegExp): boolean {
   if (DATA_CELLS.has(el.name) || HEADING_TAGS.has(el.name) || el.children.length !== 1) return false;
   const only = el.children[0]!;
-  if (only.type !== "text" || !SLIDE_COUNT.test(only.data)) return false;
+  if (only.type !== "text" || !label.test(only.data)) return false;
   for (const sib of el.parent?.children ?? []) if (sib.type === "text" && sib.data.trim()) return false;
   return true;
 }

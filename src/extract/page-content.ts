@@ -90,9 +90,10 @@ export function keepPageContent(body: Element, roots: Element[], article = false
   let textStart = roots.findIndex((root) => (stats.get(root)?.paras ?? 0) > 0);
   if (textStart < 0) textStart = roots.length - 1;
   let seen = 0;
+  const hasText = textMemo();
   const shows = (el: Element): boolean => {
     const measured = stats.get(el);
-    return measured ? measured.text > 0 : visibleTextLength(el, 0) > 0;
+    return measured ? measured.text > 0 : hasText(el);
   };
   const texts = new Map<Element, string>();
   const text = (el: Element): string => {

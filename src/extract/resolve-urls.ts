@@ -79,6 +79,7 @@ function pictureSrcset(img: Element): string | undefined {
  * source a script computes) goes: the page does not hold its picture.
  */
 export function resolveUrls(roots: Element[], baseUrl: string): void {
+  const standIns: Element[] = [];
   const fix = (el: Element): void => {
     if (el.name === "img" || el.name === "source") {
       const a = el.attribs;
@@ -111,7 +112,6 @@ export function resolveUrls(roots: Element[], baseUrl: string): void {
       if (abs) el.attribs[attr] = abs;
     }
   };
-  const standIns: Element[] = [];
   for (const root of roots) {
     fix(root);
     forEachElement(root, fix);

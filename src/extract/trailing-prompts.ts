@@ -92,15 +92,27 @@ function dropClosingPrompts(roots: readonly Element[]): void {
     let end: Element | null | typeof NOTHING = NOTHING;
     for (let i = roots.length - 1; i >= 0 && end === NOTHING; i--) end = lastParagraph(roots[i]!);
     if (end === null || end === NOTHING || roots.includes(end)) return;
-    // Measured before it is read: the block may be most of the page.
-    if (visibleTextLength(end, PROMPT_MAX) > PROMPT_MAX) return;
-    const text = textOf(end);
-    const prompt = PROMPT.test(text) && (SET_APART.has(end.name) || hasDescendant(end, SET_APART));
-    if (!prompt && !COMMENT_COUNT.test(text) && !CREDIT.test(text)) return;
-    const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
-    if (total < text.length * 3) return;
+    const text = shortText(end);
+    if (text === null) return;
+    if (!isPrompt(end, text) && !COMMENT_COUNT.test(text) && !CREDIT.test(text)) return;
+    if (!fewOf(roots, text)) return;
     removeNode(end);
   }
+}
+
+/** A block's text when it is no longer than a prompt; measured before it is read, as it may be most of the page. */
+function shortText(block: Element): string | null {
+  return visibleTextLength(block, PROMPT_MAX) > PROMPT_MAX ? null : textOf(block);
+}
+
+/** Whether a block says a prompt (PROMPT) and is set apart as sites set their prompts. */
+function isPrompt(block: Element, text: string): boolean {
+  return PROMPT.test(text) && (SET_APART.has(block.name) || hasDescendant(block, SET_APART));
+}
+
+/** Whether `text` is a small part of the content (a third at most): a prompt that is nearly all of it stays. */
+function fewOf(roots: readonly Element[], text: string): boolean {
+  return roots.reduce((sum, root) => sum + visibleTextLength(root), 0) >= text.length * 3;
 }
 
 /**
@@ -113,9 +125,6 @@ function dropOpeningPrompt(roots: readonly Element[]): void {
   for (let i = 0; i < roots.length && (start === NOTHING || (start !== null && roots.includes(start))); i++)
     start = lastParagraph(roots[i]!, false);
   if (start === null || start === NOTHING || roots.includes(start)) return;
-  if (visibleTextLength(start, PROMPT_MAX) > PROMPT_MAX) return;
-  const text = textOf(start);
-  if (!PROMPT.test(text) || !(SET_APART.has(start.name) || hasDescendant(start, SET_APART))) return;
-  const total = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
-  if (total >= text.length * 3) removeNode(start);
+  const text = shortText(start);
+  if (text !== null && isPrompt(start, text) && fewOf(roots, text)) removeNode(start);
 }

@@ -48,8 +48,7 @@ const BYLINE_WORDS = /(?:^|[\s_-])(?:byline|bylines|dateline)(?:$|[\s_-])/;
 export function dropStoryByline(root: Element, stats: Measured): void {
   const named: Element[] = [];
   dropMeasured(root, stats, (el, s) => {
-    const words = nameWords(el);
-    if (words.length > 1 && BYLINE_WORDS.test(words) && s.text < META_MAX && !hasDescendant(el, TITLE)) {
+    if (isNamedMeta(el, BYLINE_WORDS) && s.text < META_MAX && !hasDescendant(el, TITLE)) {
       named.push(el);
       return "keep";
     }
@@ -119,10 +118,10 @@ function leadingBlock(root: Element): Element | null {
   }
 }
 
-/** Whether `el`'s class or id names an article's metadata (`byline`, `dateline`, `post-meta`). */
-export function isNamedMeta(el: Element): boolean {
-  const words = nameWords(el);
-  return words.length > 1 && META_WORDS.test(words);
+/** Whether `el`'s class or id names an article's metadata (`byline`, `dateline`, `post-meta`), or the `words` given. */
+export function isNamedMeta(el: Element, words: RegExp = META_WORDS): boolean {
+  const named = nameWords(el);
+  return named.length > 1 && words.test(named);
 }
 
 const TITLE = new Set(["h1"]);

@@ -155,6 +155,26 @@ test("a story's closing credits and its follow-our-coverage prompts go", () => {
   }
 });
 
+test("a note on moderating the comments that ends a story goes, in several languages; a story's sentence about comments stays", () => {
+  for (const tail of [
+    '<p style="font-size:10px">ATENÇÃO: Comentários com textos ininteligíveis ou que faltem com respeito ao usuário não serão aprovados pelo moderador.</p>',
+    "<p>Comments are moderated and will not appear until they have been approved.</p>",
+    "<p>Note: all comments that break our rules will be removed.</p>",
+    "<p>Los comentarios ofensivos serán eliminados.</p>",
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${STORY}${tail}</article>`);
+    expect(text).toContain("given a print of the building");
+    expect(text).not.toMatch(/omment|omentário/);
+  }
+  for (const own of [
+    "<p>Comments on the museum's page will be moderated from Monday, a spokeswoman said.</p>",
+    "<p>The museum removed the visitors' book, and with it 3,000 comments.</p>",
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${own}</article>`);
+    expect(text).toContain(own.replace(/<[^>]+>/g, ""));
+  }
+});
+
 test("a sentence about reporting, following or enjoying that ends a story stays", () => {
   for (const own of [
     "<p>The museum's director said the reporting by local papers had brought the crowds back.</p>",

@@ -34,6 +34,18 @@ const CREDIT =
 /** A count of the page's comments ending the content ("comments" beside a counter a script fills, "3 Comments", "No comments"): their widget's label. */
 const COMMENT_COUNT = /^(?:(?:\d[\d,.]*|no)\s+)?comments?(?:\s*\(\d+\))?$/i;
 
+/**
+ * A note on how the page's comments are moderated, closing the story above their widget ("ATENÇÃO:
+ * Comentários com textos ininteligíveis ... não serão aprovados pelo moderador.", "Comments are
+ * moderated and will not appear until approved."): the comments (after a label such as "Note:" and
+ * up to two words) are its subject and their moderation its verb, in the languages matched. A
+ * story's own sentence about comments reports it ("..., the company said") and stays.
+ */
+const COMMENT_POLICY =
+  /^(?:[^:]{1,24}:\s*)?(?:\p{L}+\s+){0,2}?(?:comments?|comentários?|comentarios?|commentaires?|kommentare?|commenti)\b[^.!?]{0,160}?(?:moderat|modér|approv|aprovad|aprobad|publicad|publish|publié|veröffentlich|pubblicat|remov|delet|supprim|eliminad|gelöscht)/iu;
+/** Reported speech: a story's sentence, not the site's note. */
+const REPORTED = /\b(?:said|says|according to|disse|dijo|a déclaré|sagte|ha detto)\b/i;
+
 /** How a site sets its prompt apart from the story: in emphasis, or around a link. */
 const SET_APART = new Set(["a", "em", "i", "strong", "b"]);
 
@@ -94,7 +106,8 @@ function dropClosingPrompts(roots: readonly Element[]): void {
     if (end === null || end === NOTHING || roots.includes(end)) return;
     const text = shortText(end);
     if (text === null) return;
-    if (!isPrompt(end, text) && !COMMENT_COUNT.test(text) && !CREDIT.test(text)) return;
+    if (!isPrompt(end, text) && !COMMENT_COUNT.test(text) && !CREDIT.test(text) && !isCommentPolicy(text))
+      return;
     if (!fewOf(roots, text)) return;
     removeNode(end);
   }
@@ -103,6 +116,11 @@ function dropClosingPrompts(roots: readonly Element[]): void {
 /** A block's text when it is no longer than a prompt; measured before it is read, as it may be most of the page. */
 function shortText(block: Element): string | null {
   return visibleTextLength(block, PROMPT_MAX) > PROMPT_MAX ? null : textOf(block);
+}
+
+/** Whether `text` is the site's note on moderating its comments (COMMENT_POLICY). */
+function isCommentPolicy(text: string): boolean {
+  return COMMENT_POLICY.test(text.trim()) && !REPORTED.test(text);
 }
 
 /** Whether a block says a prompt (PROMPT) and is set apart as sites set their prompts. */

@@ -38,11 +38,11 @@ const COMMENT_COUNT = /^(?:(?:\d[\d,.]*|no)\s+)?comments?(?:\s*\(\d+\))?$/i;
  * A note on how the page's comments are moderated, closing the story above their widget ("ATENÇÃO:
  * Comentários com textos ininteligíveis ... não serão aprovados pelo moderador.", "Comments are
  * moderated and will not appear until approved."): the comments (after a label such as "Note:" and
- * up to two words) are its subject and their moderation its verb, in the languages matched. A
+ * a determiner or two) are its subject and their moderation its verb, in the languages matched. A
  * story's own sentence about comments reports it ("..., the company said") and stays.
  */
 const COMMENT_POLICY =
-  /^(?:[^:]{1,24}:\s*)?(?:\p{L}+\s+){0,2}?(?:comments?|comentários?|comentarios?|commentaires?|kommentare?|commenti)\b[^.!?]{0,160}?(?:moderat|modér|approv|aprovad|aprobad|publicad|publish|publié|veröffentlich|pubblicat|remov|delet|supprim|eliminad|gelöscht)/iu;
+  /^(?:[^:]{1,24}:\s*)?(?:(?:all|any|the|your|our|os|as|los|las|todos|les|tous|die|alle|i|gli|tutti)\s+){0,2}(?:comments?|comentários?|comentarios?|commentaires?|kommentare?|commenti)\b[^.!?]{0,160}?(?:moderat|modér|approv|aprovad|aprobad|publicad|publish|publié|veröffentlich|pubblicat|remov|delet|supprim|eliminad|gelöscht)/iu;
 /** Reported speech: a story's sentence, not the site's note. */
 const REPORTED = /\b(?:said|says|according to|disse|dijo|a déclaré|sagte|ha detto)\b/i;
 

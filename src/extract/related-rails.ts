@@ -30,7 +30,8 @@ const RAIL_HEADING_ELSEWHERE =
   /^(?:voc[êe] (?:tamb[ée]m )?pode gostar|talvez voc[êe] (?:tamb[ée]m )?goste|(?:leia|veja) tamb[ée]m|(?:artigos|not[íi]cias|posts|mat[ée]rias) relacionad[oa]s|(?:tamb[ée]n )?te (?:puede|podr[íi]a) interesar|(?:art[íi]culos|noticias) relacionad[oa]s|lee tambi[ée]n|te recomendamos|vous aimerez (?:peut-[êe]tre )?aussi|(?:[àa] )?lire aussi|articles similaires|sur le m[êe]me sujet|das k[öo]nnte (?:sie|dich) auch interessieren|(?:lesen sie|lies) auch|(?:[äa]hnliche|weitere|verwandte) artikel|mehr zum thema|(?:ti )?potrebbe(?:ro)? interessart?i|ti potrebbe interessare|leggi anche|articoli correlati|(?:lees|bekijk) ook|gerelateerde artikelen|читайте также|похожие (?:статьи|новости|записи|материалы)|вам (?:также )?может (?:быть интересно|понравиться))\s*(?::|\.{3}|…)?$/iu;
 
 /** Whether a heading's whole text names a rail, in English or another language. */
-const isRailHeading = (text: string): boolean => RAIL_HEADING.test(text) || RAIL_HEADING_ELSEWHERE.test(text);
+export const isRailHeading = (text: string): boolean =>
+  RAIL_HEADING.test(text) || RAIL_HEADING_ELSEWHERE.test(text);
 
 /** Text of a rail besides its heading under which it is a rail whatever its links (a rail a script never filled). */
 const RAIL_TEXT_MAX = 400;

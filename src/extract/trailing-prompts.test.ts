@@ -175,6 +175,26 @@ test("a note on moderating the comments that ends a story goes, in several langu
   }
 });
 
+test("a heading that is a prompt, and a rail's label left without its rail, end nothing and go", () => {
+  for (const tail of [
+    '<h2><a href="http://list.example/join">Click here to subscribe to The Paradigm Newsletter</a></h2>',
+    "<p>You may also like...</p>",
+    "<p><strong>Related Posts:</strong></p>",
+    '<p><a href="/more">Read more</a></p>',
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${tail}</article>`);
+    expect(text).toEndWith("as it looked in 1890.");
+  }
+  // A heading that is no prompt, and a paragraph that only starts like a rail's label, stay.
+  for (const own of [
+    "<h2>Subscribers wait for the newsletter</h2>",
+    "<p>You may also like the gardens behind the wing.</p>",
+  ]) {
+    const text = promptsDropped(`<article>${STORY}${own}</article>`);
+    expect(text).toEndWith(own.replace(/<[^>]+>/g, ""));
+  }
+});
+
 test("a sentence about reporting, following or enjoying that ends a story stays", () => {
   for (const own of [
     "<p>The museum's director said the reporting by local papers had brought the crowds back.</p>",

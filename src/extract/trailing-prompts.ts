@@ -1,12 +1,14 @@
 import {
   BLOCK_TAGS,
   type Element,
+  HEADING_TAGS,
   hasDescendant,
   isElement,
   removeNode,
   textOf,
   visibleTextLength,
 } from "./nodes.ts";
+import { isRailHeading } from "./related-rails.ts";
 import { MEDIA } from "./trailing-headings.ts";
 
 /**
@@ -20,7 +22,7 @@ import { MEDIA } from "./trailing-headings.ts";
  * none of it, and a paragraph longer than a prompt stays whatever it says.
  */
 const PROMPT =
-  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:newsletters?|podcasts?|channels?|feeds?|updates|alerts|emails?|briefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b|[Ww]e(?:'|’)d (?:like|love) to hear (?:what you think|from you)\b)/u;
+  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:[Nn]ewsletters?|[Pp]odcasts?|[Cc]hannels?|[Ff]eeds?|[Uu]pdates|[Aa]lerts|[Ee]mails?|[Bb]riefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b|[Ww]e(?:'|’)d (?:like|love) to hear (?:what you think|from you)\b)/u;
 
 /**
  * The credits closing a news story: who reported, wrote or edited it ("Reporting by Rodrigo Campos;
@@ -83,6 +85,8 @@ function lastParagraph(block: Element, last = true): Element | null | typeof NOT
       continue;
     }
     if (visibleTextLength(child, 0) === 0) continue;
+    // A heading is read as a paragraph of its own: "## [Click here to subscribe to our Newsletter]".
+    if (HEADING_TAGS.has(child.name)) return child;
     // Words in a line (a link, emphasis, code) are the block's paragraph; another block is content of its own.
     return BLOCK_TAGS.has(child.name) ? null : block;
   }
@@ -106,7 +110,13 @@ function dropClosingPrompts(roots: readonly Element[]): void {
     if (end === null || end === NOTHING || roots.includes(end)) return;
     const text = shortText(end);
     if (text === null) return;
-    if (!isPrompt(end, text) && !COMMENT_COUNT.test(text) && !CREDIT.test(text) && !isCommentPolicy(text))
+    if (
+      !isPrompt(end, text) &&
+      !COMMENT_COUNT.test(text) &&
+      !CREDIT.test(text) &&
+      !isCommentPolicy(text) &&
+      !isRailLabel(end, text)
+    )
       return;
     if (!fewOf(roots, text)) return;
     removeNode(end);
@@ -116,6 +126,15 @@ function dropClosingPrompts(roots: readonly Element[]): void {
 /** A block's text when it is no longer than a prompt; measured before it is read, as it may be most of the page. */
 function shortText(block: Element): string | null {
   return visibleTextLength(block, PROMPT_MAX) > PROMPT_MAX ? null : textOf(block);
+}
+
+/**
+ * Whether a paragraph is a rail's label left without its rail ("You may also like...", its headlines
+ * gone): the whole text names a rail (isRailHeading). A heading so named went with its rail
+ * (dropRelatedRails).
+ */
+function isRailLabel(block: Element, text: string): boolean {
+  return !HEADING_TAGS.has(block.name) && isRailHeading(text.trim());
 }
 
 /** Whether `text` is the site's note on moderating its comments (COMMENT_POLICY). */

@@ -175,12 +175,14 @@ test("a note on moderating the comments that ends a story goes, in several langu
   }
 });
 
-test("a heading that is a prompt, and a rail's label left without its rail, end nothing and go", () => {
+test("a heading that is a prompt, and a rail's label left without its rail or over its links only, end nothing and go", () => {
   for (const tail of [
     '<h2><a href="http://list.example/join">Click here to subscribe to The Paradigm Newsletter</a></h2>',
     "<p>You may also like...</p>",
     "<p><strong>Related Posts:</strong></p>",
     '<p><a href="/more">Read more</a></p>',
+    '<div class="linkback">Related Roundup: <a href="https://news.example/roundup/wings">Museum wings</a></div>',
+    "<p>More AP Arts: https://apnews.com/arts and https://twitter.com/AP_Arts</p>",
   ]) {
     const text = promptsDropped(`<article>${STORY}${tail}</article>`);
     expect(text).toEndWith("as it looked in 1890.");
@@ -189,6 +191,7 @@ test("a heading that is a prompt, and a rail's label left without its rail, end 
   for (const own of [
     "<h2>Subscribers wait for the newsletter</h2>",
     "<p>You may also like the gardens behind the wing.</p>",
+    '<p><strong>More information:</strong> A. Petit et al., A history of the east wing, <a href="https://doi.example/1">doi:1</a></p>',
   ]) {
     const text = promptsDropped(`<article>${STORY}${own}</article>`);
     expect(text).toEndWith(own.replace(/<[^>]+>/g, ""));

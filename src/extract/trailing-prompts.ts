@@ -1,4 +1,5 @@
 import {
+  type AnyNode,
   BLOCK_TAGS,
   type Element,
   HEADING_TAGS,
@@ -115,7 +116,8 @@ function dropClosingPrompts(roots: readonly Element[]): void {
       !COMMENT_COUNT.test(text) &&
       !CREDIT.test(text) &&
       !isCommentPolicy(text) &&
-      !isRailLabel(end, text)
+      !isRailLabel(end, text) &&
+      !isRailLine(end, text)
     )
       return;
     if (!fewOf(roots, text)) return;
@@ -126,6 +128,32 @@ function dropClosingPrompts(roots: readonly Element[]): void {
 /** A block's text when it is no longer than a prompt; measured before it is read, as it may be most of the page. */
 function shortText(block: Element): string | null {
   return visibleTextLength(block, PROMPT_MAX) > PROMPT_MAX ? null : textOf(block);
+}
+
+/**
+ * A line of links under a rail's label ("Related Roundup: [MacBook Pro]", "More AP NBA:
+ * https://apnews.com/NBA and https://twitter.com/AP_Sports"): a label of up to four words naming
+ * related or more stories, a colon, then links or addresses and at most a joining word. A label
+ * over prose ("More information: G. Petit et al., ...") is a source and stays.
+ */
+const RAIL_LINE =
+  /^(?:related|more|see also|read more|also read|read also|further reading)\b(?:\s+[^\s:]+){0,3}:\s*(.*)$/isu;
+const ADDRESS = /\bhttps?:\/\/\S+/g;
+/** What may join a rail line's links: "and", commas, a bar. */
+const JOINING = /^(?:[\s,;|/·&-]|\band\b|\bor\b)*$/i;
+
+/** Whether `block` is a rail's label and its links (RAIL_LINE), read from its text outside links. */
+function isRailLine(block: Element, text: string): boolean {
+  const line = RAIL_LINE.exec(text.trim());
+  if (!line?.[1]) return false;
+  let outside = "";
+  const walk = (node: AnyNode): void => {
+    if (node.type === "text") outside += node.data;
+    else if (isElement(node) && node.name !== "a") for (const child of node.children) walk(child);
+  };
+  walk(block);
+  const rest = RAIL_LINE.exec(outside.trim())?.[1] ?? outside;
+  return JOINING.test(rest.replace(ADDRESS, " "));
 }
 
 /**

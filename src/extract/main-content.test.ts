@@ -281,6 +281,27 @@ describe("a story's byline in main content", () => {
       "By October, Lisbon was quiet again",
     );
   });
+
+  test("the date a story opens with, marked up as its date on a line of its own, goes; a dateline opening a sentence stays", () => {
+    const ld = `<script type="application/ld+json">{"@type":"NewsArticle","headline":"Season calendar"}</script>`;
+    const text = (lead: string) =>
+      extractHtml(
+        `<html><head>${ld}</head><body><div class="post"><h1>Season calendar</h1>${lead}${story}</div></body></html>`,
+        "https://race.example/calendar",
+        main,
+      ).content;
+    expect(
+      text('<span class="data" itemprop="datePublished">segunda-feira, 22 de janeiro de 2018 às 0:13</span>'),
+    ).not.toContain("janeiro");
+    expect(text('<p><time datetime="2019-11-18">Monday, November 18, 2019</time></p>')).not.toContain(
+      "November 18",
+    );
+    expect(
+      text("<p><time>May 3</time> — The council voted to close the track for the winter.</p>"),
+    ).toContain("May 3 — The council voted");
+    // A date in no markup of its own is the story's words.
+    expect(text("<p>Monday, November 18, 2019</p>")).toContain("November 18");
+  });
 });
 
 test("a photo's caption named in camel case leaves main content; a video's description written as a paragraph stays", () => {

@@ -65,11 +65,63 @@ const STORY_BYLINES = 2;
 /**
  * Drops the line a story opens with when it reads as a byline ("By Rick
  * Steves" in an `h6`, "by Jon Foster - 2025-09-13"), whatever its class: the
- * first block of text in `root`, a lead photo aside.
+ * first block of text in `root`, a lead photo aside; and the date it opens with
+ * when the page marks that up as the story's (leadingDate).
  */
 export function dropLeadingByline(root: Element): void {
   const first = leadingBlock(root);
   if (first && first !== root && isBylineLine(first)) removeNode(first);
+  const date = leadingDate(root);
+  if (date) removeNode(date);
+}
+
+/** A date the page marks up as its story's (`itemprop="datePublished"`, `<time>`). */
+const DATE_PROPS = new Set(["datePublished", "dateModified", "dateCreated"]);
+/** Text up to which a marked-up date is a date line ("sexta-feira, 22 de outubro de 2010 às 20:13"). */
+const DATE_MAX = 80;
+
+/**
+ * The line a story opens with when it is the date the page marks up as the story's (its publication
+ * date in `itemprop="datePublished"`, or a `<time>`), on a line of its own: the first words in
+ * `root`, with nothing but blocks after them in their box. A dateline opening a sentence ("<time>May
+ * 3</time> — The council voted") is the story's.
+ */
+function leadingDate(root: Element): Element | null {
+  let el = root;
+  for (let depth = 0; depth < BYLINE_NODES; depth++) {
+    let next: Element | null = null;
+    for (const child of el.children as AnyNode[]) {
+      if (child.type === "text") {
+        if (child.data.trim()) return null;
+        continue;
+      }
+      if (!isElement(child) || child.type !== "tag" || visibleTextLength(child, 0) === 0) continue;
+      // A lead photo, and the story's title above its date.
+      if (child.name === "figure" || TITLE.has(child.name)) continue;
+      next = child;
+      break;
+    }
+    if (!next) return null;
+    if (next.name === "time" || DATE_PROPS.has(next.attribs.itemprop ?? "")) {
+      const text = smallTextOf(next, BYLINE_NODES);
+      return text !== null && text.trim().length <= DATE_MAX && ownLine(next) ? next : null;
+    }
+    el = next;
+  }
+  return null;
+}
+
+/** Whether nothing but blocks follows `el` in its parent: it is a line of its own. */
+function ownLine(el: Element): boolean {
+  for (let next = el.next; next; next = next.next) {
+    if (
+      next.type === "text"
+        ? next.data.trim() !== ""
+        : isElement(next) && !BLOCK_TAGS.has(next.name) && visibleTextLength(next, 0) > 0
+    )
+      return false;
+  }
+  return true;
 }
 
 /** A line that reads as a byline: "By Rick Steves", "by Jon Foster - 2025-09-13", "BY: Ana Reyes". */

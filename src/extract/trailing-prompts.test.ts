@@ -138,7 +138,7 @@ test("the comments' heading and count ending a story go with the comments gone; 
   expect(section).toContain("### Comments");
 });
 
-test("a story's closing credits and its follow-our-coverage prompts go", () => {
+test("a story's closing credits and its follow-our-coverage and listen-live prompts go", () => {
   for (const tail of [
     "<p>Reporting by Rodrigo Campos; additional reporting by Saqib Ahmed; Editing by Nick Zieminski</p>",
     "<p>(<em>Reporting by Greg Roumeliotis, editing by Martin Howell.</em>)</p>",
@@ -148,10 +148,11 @@ test("a story's closing credits and its follow-our-coverage prompts go", () => {
     '<p>Follow AP\'s full coverage of the museum at <a href="https://news.example/museum">https://news.example/museum</a></p>',
     '<p><em>Follow The Daily Ledger Opinion section on</em> <a href="https://facebook.example/x"><em>Facebook</em></a></p>',
     '<p>If you enjoyed this article, we have a proposition for you: <a href="/join">Join our members</a>.</p>',
+    '<p><em>Listen to Museum Hour</em> <a href="https://radio.example/live">live</a> <em>at 12:45 weekdays - or listen back</em> <a href="https://radio.example/episodes">here</a>.</p>',
   ]) {
     const text = promptsDropped(`<article>${STORY}${tail}</article>`);
     expect(text).toContain("given a print of the building");
-    expect(text).not.toMatch(/Reporting by|reporting by|contributed|Follow|enjoyed/);
+    expect(text).not.toMatch(/Reporting by|reporting by|contributed|Follow|enjoyed|Listen/);
   }
 });
 
@@ -203,6 +204,7 @@ test("a sentence about reporting, following or enjoying that ends a story stays"
     "<p>The museum's director said the reporting by local papers had brought the crowds back.</p>",
     "<p>Critics who follow the museum on its long road back said the wing was worth the wait.</p>",
     "<p><em>If you enjoyed the gardens, the east wing's terrace now opens onto them.</em></p>",
+    "<p><em>Visitors can watch the restorers live in the east wing every summer.</em></p>",
   ]) {
     const text = promptsDropped(`<article>${STORY}${own}</article>`);
     expect(text).toContain(own.replace(/<[^>]+>/g, ""));

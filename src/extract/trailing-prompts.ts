@@ -15,7 +15,8 @@ import { MEDIA } from "./trailing-headings.ts";
 /**
  * The site's prompts that end (or open) a story: "Follow her on Twitter", "Like this story? Share it with a
  * friend!", "Get the latest updates right in your inbox. Subscribe to our newsletters", "Email
- * Tariq Malik at ...". A paragraph that ends the content, says one of these, is short (up to
+ * Tariq Malik at ...", "Listen to Newsbeat live at 12:45 and 17:45 weekdays - or listen back
+ * here". A paragraph that ends the content, says one of these, is short (up to
  * PROMPT_MAX characters) and is set apart as sites set their prompts (emphasised, or holding a
  * link) goes, and then the one before it, if it too is one. The phrases are English and name what
  * a prompt asks for (a newsletter, a channel, a friend to share with): a story's closing quote
@@ -23,7 +24,7 @@ import { MEDIA } from "./trailing-headings.ts";
  * none of it, and a paragraph longer than a prompt stays whatever it says.
  */
 const PROMPT =
-  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:[Nn]ewsletters?|[Pp]odcasts?|[Cc]hannels?|[Ff]eeds?|[Uu]pdates|[Aa]lerts|[Ee]mails?|[Bb]riefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b|[Ww]e(?:'|’)d (?:like|love) to hear (?:what you think|from you)\b)/u;
+  /\b(?:[Ff]ollow (?:us|him|her|them|me) (?:on\b|at\b|@)|[Ff]ollow @\w|(?:[Ss]ubscribe to|[Ss]ign up (?:for|to))\b[^.!?]{0,80}?\b(?:[Nn]ewsletters?|[Pp]odcasts?|[Cc]hannels?|[Ff]eeds?|[Uu]pdates|[Aa]lerts|[Ee]mails?|[Bb]riefings?)\b|[Ss]hare (?:it|this)(?: story| article| post)? with (?:a friend|friends|your friends|others)\b|[Ll]ike this (?:story|article|post)\?|(?:may|can) be reached at\b|in your inbox\b|(?:Follow|Email|E-mail) (?:@\w+|\p{Lu}[\w.'’]*(?: \p{Lu}[\w.'’]*)*) (?:on|at)\b|[Ff]ollow\b[^.!?]{0,80}?\bon (?:Facebook|Twitter|Instagram|LinkedIn|YouTube|TikTok|Threads|Bluesky|Mastodon)\b|[Ff]ollow (?:\p{Lu}[\w'’]*\s+){1,4}(?:full |complete |live |latest )?coverage\b|[Ii]f you (?:enjoyed|liked|appreciated) (?:this|the) (?:article|story|post|piece)\b|[Ww]e(?:'|’)d (?:like|love) to hear (?:what you think|from you)\b|\b[Ll]isten (?:back|again)\b|\b(?:[Ll]isten to|[Ww]atch)\b[^.!?]{0,40}\blive\b[^.!?]{0,40}\b(?:weekdays|daily|every (?:day|weekday|morning|evening|night)|at \d{1,2}[:.]\d{2}))/u;
 
 /**
  * The credits closing a news story: who reported, wrote or edited it ("Reporting by Rodrigo Campos;

@@ -1172,6 +1172,30 @@ test("a wiki's section edit links go in both modes; the section stays", () => {
   }
 });
 
+test("a forum post's tool bar and report links go in both modes; the posts stay", () => {
+  const post = (i: number, tools: string) =>
+    `<div class="post"><div class="postBody"><p>Reply ${i}: we took the night train from Tokyo to Kyoto and slept better than in any hotel on the trip.</p></div>${tools}</div>`;
+  const bars = [
+    '<div class="postTools"><a class="pid53">Reply</a><div class="inappropriate"><span class="taLnk">Report inappropriate content</span></div></div>',
+    '<div class="post-actions"><a href="/r">Quote</a> <a href="/f">Flag this reply</a></div>',
+    '<div class="comment-actions"><a href="/l">Like</a> <a href="/s">Share this reply</a></div>',
+    '<span class="report-abuse"><a href="/abuse">Report abuse</a></span>',
+  ];
+  const html = `<body><main><h1>Night trains in Japan</h1>${bars.map((bar, i) => post(i + 1, bar)).join("")}</main></body>`;
+  for (const only of [true, false]) {
+    const md = markdownOf(html, "https://forum.example/t/9", only);
+    for (let i = 1; i <= bars.length; i++) expect(md).toContain(`Reply ${i}: we took the night train`);
+    for (const gone of [
+      "Report inappropriate",
+      "Flag this reply",
+      "Share this reply",
+      "Report abuse",
+      "Quote",
+    ])
+      expect(md).not.toContain(gone);
+  }
+});
+
 test("a video's fallback text goes in both modes; its sources and the text around it stay", () => {
   const html = `<body><main><h1>Standing desks</h1>
     <div class="hero"><video poster="https://cdn.example/desk.jpg" muted loop><source src="https://cdn.example/desk.mp4" type="video/mp4">Your browser does not support the video tag. <a href="https://cdn.example/desk.mp4">Download it</a></video></div>

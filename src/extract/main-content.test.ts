@@ -299,6 +299,9 @@ describe("a story's byline in main content", () => {
     expect(
       text("<p><time>May 3</time> — The council voted to close the track for the winter.</p>"),
     ).toContain("May 3 — The council voted");
+    expect(
+      text("<p><span><time>May 3</time></span> — The council voted to close the track for the winter.</p>"),
+    ).toContain("May 3 — The council voted");
     // A date in no markup of its own is the story's words.
     expect(text("<p>Monday, November 18, 2019</p>")).toContain("November 18");
   });

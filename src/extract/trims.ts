@@ -104,22 +104,30 @@ function leadingDate(root: Element): Element | null {
     if (!next) return null;
     if (next.name === "time" || DATE_PROPS.has(next.attribs.itemprop ?? "")) {
       const text = smallTextOf(next, BYLINE_NODES);
-      return text !== null && text.trim().length <= DATE_MAX && ownLine(next) ? next : null;
+      return text !== null && text.trim().length <= DATE_MAX && ownLine(next, root) ? next : null;
     }
     el = next;
   }
   return null;
 }
 
-/** Whether nothing but blocks follows `el` in its parent: it is a line of its own. */
-function ownLine(el: Element): boolean {
-  for (let next = el.next; next; next = next.next) {
-    if (
-      next.type === "text"
-        ? next.data.trim() !== ""
-        : isElement(next) && !BLOCK_TAGS.has(next.name) && visibleTextLength(next, 0) > 0
-    )
-      return false;
+/**
+ * Whether nothing but blocks follows `el` up to the end of its line: in its parent, and in each
+ * inline box around it up to the block it is in (or `root`).
+ */
+function ownLine(el: Element, root: Element): boolean {
+  for (let node: Element = el; node !== root; ) {
+    for (let next = node.next; next; next = next.next) {
+      if (
+        next.type === "text"
+          ? next.data.trim() !== ""
+          : isElement(next) && !BLOCK_TAGS.has(next.name) && visibleTextLength(next, 0) > 0
+      )
+        return false;
+    }
+    const parent = node.parent;
+    if (!parent || !isElement(parent) || BLOCK_TAGS.has(parent.name)) return true;
+    node = parent;
   }
   return true;
 }

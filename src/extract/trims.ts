@@ -83,8 +83,8 @@ const DATE_MAX = 80;
 /**
  * The line a story opens with when it is the date the page marks up as the story's (its publication
  * date in `itemprop="datePublished"`, or a `<time>`), on a line of its own: the first words in
- * `root`, with nothing but blocks after them in their box. A dateline opening a sentence ("<time>May
- * 3</time> — The council voted") is the story's.
+ * `root`, with nothing but blocks after them to the end of their block (ownLine). A dateline opening
+ * a sentence ("<time>May 3</time> — The council voted") is the story's.
  */
 function leadingDate(root: Element): Element | null {
   let el = root;

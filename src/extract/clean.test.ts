@@ -1196,6 +1196,17 @@ test("a forum post's tool bar and report links go in both modes; the posts stay"
   }
 });
 
+test("a story's text-size control goes in both modes", () => {
+  const html = `<body><main><article><h1>Rates hold</h1><div class="textresizer"><span class="textresizer__label">Text size</span><button class="textresizer__button--dec"></button><button class="textresizer__button--inc"></button></div>
+    <p>The central bank held its rates on Wednesday, as most of the economists it surveys had expected.</p>
+    <p>Its statement said inflation was slowing, and that the next move could be a cut in the spring.</p></article></main></body>`;
+  for (const only of [true, false]) {
+    const md = markdownOf(html, "https://markets.example/rates", only);
+    expect(md).toContain("a cut in the spring");
+    expect(md).not.toContain("Text size");
+  }
+});
+
 test("a video's fallback text goes in both modes; its sources and the text around it stay", () => {
   const html = `<body><main><h1>Standing desks</h1>
     <div class="hero"><video poster="https://cdn.example/desk.jpg" muted loop><source src="https://cdn.example/desk.mp4" type="video/mp4">Your browser does not support the video tag. <a href="https://cdn.example/desk.mp4">Download it</a></video></div>
